@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Per kernel name and device: launches and time. The row model behind `ridgeline report`
+// and the desktop kernel table (a plain C++ view-model; ui adapts it to Qt).
+#pragma once
+
+#include "ridgeline/core/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridgeline::core {
+
+class SessionReader;
+
+struct KernelSummary {
+    std::int64_t nameId = 0;
+    std::int64_t deviceId = 0;
+    std::string name; // demangled
+    std::string mangledName;
+    std::string deviceName;
+    std::int64_t launches = 0;
+    std::int64_t totalNs = 0;
+    std::int64_t minNs = 0;
+    std::int64_t maxNs = 0;
+    double shareOfKernelTime = 0; // of all kernel time in the session, 0..1
+    double averageNs() const { return launches ? static_cast<double>(totalNs) / static_cast<double>(launches) : 0; }
+};
+
+enum class KernelSort { TotalTime, Launches, AverageTime, MaxTime, Name };
+std::optional<KernelSort> kernelSortFromString(std::string_view text);
+std::vector<std::string> kernelSortNames();
+
+// One pass over the kernels table; rows sorted by total time, largest first.
+Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader);
+void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort);
+
+} // namespace ridgeline::core

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// Plain records of a session, one struct per table of the .ridge file (ARCHITECTURE §3).
+// Times are int64 nanoseconds on the capture's clock; ids are the session's own row ids.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ridgeline::core {
+
+struct Dim3 {
+    std::uint32_t x = 1, y = 1, z = 1;
+    bool operator==(const Dim3&) const = default;
+};
+
+struct Device {
+    std::int64_t id = 0;
+    std::string host;
+    int ordinal = 0; // CUDA device index on its host
+    std::string uuid;
+    std::string name;
+    int ccMajor = 0;
+    int ccMinor = 0;
+    int smCount = 0;
+    std::int64_t coreClockKhz = 0; // boost / max SM clock
+    std::int64_t memoryClockKhz = 0;
+    std::int64_t memoryBytes = 0;
+    int memoryBusWidthBits = 0;
+    std::int64_t l2CacheBytes = 0;
+    int maxThreadsPerSm = 0;
+    std::int64_t sharedMemoryPerSmBytes = 0;
+    double nvlinkBandwidthBytesPerS = 0; // aggregate, one direction; 0 = none / unknown
+    double pcieBandwidthBytesPerS = 0;
+    bool operator==(const Device&) const = default;
+};
+
+enum class CeilingSource { Measured, Counters, Datasheet };
+
+struct Ceiling {
+    std::int64_t deviceId = 0;
+    std::string resource; // "FP32", "FP64", "tensor_fp16", "DRAM", "L2", "L1", "NVLink", "PCIe", ...
+    double value = 0; // FLOP/s or bytes/s
+    std::string unit; // "FLOP/s" or "B/s"
+    CeilingSource source = CeilingSource::Datasheet;
+    std::string note; // where the figure comes from (datasheet URL, benchmark name, clock)
+    bool operator==(const Ceiling&) const = default;
+};
+
+struct Process {
+    std::int64_t id = 0;
+    std::int64_t pid = 0;
+    std::string host;
+    int rank = -1; // distributed rank; -1 when not part of a job
+    int worldSize = 0;
+    std::string command;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::optional<int> exitStatus;
+    bool operator==(const Process&) const = default;
+};
+
+struct Thread {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t tid = 0;
+    std::string name;
+    bool operator==(const Thread&) const = default;
+};
+
+struct KernelName {
+    std::int64_t id = 0;
+    std::string raw; // mangled, as CUPTI reports it
+    std::string demangled;
+    bool operator==(const KernelName&) const = default;
+};
+
+struct Kernel {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t deviceId = 0;
+    std::int64_t contextId = 0;
+    std::int64_t streamId = 0;
+    std::int64_t correlationId = 0;
+    std::int64_t nameId = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    Dim3 grid;
+    Dim3 block;
+    int registersPerThread = 0;
+    int staticSharedBytes = 0;
+    int dynamicSharedBytes = 0;
+    std::int64_t graphId = 0; // 0 = not launched from a CUDA graph
+    std::int64_t durationNs() const { return endNs - startNs; }
+    bool operator==(const Kernel&) const = default;
+};
+
+struct MetricValue {
+    std::int64_t kernelId = 0;
+    std::string name; // Nsight Compute metric name, e.g. "dram__bytes.sum"
+    double value = 0;
+    std::string unit;
+    bool operator==(const MetricValue&) const = default;
+};
+
+enum class MemOpKind { MemcpyHtoD, MemcpyDtoH, MemcpyDtoD, MemcpyHtoH, MemcpyPtoP, Memset, Other };
+
+struct MemOp {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t deviceId = 0;
+    std::int64_t streamId = 0;
+    std::int64_t correlationId = 0;
+    MemOpKind kind = MemOpKind::Other;
+    std::int64_t bytes = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::optional<std::int64_t> srcDeviceId; // peer copies
+    std::optional<std::int64_t> dstDeviceId;
+    std::string srcMemory; // "pageable", "pinned", "device", "managed", ...
+    std::string dstMemory;
+    bool operator==(const MemOp&) const = default;
+};
+
+struct ApiCall {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t threadId = 0; // OS thread id
+    std::string domain; // "runtime", "driver", "nccl", ...
+    std::string name;
+    std::int64_t correlationId = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t returnCode = 0;
+    bool operator==(const ApiCall&) const = default;
+};
+
+struct NvtxRange {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t threadId = 0;
+    std::string domain;
+    std::string name;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0; // == startNs for an instantaneous mark
+    std::uint32_t color = 0; // ARGB, 0 = none
+    std::int64_t category = 0;
+    bool operator==(const NvtxRange&) const = default;
+};
+
+struct CommOp {
+    std::int64_t id = 0;
+    std::optional<std::int64_t> kernelId; // the NCCL kernel that carried it, when known
+    std::int64_t processId = 0;
+    std::int64_t deviceId = 0;
+    std::string collective; // "AllReduce", "AllGather", "Send", ...
+    std::int64_t bytes = 0; // message size
+    std::string dataType;
+    int groupSize = 0; // ranks taking part
+    int root = -1;
+    std::string algorithm; // "Ring", "Tree", ... when known
+    std::string protocol; // "LL", "LL128", "Simple" when known
+    std::string processGroup;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    bool operator==(const CommOp&) const = default;
+};
+
+// Derived from counters and ceilings; recomputable (ARCHITECTURE §4).
+struct Verdict {
+    std::int64_t kernelId = 0;
+    std::string verdict; // compute-bound | memory-bound | communication-bound | latency-bound | unknown
+    std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
+    std::optional<double> utilization; // of the bounding resource, 0..1
+    std::string reason; // one sentence with the numbers
+    bool operator==(const Verdict&) const = default;
+};
+
+const char* toString(CeilingSource source);
+std::optional<CeilingSource> ceilingSourceFromString(std::string_view text);
+const char* toString(MemOpKind kind);
+std::optional<MemOpKind> memOpKindFromString(std::string_view text);
+
+} // namespace ridgeline::core

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Reads a .ridge session. Opening validates the file as untrusted input (ARCHITECTURE §3)
+// before any query runs; every later failure (a corrupt page) is an Error, never a crash.
+#pragma once
+
+#include "ridgeline/core/model.h"
+#include "ridgeline/core/result.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ridgeline::core {
+
+// Ops overlapping [startNs, endNs) on a device and stream; unset fields do not filter.
+struct TimeQuery {
+    std::optional<std::int64_t> deviceId;
+    std::optional<std::int64_t> streamId;
+    std::optional<std::int64_t> startNs;
+    std::optional<std::int64_t> endNs;
+};
+
+struct TableCounts {
+    std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
+                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0;
+};
+
+struct TimeSpan {
+    std::int64_t startNs = 0; // first GPU op start
+    std::int64_t endNs = 0; // last GPU op end
+    bool empty = true;
+    std::int64_t durationNs() const { return empty ? 0 : endNs - startNs; }
+};
+
+class SessionReader {
+public:
+    static Result<SessionReader> open(const std::string& path);
+
+    SessionReader(SessionReader&&) noexcept;
+    SessionReader& operator=(SessionReader&&) noexcept;
+    ~SessionReader();
+
+    const std::string& path() const;
+    // The schema version the file was written with (it is migrated in memory when older).
+    int fileSchemaVersion() const;
+
+    Result<std::map<std::string, std::string>> meta();
+    Result<std::vector<Device>> devices();
+    Result<std::vector<Ceiling>> ceilings(std::optional<std::int64_t> deviceId = std::nullopt);
+    Result<std::vector<Process>> processes();
+    Result<std::vector<Thread>> threads();
+    Result<std::vector<KernelName>> kernelNames();
+    Result<std::vector<Kernel>> kernels(const TimeQuery& query = {});
+    // Streams kernels in start order; `visit` returns false to stop early.
+    Status forEachKernel(const TimeQuery& query, const std::function<bool(const Kernel&)>& visit);
+    Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
+    Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
+    Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
+    Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});
+    Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
+    Result<std::vector<Verdict>> verdicts();
+
+    Result<TableCounts> counts();
+    Result<TimeSpan> gpuTimeSpan();
+    // Full page-level consistency check (PRAGMA quick_check): finds truncation and corruption
+    // that opening alone does not read. Empty when the file is sound.
+    Result<std::vector<std::string>> integrityProblems();
+
+private:
+    struct Impl;
+    explicit SessionReader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace ridgeline::core

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// Human-readable numbers for terminal output and tables.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ridgeline::core {
+
+// 1234567 ns -> "1.235 ms"; picks ns, µs, ms or s.
+std::string formatDuration(double ns);
+// 1234567 -> "1,234,567"
+std::string formatCount(std::int64_t value);
+// 1536 -> "1.5 KiB"
+std::string formatBytes(double bytes);
+// One CSV field, quoted per RFC 4180 when it needs to be.
+std::string csvField(std::string_view text);
+
+} // namespace ridgeline::core

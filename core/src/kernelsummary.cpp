@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/kernelsummary.h"
+
+#include "ridgeline/core/sessionreader.h"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::array<std::pair<KernelSort, const char*>, 5> kSortNames { {
+    { KernelSort::TotalTime, "total" },
+    { KernelSort::Launches, "launches" },
+    { KernelSort::AverageTime, "avg" },
+    { KernelSort::MaxTime, "max" },
+    { KernelSort::Name, "name" },
+} };
+
+struct Key {
+    std::int64_t nameId;
+    std::int64_t deviceId;
+    bool operator==(const Key&) const = default;
+};
+
+struct KeyHash {
+    std::size_t operator()(const Key& k) const
+    {
+        return std::hash<std::int64_t>()(k.nameId * 1000003 ^ k.deviceId);
+    }
+};
+
+} // namespace
+
+std::optional<KernelSort> kernelSortFromString(std::string_view text)
+{
+    for (const auto& [sort, name] : kSortNames) {
+        if (text == name)
+            return sort;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> kernelSortNames()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : kSortNames)
+        names.emplace_back(entry.second);
+    return names;
+}
+
+Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
+{
+    std::unordered_map<Key, KernelSummary, KeyHash> byKey;
+    std::int64_t allKernelNs = 0;
+    auto scanned = reader.forEachKernel({}, [&](const Kernel& k) {
+        const std::int64_t duration = std::max<std::int64_t>(k.durationNs(), 0);
+        auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId });
+        KernelSummary& row = it->second;
+        if (inserted) {
+            row.nameId = k.nameId;
+            row.deviceId = k.deviceId;
+            row.minNs = duration;
+            row.maxNs = duration;
+        }
+        row.launches += 1;
+        row.totalNs += duration;
+        row.minNs = std::min(row.minNs, duration);
+        row.maxNs = std::max(row.maxNs, duration);
+        allKernelNs += duration;
+        return true;
+    });
+    if (scanned.hasError())
+        return scanned.error();
+
+    auto names = reader.kernelNames();
+    if (names.hasError())
+        return names.error();
+    auto devices = reader.devices();
+    if (devices.hasError())
+        return devices.error();
+    std::unordered_map<std::int64_t, const KernelName*> nameById;
+    for (const auto& n : names.value())
+        nameById[n.id] = &n;
+    std::unordered_map<std::int64_t, std::string> deviceNameById;
+    for (const auto& d : devices.value())
+        deviceNameById[d.id] = d.name;
+
+    std::vector<KernelSummary> rows;
+    rows.reserve(byKey.size());
+    for (auto& [key, row] : byKey) {
+        if (auto it = nameById.find(key.nameId); it != nameById.end()) {
+            row.name = it->second->demangled.empty() ? it->second->raw : it->second->demangled;
+            row.mangledName = it->second->raw;
+        } else {
+            row.name = "<unnamed kernel>";
+        }
+        if (auto it = deviceNameById.find(key.deviceId); it != deviceNameById.end())
+            row.deviceName = it->second;
+        row.shareOfKernelTime
+            = allKernelNs > 0 ? static_cast<double>(row.totalNs) / static_cast<double>(allKernelNs) : 0.0;
+        rows.push_back(std::move(row));
+    }
+    sortKernelSummaries(rows, KernelSort::TotalTime);
+    return rows;
+}
+
+void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort)
+{
+    // Ties fall back to name and device so that output is stable across runs.
+    auto tieBreak = [](const KernelSummary& a, const KernelSummary& b) {
+        return std::tie(a.name, a.deviceId) < std::tie(b.name, b.deviceId);
+    };
+    auto descending = [&](auto key) {
+        std::sort(rows.begin(), rows.end(), [&](const KernelSummary& a, const KernelSummary& b) {
+            const auto ka = key(a), kb = key(b);
+            return ka != kb ? ka > kb : tieBreak(a, b);
+        });
+    };
+    switch (sort) {
+    case KernelSort::TotalTime:
+        descending([](const KernelSummary& r) { return r.totalNs; });
+        break;
+    case KernelSort::Launches:
+        descending([](const KernelSummary& r) { return r.launches; });
+        break;
+    case KernelSort::AverageTime:
+        descending([](const KernelSummary& r) { return r.averageNs(); });
+        break;
+    case KernelSort::MaxTime:
+        descending([](const KernelSummary& r) { return r.maxNs; });
+        break;
+    case KernelSort::Name:
+        std::sort(rows.begin(), rows.end(), tieBreak);
+        break;
+    }
+}
+
+} // namespace ridgeline::core

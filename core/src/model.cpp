@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/model.h"
+
+#include <array>
+#include <utility>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::array<std::pair<CeilingSource, const char*>, 3> kCeilingSources { {
+    { CeilingSource::Measured, "measured" },
+    { CeilingSource::Counters, "counters" },
+    { CeilingSource::Datasheet, "datasheet" },
+} };
+
+constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
+    { MemOpKind::MemcpyHtoD, "memcpy_htod" },
+    { MemOpKind::MemcpyDtoH, "memcpy_dtoh" },
+    { MemOpKind::MemcpyDtoD, "memcpy_dtod" },
+    { MemOpKind::MemcpyHtoH, "memcpy_htoh" },
+    { MemOpKind::MemcpyPtoP, "memcpy_ptop" },
+    { MemOpKind::Memset, "memset" },
+    { MemOpKind::Other, "other" },
+} };
+
+template<typename Enum, std::size_t N>
+const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
+{
+    for (const auto& [key, name] : table) {
+        if (key == value)
+            return name;
+    }
+    return "unknown";
+}
+
+template<typename Enum, std::size_t N>
+std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
+{
+    for (const auto& [key, name] : table) {
+        if (text == name)
+            return key;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+const char* toString(CeilingSource source)
+{
+    return nameOf(kCeilingSources, source);
+}
+
+std::optional<CeilingSource> ceilingSourceFromString(std::string_view text)
+{
+    return valueOf(kCeilingSources, text);
+}
+
+const char* toString(MemOpKind kind)
+{
+    return nameOf(kMemOpKinds, kind);
+}
+
+std::optional<MemOpKind> memOpKindFromString(std::string_view text)
+{
+    return valueOf(kMemOpKinds, text);
+}
+
+} // namespace ridgeline::core

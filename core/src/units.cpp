@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/units.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+
+namespace ridgeline::core {
+
+std::string formatDuration(double ns)
+{
+    const double magnitude = std::fabs(ns);
+    if (magnitude < 1e3)
+        return fmt::format("{:.0f} ns", ns);
+    if (magnitude < 1e6)
+        return fmt::format("{:.3f} µs", ns / 1e3);
+    if (magnitude < 1e9)
+        return fmt::format("{:.3f} ms", ns / 1e6);
+    return fmt::format("{:.3f} s", ns / 1e9);
+}
+
+std::string formatCount(std::int64_t value)
+{
+    const auto raw = static_cast<unsigned long long>(value);
+    const std::string digits = std::to_string(value < 0 ? 0ULL - raw : raw);
+    std::string out;
+    const std::size_t n = digits.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return value < 0 ? "-" + out : out;
+}
+
+std::string formatBytes(double bytes)
+{
+    static constexpr std::array<const char*, 6> kUnits { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    std::size_t unit = 0;
+    while (std::fabs(bytes) >= 1024.0 && unit + 1 < kUnits.size()) {
+        bytes /= 1024.0;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, kUnits[unit]);
+}
+
+std::string csvField(std::string_view text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(text);
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+} // namespace ridgeline::core

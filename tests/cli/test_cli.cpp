@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// Runs the built `ridgeline` binary as a user would: exit codes, messages, outputs.
+#include "fixtures.h"
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+using ridgeline::testing::readBytes;
+using ridgeline::testing::TempDir;
+using ridgeline::testing::writeBytes;
+
+namespace {
+
+struct RunResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string quote(const std::string& arg)
+{
+    std::string quoted = "'";
+    for (char c : arg) {
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
+    }
+    return quoted + "'";
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_fixture = m_dir.file("small.ridge");
+        ASSERT_TRUE(ridgeline::testing::writeSmallFixture(m_fixture).ok());
+    }
+
+    RunResult run(const std::vector<std::string>& args, const std::string& stdoutTarget = {})
+    {
+        std::string command = quote(RIDGELINE_CLI);
+        for (const auto& arg : args)
+            command += " " + quote(arg);
+        const auto outFile = m_dir.file("stdout.txt");
+        const auto errFile = m_dir.file("stderr.txt");
+        command += " >" + quote(stdoutTarget.empty() ? outFile : stdoutTarget) + " 2>" + quote(errFile) + " </dev/null";
+        const int status = std::system(command.c_str());
+        RunResult result;
+        result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        result.out = stdoutTarget.empty() ? readBytes(outFile) : std::string();
+        result.err = readBytes(errFile);
+        return result;
+    }
+
+    // Bad input: exit 2, nothing on stdout, exactly one line on stderr that names the file.
+    void expectBadInput(const std::vector<std::string>& args, const std::string& path, const std::string& words)
+    {
+        const auto r = run(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        ASSERT_FALSE(r.err.empty());
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    }
+
+    TempDir m_dir;
+    std::string m_fixture;
+};
+
+} // namespace
+
+TEST_F(Cli, HelpListsWorkingCommandsAndExitCodes)
+{
+    const auto r = run({ "--help" });
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("check"), std::string::npos);
+    EXPECT_NE(r.out.find("report"), std::string::npos);
+    EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+    EXPECT_NE(r.out.find("2  bad input file"), std::string::npos);
+    // Commands of later issues are not advertised before they work.
+    for (const char* unbuilt : { "capture", "export", "merge", "diff" })
+        EXPECT_EQ(r.out.find(unbuilt), std::string::npos) << unbuilt;
+    for (const char* sub : { "check", "report" }) {
+        const auto help = run({ sub, "--help" });
+        EXPECT_EQ(help.exitCode, 0) << sub;
+        EXPECT_NE(help.out.find("FILE"), std::string::npos) << sub;
+    }
+}
+
+TEST_F(Cli, Version)
+{
+    const auto r = run({ "--version" });
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.out.rfind("ridgeline ", 0), 0u) << r.out;
+}
+
+TEST_F(Cli, UsageErrorsExitWithOne)
+{
+    for (const auto& args : std::vector<std::vector<std::string>> {
+             {}, { "frobnicate" }, { "check" }, { "report" }, { "report", m_fixture, "--format", "xml" },
+             { "report", m_fixture, "--sort", "colour" }, { "report", m_fixture, "--top", "-3" },
+             { "report", m_fixture, "--top", "many" }, { "check", m_fixture, "--bogus" } }) {
+        const auto r = run(args);
+        EXPECT_EQ(r.exitCode, 1) << (args.empty() ? "<no args>" : args[0]) << ": " << r.err;
+        EXPECT_FALSE(r.err.empty());
+    }
+}
+
+TEST_F(Cli, CheckSummarisesAFixture)
+{
+    const auto r = run({ "check", m_fixture });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    EXPECT_NE(r.out.find("schema:        v1 (current)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("status:        complete"), std::string::npos);
+    EXPECT_NE(r.out.find("devices:       2"), std::string::npos);
+    EXPECT_NE(r.out.find("NVIDIA H100 80GB HBM3 (CC 9.0, 132 SMs"), std::string::npos);
+    EXPECT_NE(r.out.find("kernels:       8 launches of 4 kernels"), std::string::npos);
+    EXPECT_NE(r.out.find("time span:     42.500 µs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("integrity:     ok"), std::string::npos);
+
+    const auto json = run({ "check", "--json", m_fixture });
+    ASSERT_EQ(json.exitCode, 0);
+    const auto doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["status"], "complete");
+    EXPECT_EQ(doc["valid"], true);
+    EXPECT_EQ(doc["counts"]["kernels"], 8);
+    EXPECT_EQ(doc["span_ns"], 42'500);
+}
+
+TEST_F(Cli, CheckMarksPartialSessions)
+{
+    const auto partial = m_dir.file("partial.ridge");
+    std::filesystem::copy_file(m_fixture, partial);
+    ridgeline::testing::execSql(partial, "UPDATE meta SET value = 'partial' WHERE key = 'status';");
+    const auto r = run({ "check", partial });
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("status:        partial"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, ReportInEveryFormat)
+{
+    const auto table = run({ "report", m_fixture });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("ampere_sgemm_128x64_nn"), std::string::npos);
+    EXPECT_LT(table.out.find("ampere_sgemm"), table.out.find("vectorAdd")) << "sorted by total time";
+
+    const auto csv = run({ "report", m_fixture, "--format", "csv", "--sort", "launches", "--top", "1" });
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 2) << csv.out;
+    EXPECT_NE(csv.out.find("\"vectorAdd(float const*, float const*, float*, int)\""), std::string::npos);
+
+    const auto json = run({ "report", m_fixture, "--format=json" });
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    ASSERT_EQ(doc["kernels"].size(), 5u);
+    EXPECT_EQ(doc["kernels"][0]["name"], "ampere_sgemm_128x64_nn");
+    EXPECT_EQ(doc["kernels"][0]["device"], 0);
+    EXPECT_EQ(doc["kernels"][0]["launches"], 2);
+    EXPECT_EQ(doc["kernels"][0]["total_time_ns"], 24'000);
+}
+
+TEST_F(Cli, BadFilesGetOneClearErrorAndExitTwo)
+{
+    const auto empty = m_dir.file("empty.ridge");
+    writeBytes(empty, "");
+    const auto random = m_dir.file("random.ridge");
+    std::mt19937 rng(1);
+    std::string noise(8192, '\0');
+    for (auto& c : noise)
+        c = static_cast<char>(rng());
+    writeBytes(random, noise);
+    const auto truncated = m_dir.file("truncated.ridge");
+    const auto bytes = readBytes(m_fixture);
+    writeBytes(truncated, bytes.substr(0, bytes.size() / 2));
+    const auto foreign = m_dir.file("foreign.sqlite");
+    ridgeline::testing::execSql(foreign, "CREATE TABLE notes(text);");
+    const auto newer = m_dir.file("newer.ridge");
+    std::filesystem::copy_file(m_fixture, newer);
+    ridgeline::testing::execSql(newer, "PRAGMA user_version = 99;");
+    const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
+
+    const std::vector<std::pair<std::string, std::string>> cases {
+        { m_dir.file("missing.ridge"), "no such file" },
+        { empty, "empty" },
+        { random, "not an SQLite database" },
+        { truncated, "truncated" },
+        { foreign, "not a Ridgeline session" },
+        { newer, "newer Ridgeline" },
+        { nsys, "not a Ridgeline session" },
+        { m_dir.path(), "directory" },
+    };
+    for (const auto& [path, words] : cases) {
+        SCOPED_TRACE(path);
+        expectBadInput({ "check", path }, path, words);
+        expectBadInput({ "report", path }, path, words);
+        expectBadInput({ "report", "--format", "json", path }, path, words);
+    }
+}
+
+TEST_F(Cli, UnwritableOutputExitsWithThree)
+{
+    if (!std::filesystem::exists("/dev/full"))
+        GTEST_SKIP() << "no /dev/full on this system";
+    const auto r = run({ "report", m_fixture, "--format", "json" }, "/dev/full");
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Any Qt warning during a UI test is a failure (as in Orbit's AssertNoQtLogWarnings).
+#pragma once
+
+#include <QStringList>
+#include <QtGlobal>
+
+namespace ridgeline::testing {
+
+inline QStringList& qtWarnings()
+{
+    static QStringList warnings;
+    return warnings;
+}
+
+inline void recordQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    // The offscreen platform plugin says this of every dialog it shows: a limit of the test
+    // platform, not of our code.
+    if (message == QLatin1String("This plugin does not support propagateSizeHints()"))
+        return;
+    if (type != QtDebugMsg && type != QtInfoMsg)
+        qtWarnings().append(message);
+}
+
+inline void installQtWarningRecorder()
+{
+    qInstallMessageHandler(recordQtWarnings);
+}
+
+} // namespace ridgeline::testing
+
+// In each test's cleanup(): fails the test that logged a Qt warning.
+#define RIDGELINE_VERIFY_NO_QT_WARNINGS()                                                                              \
+    do {                                                                                                               \
+        const QStringList logged = std::exchange(ridgeline::testing::qtWarnings(), {});                               \
+        QVERIFY2(logged.isEmpty(), qPrintable(logged.join(QLatin1Char('\n'))));                                       \
+    } while (false)

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "fixtures.h"
+#include "kernelmodel.h"
+#include "kernelpage.h"
+#include "qtwarnings.h"
+#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/sessionreader.h"
+#include "testutil.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace ridgeline;
+
+class TestKernelModel : public QObject {
+    Q_OBJECT
+private:
+    std::vector<core::KernelSummary> fixtureRows()
+    {
+        const auto path = m_dir.file("small.ridge");
+        if (!std::filesystem::exists(path) && testing::writeSmallFixture(path).hasError())
+            return {};
+        auto reader = core::SessionReader::open(path);
+        if (reader.hasError())
+            return {};
+        auto rows = core::summarizeKernels(reader.value());
+        return rows.ok() ? std::move(rows).value() : std::vector<core::KernelSummary> {};
+    }
+    testing::TempDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase() { testing::installQtWarningRecorder(); }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void modelPassesTheTester()
+    {
+        ui::KernelModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(fixtureRows());
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.columnCount(), int(ui::KernelModel::ColumnCount));
+        model.setRows({});
+        QCOMPARE(model.rowCount(), 0);
+        model.setRows(fixtureRows());
+        QCOMPARE(model.rowCount(), 5);
+    }
+
+    void showsCoreFigures()
+    {
+        ui::KernelModel model;
+        model.setRows(fixtureRows());
+        const auto name = model.index(0, ui::KernelModel::NameColumn);
+        QCOMPARE(name.data().toString(), QStringLiteral("ampere_sgemm_128x64_nn"));
+        QCOMPARE(model.index(0, ui::KernelModel::LaunchesColumn).data().toString(), QStringLiteral("2"));
+        QCOMPARE(model.index(0, ui::KernelModel::TotalColumn).data().toString(), QStringLiteral("24.000 µs"));
+        QCOMPARE(model.index(0, ui::KernelModel::TimeShareColumn).data().toString(), QStringLiteral("64.86 %"));
+        QCOMPARE(model.index(0, ui::KernelModel::TotalColumn).data(ui::KernelModel::SortRole).toLongLong(), 24000);
+        QCOMPARE(model.headerData(ui::KernelModel::NameColumn, Qt::Horizontal).toString(), QStringLiteral("Kernel"));
+    }
+
+    void pageSortsNumericallyAndFilters()
+    {
+        ui::KernelPage page;
+        QAbstractItemModelTester tester(page.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setRows(fixtureRows());
+        auto* proxy = page.proxy();
+        // Launches, ascending: numeric (1 < 2 < 3), not text order.
+        proxy->sort(ui::KernelModel::LaunchesColumn, Qt::AscendingOrder);
+        QCOMPARE(proxy->index(0, ui::KernelModel::LaunchesColumn).data().toString(), QStringLiteral("1"));
+        QCOMPARE(proxy->index(4, ui::KernelModel::LaunchesColumn).data().toString(), QStringLiteral("3"));
+        proxy->setFilterFixedString(QStringLiteral("VECTORADD"));
+        QCOMPARE(proxy->rowCount(), 2);
+        proxy->setFilterFixedString(QString());
+        QCOMPARE(proxy->rowCount(), 5);
+    }
+};
+
+QTEST_MAIN(TestKernelModel)
+#include "tst_kernelmodel.moc"

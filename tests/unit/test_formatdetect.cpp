@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "fixtures.h"
+#include "ridgeline/collectors/formatdetect.h"
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace ridgeline::collectors;
+using namespace std::string_literals;
+
+TEST(FormatDetect, ByContentNotExtension)
+{
+    EXPECT_EQ(detectFormat("  \n{\"traceEvents\": ["), FileFormat::KinetoJson);
+    EXPECT_EQ(detectFormat("\xEF\xBB\xBF[{\"ph\":\"X\"}]"), FileFormat::KinetoJson);
+    EXPECT_EQ(detectFormat("\x1F\x8B\x08\x00"s), FileFormat::GzipJson);
+    EXPECT_EQ(detectFormat("==PROF== Connected to process 1234\n\"ID\",\"Process ID\""), FileFormat::NsightComputeCsv);
+    EXPECT_EQ(detectFormat("\"ID\",\"Process ID\",\"Process Name\""), FileFormat::NsightComputeCsv);
+    EXPECT_EQ(detectFormat("hello"), FileFormat::Unknown);
+    EXPECT_EQ(detectFormat(""), FileFormat::Unknown);
+}
+
+TEST(FormatDetect, SqliteFlavours)
+{
+    ridgeline::testing::TempDir dir;
+    const auto session = dir.file("renamed.json"); // a session under a misleading name
+    ASSERT_TRUE(ridgeline::testing::writeSmallFixture(session).ok());
+    EXPECT_EQ(detectFileFormat(session).value(), FileFormat::RidgelineSession);
+
+    const auto other = dir.file("other.db");
+    ridgeline::testing::execSql(other, "CREATE TABLE t(x);");
+    EXPECT_EQ(detectFileFormat(other).value(), FileFormat::OtherSqlite);
+
+    const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
+    EXPECT_EQ(detectFileFormat(nsys).value(), FileFormat::NsightSystemsSqlite);
+
+    EXPECT_TRUE(detectFileFormat(dir.file("missing")).hasError());
+}

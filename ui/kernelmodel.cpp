@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "kernelmodel.h"
+
+#include "ridgeline/core/units.h"
+
+namespace ridgeline::ui {
+
+namespace {
+
+QString duration(double ns)
+{
+    return QString::fromStdString(core::formatDuration(ns));
+}
+
+} // namespace
+
+KernelModel::KernelModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void KernelModel::setRows(std::vector<core::KernelSummary> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int KernelModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int KernelModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& r = m_rows[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(r, index.column());
+    case SortRole:
+        return sortKey(r, index.column());
+    case MangledNameRole:
+        return QString::fromStdString(r.mangledName);
+    case Qt::ToolTipRole:
+        if (index.column() == NameColumn)
+            return QString::fromStdString(r.name);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == NameColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant KernelModel::display(const core::KernelSummary& r, int column) const
+{
+    switch (column) {
+    case TimeShareColumn:
+        return QStringLiteral("%1 %").arg(r.shareOfKernelTime * 100.0, 0, 'f', 2);
+    case TotalColumn:
+        return duration(static_cast<double>(r.totalNs));
+    case LaunchesColumn:
+        return QString::fromStdString(core::formatCount(r.launches));
+    case AverageColumn:
+        return duration(r.averageNs());
+    case MinColumn:
+        return duration(static_cast<double>(r.minNs));
+    case MaxColumn:
+        return duration(static_cast<double>(r.maxNs));
+    case DeviceColumn:
+        return r.deviceName.empty() ? QString::number(r.deviceId)
+                                    : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
+    case NameColumn:
+        return QString::fromStdString(r.name);
+    default:
+        return {};
+    }
+}
+
+QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
+{
+    switch (column) {
+    case TimeShareColumn:
+        return r.shareOfKernelTime;
+    case TotalColumn:
+        return static_cast<qlonglong>(r.totalNs);
+    case LaunchesColumn:
+        return static_cast<qlonglong>(r.launches);
+    case AverageColumn:
+        return r.averageNs();
+    case MinColumn:
+        return static_cast<qlonglong>(r.minNs);
+    case MaxColumn:
+        return static_cast<qlonglong>(r.maxNs);
+    case DeviceColumn:
+        return static_cast<qlonglong>(r.deviceId);
+    case NameColumn:
+        return QString::fromStdString(r.name);
+    default:
+        return {};
+    }
+}
+
+QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case TimeShareColumn:
+        return tr("Time %");
+    case TotalColumn:
+        return tr("Total");
+    case LaunchesColumn:
+        return tr("Launches");
+    case AverageColumn:
+        return tr("Average");
+    case MinColumn:
+        return tr("Min");
+    case MaxColumn:
+        return tr("Max");
+    case DeviceColumn:
+        return tr("Device");
+    case NameColumn:
+        return tr("Kernel");
+    default:
+        return {};
+    }
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "kernelpage.h"
+
+#include "kernelmodel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ridgeline::ui {
+
+KernelPage::KernelPage(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new KernelModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_view(new QTableView(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(KernelModel::SortRole);
+    m_proxy->setFilterKeyColumn(KernelModel::NameColumn);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_filter->setPlaceholderText(tr("Filter kernels by name…"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(KernelModel::TotalColumn, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setWordWrap(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view);
+}
+
+void KernelPage::setRows(std::vector<core::KernelSummary> rows)
+{
+    m_model->setRows(std::move(rows));
+    m_view->resizeColumnsToContents();
+}
+
+} // namespace ridgeline::ui
