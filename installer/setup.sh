@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for Ridgeline, builds it, and optionally tests or runs it.
+# Idempotent: packages already installed are not touched, an existing build is reused.
+#
+#   installer/setup.sh             install dependencies and build (into ./build)
+#   installer/setup.sh --test      ... then run every test (CTest)
+#   installer/setup.sh --run [F]   ... then open session F (default: the bundled example)
+#   installer/setup.sh --deps      install dependencies only
+#
+# Options: --build-dir DIR, --sanitize (ASan + UBSan build), --no-ui (CLI and core only),
+#          --werror (default when CI=true).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir="$here/build"
+action=build
+session=""
+sanitize=OFF
+ui=ON
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --test) action=test ;;
+        --run) action=run; if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then session=$2; shift; fi ;;
+        --deps) action=deps ;;
+        --build-dir) build_dir=$2; shift ;;
+        --sanitize) sanitize=ON ;;
+        --no-ui) ui=OFF ;;
+        --werror) werror=ON ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup.sh: unknown option '$1' (see --help)" >&2; exit 1 ;;
+    esac
+    shift
+done
+
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    libsqlite3-dev sqlite3 libfmt-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
+    libgtest-dev libgmock-dev libbenchmark-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-svg-plugins libqt6sql6-sqlite
+    xvfb xauth
+)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        echo "setup.sh: installing packages needs root (or sudo): ${missing[*]}" >&2; exit 1
+    fi
+}
+
+# apt waits up to 10 minutes for a dpkg lock held by another process (unattended upgrades,
+# a parallel job); transient failures (mirror hiccups) are retried a few times.
+apt_retry() {
+    local attempt
+    for attempt in 1 2 3 4 5; do
+        if as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; then
+            return 0
+        fi
+        echo "setup.sh: apt-get $1 failed (attempt $attempt of 5); retrying in $((attempt * 10)) s" >&2
+        sleep $((attempt * 10))
+    done
+    return 1
+}
+
+install_dependencies() {
+    missing=()
+    local p
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        echo "setup.sh: all ${#packages[@]} packages already installed"
+        return
+    fi
+    echo "setup.sh: installing ${missing[*]}"
+    apt_retry update -qq
+    apt_retry install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure_and_build() {
+    cmake -S "$here" -B "$build_dir" -G Ninja \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DRIDGELINE_WERROR="$werror" \
+        -DRIDGELINE_SANITIZE="$sanitize" \
+        -DRIDGELINE_BUILD_UI="$ui"
+    cmake --build "$build_dir" --parallel "$(nproc)"
+}
+
+install_dependencies
+[ "$action" = deps ] && exit 0
+configure_and_build
+
+case "$action" in
+    test)
+        # GUI tests get QT_QPA_PLATFORM=offscreen from CTest itself.
+        exec ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
+        ;;
+    run)
+        # Until importers and capture exist (issues 4 and 5) the example is the synthetic test fixture.
+        session=${session:-"$here/tests/data/sessions/v1-small.ridge"}
+        if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+            exec "$build_dir/bin/ridgeline-ui" "$session"
+        fi
+        echo "setup.sh: no display here, so this is the session from the command line." >&2
+        echo "setup.sh: on a desktop the same command opens it in ridgeline-ui." >&2
+        "$build_dir/bin/ridgeline" check "$session"
+        exec "$build_dir/bin/ridgeline" report "$session" --top 20
+        ;;
+esac

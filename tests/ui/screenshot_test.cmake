@@ -1,0 +1,17 @@
+# Runs `ridgeline-ui --screenshot OUT SESSION` and checks that a PNG came out (or, with
+# EXPECT_EXIT, that a bad session exits with that code and no picture).
+execute_process(COMMAND ${UI} --screenshot ${OUT} ${SESSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(DEFINED EXPECT_EXIT)
+    if(NOT rc EQUAL EXPECT_EXIT)
+        message(FATAL_ERROR "expected exit ${EXPECT_EXIT}, got ${rc}: ${err}")
+    endif()
+    return()
+endif()
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "ridgeline-ui --screenshot failed (${rc}): ${err}")
+endif()
+file(SIZE ${OUT} size)
+file(READ ${OUT} magic LIMIT 8 HEX)
+if(size LESS 2000 OR NOT magic STREQUAL "89504e470d0a1a0a")
+    message(FATAL_ERROR "${OUT} is not a real PNG (${size} bytes, starts ${magic})")
+endif()
