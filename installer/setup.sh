@@ -39,7 +39,7 @@ packages=(
     build-essential cmake ninja-build pkg-config git
     libsqlite3-dev sqlite3 libfmt-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-svg-plugins libqt6sql6-sqlite
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6 libqt6sql6-sqlite
     xvfb xauth
 )
 
@@ -57,6 +57,7 @@ apt_retry() {
         if as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; then
             return 0
         fi
+        [ "$attempt" -eq 5 ] && break
         echo "setup.sh: apt-get $1 failed (attempt $attempt of 5); retrying in $((attempt * 10)) s" >&2
         sleep $((attempt * 10))
     done
