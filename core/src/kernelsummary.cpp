@@ -55,8 +55,8 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
 {
     std::unordered_map<Key, KernelSummary, KeyHash> byKey;
     std::int64_t allKernelNs = 0;
-    auto scanned = reader.forEachKernel({}, [&](const Kernel& k) {
-        const std::int64_t duration = std::max<std::int64_t>(k.durationNs(), 0);
+    auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
+        const std::int64_t duration = std::max<std::int64_t>(k.endNs - k.startNs, 0);
         auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId });
         KernelSummary& row = it->second;
         if (inserted) {
@@ -70,7 +70,6 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
         row.minNs = std::min(row.minNs, duration);
         row.maxNs = std::max(row.maxNs, duration);
         allKernelNs += duration;
-        return true;
     });
     if (scanned.hasError())
         return scanned.error();

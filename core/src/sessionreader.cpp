@@ -81,11 +81,15 @@ struct SessionReader::Impl {
     {
     }
 
+    // From the finished session's meta when it has it; else (partial or foreign files) one scan.
     Result<std::int64_t> maxDuration(const std::string& table)
     {
         if (auto it = maxDurations.find(table); it != maxDurations.end())
             return it->second;
-        auto value = db.queryInt(fmt::format("SELECT coalesce(max(end_ns - start_ns), 0) FROM {}", table));
+        auto value = db.queryInt(fmt::format(
+            "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{}{}'), "
+            "(SELECT max(end_ns - start_ns) FROM {}), 0)",
+            metakey::MaxDurationPrefix, table, table));
         if (value.hasError())
             return inFile(path, value.error());
         const std::int64_t clamped = std::max<std::int64_t>(value.value(), 0);
@@ -134,9 +138,8 @@ struct SessionReader::Impl {
         return out;
     }
 
-    template<typename T, typename RowFn>
-    Result<std::vector<T>> collectWindow(const char* table, std::string_view columns, const TimeQuery& q,
-        bool hasDevice, RowFn&& convert)
+    template<typename RowFn>
+    Status queryWindow(const char* table, std::string_view columns, const TimeQuery& q, bool hasDevice, RowFn&& row)
     {
         std::int64_t maxDur = 0;
         if (q.startNs) {
@@ -146,8 +149,22 @@ struct SessionReader::Impl {
             maxDur = md.value();
         }
         const auto window = windowSql(q, hasDevice, maxDur);
-        return collect<T>(fmt::format("SELECT {} FROM {}{} ORDER BY start_ns, id", columns, table, window.where),
-            window.args, convert);
+        return query(fmt::format("SELECT {} FROM {}{} ORDER BY start_ns, id", columns, table, window.where),
+            window.args, row);
+    }
+
+    template<typename T, typename RowFn>
+    Result<std::vector<T>> collectWindow(const char* table, std::string_view columns, const TimeQuery& q,
+        bool hasDevice, RowFn&& convert)
+    {
+        std::vector<T> out;
+        auto status = queryWindow(table, columns, q, hasDevice, [&](Statement& s) {
+            out.push_back(convert(s));
+            return true;
+        });
+        if (status.hasError())
+            return status.error();
+        return out;
     }
 };
 
@@ -338,16 +355,16 @@ Result<std::vector<Kernel>> SessionReader::kernels(const TimeQuery& query)
 
 Status SessionReader::forEachKernel(const TimeQuery& query, const std::function<bool(const Kernel&)>& visit)
 {
-    std::int64_t maxDur = 0;
-    if (query.startNs) {
-        auto md = m_impl->maxDuration("kernels");
-        if (md.hasError())
-            return md.error();
-        maxDur = md.value();
-    }
-    const auto window = windowSql(query, true, maxDur);
-    return m_impl->query(fmt::format("SELECT {} FROM kernels{} ORDER BY start_ns, id", kKernelColumns, window.where),
-        window.args, [&](Statement& s) { return visit(kernelFromRow(s)); });
+    return m_impl->queryWindow(
+        "kernels", kKernelColumns, query, true, [&](Statement& s) { return visit(kernelFromRow(s)); });
+}
+
+Status SessionReader::forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit)
+{
+    return m_impl->query("SELECT device_id, name_id, start_ns, end_ns FROM kernels", {}, [&](Statement& s) {
+        visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
+        return true;
+    });
 }
 
 Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -80,6 +82,17 @@ struct SessionWriter::Impl {
     std::unordered_map<std::string, std::int64_t> kernelNames;
     std::unordered_map<std::string, std::int64_t> strings;
     std::unordered_map<std::string, std::int64_t> metricNames;
+    // Longest op per table, recorded in meta by finish() for time-window queries.
+    std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
+        { "nvtx_ranges", 0 }, { "comm_ops", 0 } };
+
+    template<typename Op>
+    void noteDurations(const char* table, std::span<const Op> ops)
+    {
+        auto& longest = maxDurations[table];
+        for (const auto& op : ops)
+            longest = std::max(longest, op.endNs - op.startNs);
+    }
 
     explicit Impl(sqlite::Database database)
         : db(std::move(database))
@@ -395,6 +408,7 @@ Result<std::int64_t> SessionWriter::internKernelName(std::string_view raw, std::
 
 Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
 {
+    m_impl->noteDurations("kernels", kernels);
     return m_impl->inTransaction("kernels", [&]() -> Result<std::int64_t> {
         auto cached = m_impl->cached(m_impl->insertKernel, kInsertKernel);
         if (cached.hasError())
@@ -460,6 +474,7 @@ Status SessionWriter::addMetrics(std::span<const MetricValue> metrics)
 
 Result<std::int64_t> SessionWriter::addMemOps(std::span<const MemOp> memops)
 {
+    m_impl->noteDurations("memops", memops);
     return m_impl->inTransaction("memory operations", [&]() -> Result<std::int64_t> {
         auto stmt = m_impl->db.prepare(
             "INSERT INTO memops(id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, "
@@ -492,6 +507,7 @@ Result<std::int64_t> SessionWriter::addMemOps(std::span<const MemOp> memops)
 
 Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
 {
+    m_impl->noteDurations("api_calls", calls);
     return m_impl->inTransaction("API calls", [&]() -> Result<std::int64_t> {
         auto stmt = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
                                        "correlation_id, start_ns, end_ns, return_code) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
@@ -525,6 +541,7 @@ Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
 
 Result<std::int64_t> SessionWriter::addNvtxRanges(std::span<const NvtxRange> ranges)
 {
+    m_impl->noteDurations("nvtx_ranges", ranges);
     return m_impl->inTransaction("NVTX ranges", [&]() -> Result<std::int64_t> {
         auto stmt = m_impl->db.prepare("INSERT INTO nvtx_ranges(id, process_id, thread_id, domain_id, name_id, "
                                        "start_ns, end_ns, color, category) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
@@ -558,6 +575,7 @@ Result<std::int64_t> SessionWriter::addNvtxRanges(std::span<const NvtxRange> ran
 
 Result<std::int64_t> SessionWriter::addCommOps(std::span<const CommOp> ops)
 {
+    m_impl->noteDurations("comm_ops", ops);
     return m_impl->inTransaction("collectives", [&]() -> Result<std::int64_t> {
         auto stmt = m_impl->db.prepare(
             "INSERT INTO comm_ops(id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, "
@@ -616,6 +634,8 @@ Status SessionWriter::finish(SessionStatus status)
         return makeError(ErrorCode::InvalidArgument, "the session is already finished");
     if (m_impl->batchDepth > 0)
         return makeError(ErrorCode::InvalidArgument, "finish() inside a batch");
+    for (const auto& [table, longest] : m_impl->maxDurations)
+        RIDGELINE_TRY(setMeta(std::string(metakey::MaxDurationPrefix) + table, std::to_string(longest)));
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
     auto indexed = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
     if (indexed.hasError())

@@ -263,6 +263,12 @@ TEST(Store, TimeWindowsFindEveryOverlappingKernel)
     EXPECT_FALSE(span.empty);
     EXPECT_EQ(span.startNs, 0);
     EXPECT_EQ(span.endNs, 20'100);
+    EXPECT_EQ(valueOf(r.meta())["max_duration_ns.kernels"], "10000");
+
+    // A session without the recorded longest duration (partial, or from elsewhere) scans instead.
+    ridgeline::testing::execSql(path, "DELETE FROM meta WHERE key LIKE 'max_duration_ns.%';");
+    auto scanned = openReader(path);
+    EXPECT_EQ(valueOf(scanned.kernels({ 0, std::nullopt, 5'000, 15'000 })).size(), 3u);
 }
 
 TEST(Store, BatchesGroupCallsInOneTransaction)

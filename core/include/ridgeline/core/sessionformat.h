@@ -22,6 +22,9 @@ inline constexpr const char* Source = "source"; // "capture", "import:kineto", "
 inline constexpr const char* Origin = "origin"; // where the data came from, for imported or bundled files
 inline constexpr const char* Host = "host";
 inline constexpr const char* CaptureCommand = "capture_command";
+// "max_duration_ns.<table>": the longest op of a table, written when a session is finished, so
+// that time-window queries know how far before the window an overlapping op can start.
+inline constexpr const char* MaxDurationPrefix = "max_duration_ns.";
 } // namespace metakey
 
 } // namespace ridgeline::core
