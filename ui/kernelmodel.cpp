@@ -16,8 +16,7 @@ QString duration(double ns)
 
 KernelModel::KernelModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void KernelModel::setRows(std::vector<core::KernelSummary> rows)
 {
@@ -77,8 +76,9 @@ QVariant KernelModel::display(const core::KernelSummary& r, int column) const
     case MaxColumn:
         return duration(static_cast<double>(r.maxNs));
     case DeviceColumn:
-        return r.deviceName.empty() ? QString::number(r.deviceId)
-                                    : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
+        return r.deviceName.empty()
+            ? QString::number(r.deviceId)
+            : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
     case NameColumn:
         return QString::fromStdString(r.name);
     default:

@@ -4,7 +4,6 @@
 #include "ridgeline/core/kernelsummary.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace ridgeline::ui {
@@ -13,8 +12,17 @@ namespace ridgeline::ui {
 class KernelModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TimeShareColumn, TotalColumn, LaunchesColumn, AverageColumn, MinColumn, MaxColumn, DeviceColumn,
-        NameColumn, ColumnCount };
+    enum Column {
+        TimeShareColumn,
+        TotalColumn,
+        LaunchesColumn,
+        AverageColumn,
+        MinColumn,
+        MaxColumn,
+        DeviceColumn,
+        NameColumn,
+        ColumnCount
+    };
     enum Roles { SortRole = Qt::UserRole, MangledNameRole };
 
     explicit KernelModel(QObject* parent = nullptr);

@@ -4,7 +4,6 @@
 #include "ridgeline/core/kernelsummary.h"
 
 #include <QWidget>
-
 #include <vector>
 
 class QLineEdit;

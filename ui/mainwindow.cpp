@@ -43,8 +43,8 @@ void MainWindow::openSession(const QString& path)
 
 void MainWindow::chooseSession()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
-        tr("Ridgeline sessions (*.ridge);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), QString(), tr("Ridgeline sessions (*.ridge);;All files (*)"));
     if (!path.isEmpty())
         openSession(path);
 }

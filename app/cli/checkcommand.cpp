@@ -5,7 +5,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-
 #include <iostream>
 #include <memory>
 
@@ -27,8 +26,8 @@ int runCheck(const CheckOptions& options)
     if (const int written = finishOutput(); written != ExitSuccess)
         return written;
     if (!check.value().problems.empty())
-        return fail(ExitBadInput,
-            fmt::format("{}: the session is damaged ({})", options.path, check.value().problems.front()));
+        return fail(
+            ExitBadInput, fmt::format("{}: the session is damaged ({})", options.path, check.value().problems.front()));
     return ExitSuccess;
 }
 

@@ -5,7 +5,6 @@
 #include "ridgeline/core/sessionreader.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <memory>
 

@@ -7,7 +7,6 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QPixmap>
-
 #include <cstdio>
 
 namespace {
@@ -21,8 +20,8 @@ void screenshotWhenOpened(ridgeline::ui::MainWindow& window, const QString& targ
             std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
         QApplication::exit(saved ? 0 : 3);
     });
-    QObject::connect(&window, &ridgeline::ui::MainWindow::sessionFailed, &window,
-        [](const QString&, const QString& message) {
+    QObject::connect(
+        &window, &ridgeline::ui::MainWindow::sessionFailed, &window, [](const QString&, const QString& message) {
             std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
             QApplication::exit(2);
         });
@@ -43,7 +42,8 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Open SESSION, save a PNG of the window to FILE and exit (works with QT_QPA_PLATFORM=offscreen)."),
+        QStringLiteral(
+            "Open SESSION, save a PNG of the window to FILE and exit (works with QT_QPA_PLATFORM=offscreen)."),
         QStringLiteral("FILE"));
     parser.addOption(screenshot);
     parser.addPositionalArgument(QStringLiteral("SESSION"), QStringLiteral("Session file (.ridge) to open"));

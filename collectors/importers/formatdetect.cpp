@@ -3,9 +3,8 @@
 
 #include "ridgeline/core/sessionformat.h"
 
-#include <fmt/format.h>
-
 #include <cstdint>
+#include <fmt/format.h>
 #include <fstream>
 
 namespace ridgeline::collectors {
@@ -21,7 +20,8 @@ std::string_view skipBlank(std::string_view text)
 {
     if (startsWith(text, "\xEF\xBB\xBF")) // UTF-8 byte-order mark
         text.remove_prefix(3);
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n'))
+    while (
+        !text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n'))
         text.remove_prefix(1);
     return text;
 }

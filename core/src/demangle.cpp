@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/demangle.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
+#include <cxxabi.h>
 #include <memory>
 
 namespace ridgeline::core {
@@ -14,8 +13,8 @@ std::string demangle(std::string_view mangled)
         return std::string(mangled);
     const std::string input(mangled);
     int status = 0;
-    std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(input.c_str(), nullptr, nullptr, &status),
-        &std::free);
+    std::unique_ptr<char, decltype(&std::free)> out(
+        abi::__cxa_demangle(input.c_str(), nullptr, nullptr, &status), &std::free);
     if (status != 0 || !out)
         return input;
     return std::string(out.get());

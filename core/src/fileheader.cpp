@@ -3,12 +3,11 @@
 
 #include "ridgeline/core/sessionformat.h"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 
 namespace ridgeline::core {
@@ -40,7 +39,8 @@ Result<FileHeader> inspectFileHeader(const std::string& path)
     if (ec)
         return makeError(ErrorCode::Io, fmt::format("{}: cannot read its size ({})", path, ec.message()));
     if (size == 0)
-        return makeError(ErrorCode::BadFile, fmt::format("{}: the file is empty (0 bytes), not a Ridgeline session", path));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: the file is empty (0 bytes), not a Ridgeline session", path));
 
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -53,12 +53,14 @@ Result<FileHeader> inspectFileHeader(const std::string& path)
     if (got < sizeof(kMagic) || std::memcmp(header.data(), kMagic, sizeof(kMagic)) != 0)
         return makeError(ErrorCode::BadFile, fmt::format("{}: not a Ridgeline session (not an SQLite database)", path));
     if (got < kHeaderSize)
-        return makeError(ErrorCode::BadFile, fmt::format("{}: truncated ({} bytes; even the header is incomplete)", path, size));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: truncated ({} bytes; even the header is incomplete)", path, size));
 
     const std::uint32_t rawPageSize = readBigEndian(&header[16], 2);
     const std::uint32_t pageSize = rawPageSize == 1 ? 65536 : rawPageSize;
     if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0)
-        return makeError(ErrorCode::BadFile, fmt::format("{}: corrupt SQLite header (page size {})", path, rawPageSize));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: corrupt SQLite header (page size {})", path, rawPageSize));
 
     const auto applicationId = static_cast<std::int32_t>(readBigEndian(&header[68], 4));
     if (applicationId != kApplicationId) {
@@ -66,7 +68,8 @@ Result<FileHeader> inspectFileHeader(const std::string& path)
             return makeError(ErrorCode::BadFile,
                 fmt::format("{}: an SQLite database, but not a Ridgeline session (no Ridgeline application id)", path));
         return makeError(ErrorCode::BadFile,
-            fmt::format("{}: an SQLite database of another application (application_id 0x{:08X}), not a Ridgeline session",
+            fmt::format(
+                "{}: an SQLite database of another application (application_id 0x{:08X}), not a Ridgeline session",
                 path, static_cast<std::uint32_t>(applicationId)));
     }
 
@@ -79,7 +82,8 @@ Result<FileHeader> inspectFileHeader(const std::string& path)
                         "Update Ridgeline to open it.",
                 path, result.schemaVersion, kSchemaVersion));
     if (result.schemaVersion < 1)
-        return makeError(ErrorCode::BadFile, fmt::format("{}: an unfinished Ridgeline session (no schema version)", path));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: an unfinished Ridgeline session (no schema version)", path));
 
     // The page count in the header is valid when its change counter matches (offset 24 == 92).
     const std::uint32_t pageCount = readBigEndian(&header[28], 4);

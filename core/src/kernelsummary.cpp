@@ -26,10 +26,7 @@ struct Key {
 };
 
 struct KeyHash {
-    std::size_t operator()(const Key& k) const
-    {
-        return std::hash<std::int64_t>()(k.nameId * 1000003 ^ k.deviceId);
-    }
+    std::size_t operator()(const Key& k) const { return std::hash<std::int64_t>()(k.nameId * 1000003 ^ k.deviceId); }
 };
 
 } // namespace

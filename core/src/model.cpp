@@ -24,7 +24,7 @@ constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
     { MemOpKind::Other, "other" },
 } };
 
-template<typename Enum, std::size_t N>
+template <typename Enum, std::size_t N>
 const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
 {
     for (const auto& [key, name] : table) {
@@ -34,7 +34,7 @@ const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enu
     return "unknown";
 }
 
-template<typename Enum, std::size_t N>
+template <typename Enum, std::size_t N>
 std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
 {
     for (const auto& [key, name] : table) {

@@ -9,7 +9,6 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
-
 namespace ridgeline::core {
 
 namespace {
@@ -64,8 +63,9 @@ void writeCsv(std::ostream& out, const KernelReport& report)
     out << "name,mangled_name,device,device_name,launches,total_time_ns,avg_time_ns,min_time_ns,max_time_ns,"
            "pct_kernel_time\n";
     for (const auto& r : report.kernels) {
-        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f}\n", csvField(r.name), csvField(r.mangledName), r.deviceId,
-            csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs, r.maxNs, r.shareOfKernelTime * 100.0);
+        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f}\n", csvField(r.name), csvField(r.mangledName),
+            r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs, r.maxNs,
+            r.shareOfKernelTime * 100.0);
     }
 }
 

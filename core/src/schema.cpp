@@ -3,9 +3,8 @@
 
 #include "ridgeline/core/sessionformat.h"
 
-#include <fmt/format.h>
-
 #include <array>
+#include <fmt/format.h>
 #include <span>
 
 namespace ridgeline::core::schema {
@@ -110,8 +109,8 @@ constexpr std::array kTables {
     TableSpec { "memops",
         "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
         "dst_device_id, src_memory, dst_memory" },
-    TableSpec { "api_calls",
-        "id, process_id, thread_id, domain_id, name_id, correlation_id, start_ns, end_ns, return_code" },
+    TableSpec {
+        "api_calls", "id, process_id, thread_id, domain_id, name_id, correlation_id, start_ns, end_ns, return_code" },
     TableSpec { "nvtx_ranges", "id, process_id, thread_id, domain_id, name_id, start_ns, end_ns, color, category" },
     TableSpec { "comm_ops",
         "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, "
@@ -145,14 +144,16 @@ Status validate(sqlite::Database& db)
 {
     auto lookup = db.prepare("SELECT type, sql FROM sqlite_schema WHERE name = ?1");
     if (lookup.hasError())
-        return makeError(ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", lookup.error().message));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", lookup.error().message));
     for (const auto& table : kTables) {
         auto& stmt = lookup.value();
         stmt.reset();
         stmt.bind(1, table.name);
         auto step = stmt.step();
         if (step.hasError())
-            return makeError(ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", step.error().message));
+            return makeError(
+                ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", step.error().message));
         if (step.value() != sqlite::Statement::Step::Row)
             return makeError(ErrorCode::BadFile, fmt::format("the session has no table '{}'", table.name));
         const std::string type = stmt.columnText(0);

@@ -23,8 +23,10 @@ void writeText(std::ostream& out, const SessionCheck& c)
     const auto& n = c.counts;
     fmt::print(out, "{}\n", c.path);
     fmt::print(out, "  schema:        v{}{}\n", c.fileSchemaVersion,
-        c.fileSchemaVersion == kSchemaVersion ? " (current)" : fmt::format(" (migrated to v{} when read)", kSchemaVersion));
-    fmt::print(out, "  status:        {}\n", c.complete() ? "complete" : "partial (the capture or import did not finish)");
+        c.fileSchemaVersion == kSchemaVersion ? " (current)"
+                                              : fmt::format(" (migrated to v{} when read)", kSchemaVersion));
+    fmt::print(
+        out, "  status:        {}\n", c.complete() ? "complete" : "partial (the capture or import did not finish)");
     fmt::print(out, "  written by:    Ridgeline {} on {} at {}\n", metaOr(c, metakey::ToolVersion, "?"),
         metaOr(c, metakey::Host, "an unknown host"), metaOr(c, metakey::CreatedAt, "an unknown time"));
     fmt::print(out, "  source:        {}\n", metaOr(c, metakey::Source, "unknown"));

@@ -6,10 +6,9 @@
 #include "schema.h"
 #include "sqlite.h"
 
+#include <array>
 #include <fmt/format.h>
 #include <sqlite3.h>
-
-#include <array>
 
 namespace ridgeline::core {
 
@@ -78,18 +77,17 @@ struct SessionReader::Impl {
 
     explicit Impl(sqlite::Database database)
         : db(std::move(database))
-    {
-    }
+    { }
 
     // From the finished session's meta when it has it; else (partial or foreign files) one scan.
     Result<std::int64_t> maxDuration(const std::string& table)
     {
         if (auto it = maxDurations.find(table); it != maxDurations.end())
             return it->second;
-        auto value = db.queryInt(fmt::format(
-            "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{}{}'), "
-            "(SELECT max(end_ns - start_ns) FROM {}), 0)",
-            metakey::MaxDurationPrefix, table, table));
+        auto value
+            = db.queryInt(fmt::format("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{}{}'), "
+                                      "(SELECT max(end_ns - start_ns) FROM {}), 0)",
+                metakey::MaxDurationPrefix, table, table));
         if (value.hasError())
             return inFile(path, value.error());
         const std::int64_t clamped = std::max<std::int64_t>(value.value(), 0);
@@ -106,8 +104,7 @@ struct SessionReader::Impl {
     }
 
     // Runs `sql` and calls `row` for each result row; `row` returns false to stop.
-    template<typename RowFn>
-    Status query(std::string_view sql, const std::vector<std::int64_t>& args, RowFn&& row)
+    template <typename RowFn> Status query(std::string_view sql, const std::vector<std::int64_t>& args, RowFn&& row)
     {
         auto stmt = prepare(sql);
         if (stmt.hasError())
@@ -125,7 +122,7 @@ struct SessionReader::Impl {
         }
     }
 
-    template<typename T, typename RowFn>
+    template <typename T, typename RowFn>
     Result<std::vector<T>> collect(std::string_view sql, const std::vector<std::int64_t>& args, RowFn&& convert)
     {
         std::vector<T> out;
@@ -138,7 +135,7 @@ struct SessionReader::Impl {
         return out;
     }
 
-    template<typename RowFn>
+    template <typename RowFn>
     Status queryWindow(const char* table, std::string_view columns, const TimeQuery& q, bool hasDevice, RowFn&& row)
     {
         std::int64_t maxDur = 0;
@@ -149,13 +146,13 @@ struct SessionReader::Impl {
             maxDur = md.value();
         }
         const auto window = windowSql(q, hasDevice, maxDur);
-        return query(fmt::format("SELECT {} FROM {}{} ORDER BY start_ns, id", columns, table, window.where),
-            window.args, row);
+        return query(
+            fmt::format("SELECT {} FROM {}{} ORDER BY start_ns, id", columns, table, window.where), window.args, row);
     }
 
-    template<typename T, typename RowFn>
-    Result<std::vector<T>> collectWindow(const char* table, std::string_view columns, const TimeQuery& q,
-        bool hasDevice, RowFn&& convert)
+    template <typename T, typename RowFn>
+    Result<std::vector<T>> collectWindow(
+        const char* table, std::string_view columns, const TimeQuery& q, bool hasDevice, RowFn&& convert)
     {
         std::vector<T> out;
         auto status = queryWindow(table, columns, q, hasDevice, [&](Statement& s) {
@@ -170,8 +167,7 @@ struct SessionReader::Impl {
 
 SessionReader::SessionReader(std::unique_ptr<Impl> impl)
     : m_impl(std::move(impl))
-{
-}
+{ }
 SessionReader::SessionReader(SessionReader&&) noexcept = default;
 SessionReader& SessionReader::operator=(SessionReader&&) noexcept = default;
 SessionReader::~SessionReader() = default;
@@ -188,7 +184,8 @@ Result<SessionReader> SessionReader::open(const std::string& path)
     // SQLite's own view of the header must agree with ours (it also reads a hot journal).
     auto version = db.value().queryInt("PRAGMA user_version");
     if (version.hasError())
-        return makeError(ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
     if (version.value() != header.value().schemaVersion)
         return makeError(ErrorCode::BadFile, fmt::format("{}: inconsistent schema version", path));
     auto validated = schema::validate(db.value());
@@ -310,8 +307,9 @@ Result<std::vector<Thread>> SessionReader::threads()
 
 Result<std::vector<KernelName>> SessionReader::kernelNames()
 {
-    return m_impl->collect<KernelName>("SELECT id, raw, demangled FROM kernel_names ORDER BY id", {},
-        [](Statement& s) { return KernelName { s.columnInt(0), s.columnText(1), s.columnText(2) }; });
+    return m_impl->collect<KernelName>("SELECT id, raw, demangled FROM kernel_names ORDER BY id", {}, [](Statement& s) {
+        return KernelName { s.columnInt(0), s.columnText(1), s.columnText(2) };
+    });
 }
 
 namespace {

@@ -7,17 +7,15 @@
 #include "schema.h"
 #include "sqlite.h"
 
+#include <algorithm>
+#include <chrono>
+#include <fcntl.h>
+#include <filesystem>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <algorithm>
-#include <filesystem>
 #include <map>
 #include <optional>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace ridgeline::core {
@@ -86,8 +84,7 @@ struct SessionWriter::Impl {
     std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
         { "nvtx_ranges", 0 }, { "comm_ops", 0 } };
 
-    template<typename Op>
-    void noteDurations(const char* table, std::span<const Op> ops)
+    template <typename Op> void noteDurations(const char* table, std::span<const Op> ops)
     {
         auto& longest = maxDurations[table];
         for (const auto& op : ops)
@@ -96,12 +93,10 @@ struct SessionWriter::Impl {
 
     explicit Impl(sqlite::Database database)
         : db(std::move(database))
-    {
-    }
+    { }
 
     // Runs `body` inside the current batch, or inside a transaction of its own.
-    template<typename Body>
-    auto inTransaction(std::string_view what, Body&& body) -> decltype(body())
+    template <typename Body> auto inTransaction(std::string_view what, Body&& body) -> decltype(body())
     {
         if (batchDepth > 0) {
             auto result = body();
@@ -165,8 +160,7 @@ struct SessionWriter::Impl {
 
 SessionWriter::SessionWriter(std::unique_ptr<Impl> impl)
     : m_impl(std::move(impl))
-{
-}
+{ }
 
 SessionWriter::SessionWriter(SessionWriter&&) noexcept = default;
 SessionWriter& SessionWriter::operator=(SessionWriter&&) noexcept = default;
@@ -189,7 +183,8 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
 {
     std::error_code ec;
     if (fs::exists(path, ec) && !options.replaceExisting)
-        return makeError(ErrorCode::InvalidArgument, fmt::format("{} already exists (choose another name or overwrite it)", path));
+        return makeError(
+            ErrorCode::InvalidArgument, fmt::format("{} already exists (choose another name or overwrite it)", path));
     const std::string work = options.atomic ? fmt::format("{}.tmp-{}", path, getpid()) : path;
     for (const char* suffix : { "", "-journal", "-wal", "-shm" })
         fs::remove(work + suffix, ec);
@@ -509,8 +504,9 @@ Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
 {
     m_impl->noteDurations("api_calls", calls);
     return m_impl->inTransaction("API calls", [&]() -> Result<std::int64_t> {
-        auto stmt = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
-                                       "correlation_id, start_ns, end_ns, return_code) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+        auto stmt
+            = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
+                                 "correlation_id, start_ns, end_ns, return_code) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
         if (stmt.hasError())
             return stmt.error();
         std::int64_t first = 0;
@@ -637,7 +633,8 @@ Status SessionWriter::finish(SessionStatus status)
     for (const auto& [table, longest] : m_impl->maxDurations)
         RIDGELINE_TRY(setMeta(std::string(metakey::MaxDurationPrefix) + table, std::to_string(longest)));
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
-    auto indexed = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
+    auto indexed
+        = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
     if (indexed.hasError())
         return indexed;
     // One self-contained file, no -wal beside it, when nobody is reading it. While readers hold

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 #include <sqlite3.h>
-
 #include <utility>
 
 namespace ridgeline::core::sqlite {
@@ -103,8 +102,7 @@ Status Database::harden()
 
 Database::Database(Database&& other) noexcept
     : m_db(std::exchange(other.m_db, nullptr))
-{
-}
+{ }
 
 Database& Database::operator=(Database&& other) noexcept
 {
@@ -184,8 +182,7 @@ Error Database::lastError(std::string_view context) const
 Statement::Statement(Statement&& other) noexcept
     : m_stmt(std::exchange(other.m_stmt, nullptr))
     , m_db(other.m_db)
-{
-}
+{ }
 
 Statement& Statement::operator=(Statement&& other) noexcept
 {
@@ -268,7 +265,8 @@ std::string Statement::columnText(int col) const
     const auto* text = sqlite3_column_text(m_stmt, col);
     if (!text)
         return {};
-    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)));
+    return std::string(
+        reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)));
 }
 
 bool Statement::columnIsNull(int col) const
@@ -298,8 +296,7 @@ Result<Transaction> Transaction::begin(Database& db)
 
 Transaction::Transaction(Transaction&& other) noexcept
     : m_db(std::exchange(other.m_db, nullptr))
-{
-}
+{ }
 
 Transaction::~Transaction()
 {

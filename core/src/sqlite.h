@@ -46,8 +46,7 @@ public:
 private:
     explicit Database(sqlite3* db)
         : m_db(db)
-    {
-    }
+    { }
     Status harden();
     sqlite3* m_db = nullptr;
 };
@@ -68,8 +67,7 @@ public:
     void bind(int index, const std::string& value) { bind(index, std::string_view(value)); }
     void bind(int index, const char* value) { bind(index, std::string_view(value)); }
     void bindNull(int index);
-    template<typename T>
-    void bind(int index, const std::optional<T>& value)
+    template <typename T> void bind(int index, const std::optional<T>& value)
     {
         if (value)
             bind(index, *value);
@@ -94,8 +92,7 @@ private:
     Statement(sqlite3_stmt* stmt, sqlite3* db)
         : m_stmt(stmt)
         , m_db(db)
-    {
-    }
+    { }
     sqlite3_stmt* m_stmt = nullptr;
     sqlite3* m_db = nullptr;
 };
@@ -112,8 +109,7 @@ public:
 private:
     explicit Transaction(Database* db)
         : m_db(db)
-    {
-    }
+    { }
     Database* m_db = nullptr;
 };
 

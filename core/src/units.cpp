@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/units.h"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace ridgeline::core {
 

@@ -3,15 +3,14 @@
 #include "fixtures.h"
 #include "testutil.h"
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <sys/wait.h>
 #include <vector>
 
 using ridgeline::testing::readBytes;
@@ -107,10 +106,10 @@ TEST_F(Cli, Version)
 
 TEST_F(Cli, UsageErrorsExitWithOne)
 {
-    for (const auto& args : std::vector<std::vector<std::string>> {
-             {}, { "frobnicate" }, { "check" }, { "report" }, { "report", m_fixture, "--format", "xml" },
-             { "report", m_fixture, "--sort", "colour" }, { "report", m_fixture, "--top", "-3" },
-             { "report", m_fixture, "--top", "many" }, { "check", m_fixture, "--bogus" } }) {
+    for (const auto& args : std::vector<std::vector<std::string>> { {}, { "frobnicate" }, { "check" }, { "report" },
+             { "report", m_fixture, "--format", "xml" }, { "report", m_fixture, "--sort", "colour" },
+             { "report", m_fixture, "--top", "-3" }, { "report", m_fixture, "--top", "many" },
+             { "check", m_fixture, "--bogus" } }) {
         const auto r = run(args);
         EXPECT_EQ(r.exitCode, 1) << (args.empty() ? "<no args>" : args[0]) << ": " << r.err;
         EXPECT_FALSE(r.err.empty());

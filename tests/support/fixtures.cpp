@@ -5,7 +5,6 @@
 #include "ridgeline/core/sessionwriter.h"
 
 #include <fmt/format.h>
-
 #include <vector>
 
 namespace ridgeline::testing {
@@ -193,8 +192,8 @@ Status writeSyntheticKernels(SessionWriter& writer, const SyntheticSpec& spec)
         const auto stream = static_cast<int>((i / spec.devices) % spec.streamsPerDevice);
         auto& clock = laneClock[static_cast<std::size_t>(device * spec.streamsPerDevice + stream)];
         const std::int64_t duration = 2'000 + (i * 7919) % 50'000;
-        Kernel k = kernel(device, stream + 7, nameIds[static_cast<std::size_t>(i % spec.kernelNames)], clock, duration,
-            i + 1);
+        Kernel k = kernel(
+            device, stream + 7, nameIds[static_cast<std::size_t>(i % spec.kernelNames)], clock, duration, i + 1);
         k.grid = { static_cast<std::uint32_t>(128 + i % 4096), 1, 1 };
         clock += duration + 1'500;
         batch.push_back(k);

@@ -33,6 +33,6 @@ inline void installQtWarningRecorder()
 // In each test's cleanup(): fails the test that logged a Qt warning.
 #define RIDGELINE_VERIFY_NO_QT_WARNINGS()                                                                              \
     do {                                                                                                               \
-        const QStringList logged = std::exchange(ridgeline::testing::qtWarnings(), {});                               \
-        QVERIFY2(logged.isEmpty(), qPrintable(logged.join(QLatin1Char('\n'))));                                       \
+        const QStringList logged = std::exchange(ridgeline::testing::qtWarnings(), {});                                \
+        QVERIFY2(logged.isEmpty(), qPrintable(logged.join(QLatin1Char('\n'))));                                        \
     } while (false)

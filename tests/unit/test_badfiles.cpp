@@ -6,10 +6,9 @@
 #include "ridgeline/core/sessionreader.h"
 #include "testutil.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-
-#include <filesystem>
 #include <random>
 
 using namespace ridgeline::core;
@@ -175,8 +174,8 @@ TEST_F(BadFiles, TriggersInTheFileNeverRun)
 {
     // A hostile file whose trigger would write into the file (and any table it can reach).
     const auto path = copyOfGood("trigger.ridge");
-    execSql(path, "CREATE TABLE pwned(x); CREATE TRIGGER evil AFTER INSERT ON meta BEGIN INSERT INTO pwned VALUES(1); END;"
-);
+    execSql(path,
+        "CREATE TABLE pwned(x); CREATE TRIGGER evil AFTER INSERT ON meta BEGIN INSERT INTO pwned VALUES(1); END;");
     auto reader = SessionReader::open(path);
     ASSERT_TRUE(reader.ok()) << reader.error().message; // extra objects are ignored, never run
     EXPECT_TRUE(reader.value().meta().ok());
@@ -219,10 +218,11 @@ TEST_F(BadFiles, HostileValuesAreReadSafely)
 {
     // Wrong types, NULLs and absurd numbers where the schema expects sane integers.
     const auto path = copyOfGood("hostile-values.ridge");
-    execSql(path, "UPDATE kernels SET start_ns = 'yesterday', end_ns = 'never', grid_x = -1 WHERE id = 1;"
-                  "UPDATE kernels SET start_ns = -9223372036854775808, end_ns = 9223372036854775807 WHERE id = 2;"
-                  "UPDATE devices SET name = x'ff00fe' WHERE id = 0;"
-                  "INSERT OR REPLACE INTO meta VALUES('status', x'ff');");
+    execSql(path,
+        "UPDATE kernels SET start_ns = 'yesterday', end_ns = 'never', grid_x = -1 WHERE id = 1;"
+        "UPDATE kernels SET start_ns = -9223372036854775808, end_ns = 9223372036854775807 WHERE id = 2;"
+        "UPDATE devices SET name = x'ff00fe' WHERE id = 0;"
+        "INSERT OR REPLACE INTO meta VALUES('status', x'ff');");
     auto reader = SessionReader::open(path);
     ASSERT_TRUE(reader.ok()) << reader.error().message;
     EXPECT_TRUE(reader.value().kernels().ok());

@@ -5,9 +5,8 @@
 #include "ridgeline/core/sessionwriter.h"
 #include "testutil.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
+#include <gtest/gtest.h>
 #include <thread>
 #include <vector>
 

@@ -4,7 +4,6 @@
 #include "testutil.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 using namespace ridgeline::collectors;

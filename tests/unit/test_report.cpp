@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
 using namespace ridgeline::core;
@@ -122,8 +121,8 @@ TEST_F(Report, CsvHasOneRowPerKernelAndQuotesNames)
     while (std::getline(lines, line))
         ++rows;
     EXPECT_EQ(rows, 5);
-    EXPECT_NE(csv.find("\"vectorAdd(float const*, float const*, float*, int)\",_Z9vectorAddPKfS0_Pfi,0,"),
-        std::string::npos);
+    EXPECT_NE(
+        csv.find("\"vectorAdd(float const*, float const*, float*, int)\",_Z9vectorAddPKfS0_Pfi,0,"), std::string::npos);
     EXPECT_NE(csv.find("ampere_sgemm_128x64_nn,ampere_sgemm_128x64_nn,0,NVIDIA H100 80GB HBM3,2,24000,12000.0,"),
         std::string::npos);
 }

@@ -6,9 +6,8 @@
 #include "ridgeline/core/sessionwriter.h"
 #include "testutil.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 
 using namespace ridgeline::core;
 using ridgeline::testing::TempDir;
@@ -29,8 +28,7 @@ SessionReader openReader(const std::string& path)
     return std::move(reader).value();
 }
 
-template<typename T>
-T valueOf(Result<T> result)
+template <typename T> T valueOf(Result<T> result)
 {
     EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
     return std::move(result).value();
@@ -211,7 +209,8 @@ TEST(Store, NamesAreInternedOnce)
     EXPECT_NE(a, b);
     EXPECT_EQ(valueOf(w.internKernelName("_Z3fooi")), a);
     const auto custom = valueOf(w.internKernelName("not_mangled", "Pretty Name"));
-    ApiCall calls[] = { { 0, 1, 1, "runtime", "cudaMalloc", 1, 0, 1, 0 }, { 0, 1, 1, "runtime", "cudaMalloc", 2, 2, 3, 0 } };
+    ApiCall calls[]
+        = { { 0, 1, 1, "runtime", "cudaMalloc", 1, 0, 1, 0 }, { 0, 1, 1, "runtime", "cudaMalloc", 2, 2, 3, 0 } };
     ASSERT_TRUE(w.addApiCalls(calls).ok());
     expectOk(w.finish(SessionStatus::Complete));
 
@@ -235,8 +234,7 @@ TEST(Store, TimeWindowsFindEveryOverlappingKernel)
     const auto name = valueOf(w.internKernelName("k"));
     const Kernel kernels[] = {
         makeKernel(name, 0, 1, 0, 10'000), // long: starts well before the window, ends inside
-        makeKernel(name, 0, 1, 10'000, 10'100),
-        makeKernel(name, 0, 2, 10'050, 10'060),
+        makeKernel(name, 0, 1, 10'000, 10'100), makeKernel(name, 0, 2, 10'050, 10'060),
         makeKernel(name, 0, 1, 20'000, 20'100), // after the window
         makeKernel(name, 1, 1, 9'000, 9'500), // other device
         makeKernel(name, 0, 2, 4'990, 5'000), // ends exactly at the window start: not overlapping

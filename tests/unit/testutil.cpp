@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "testutil.h"
 
-#include <sqlite3.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sqlite3.h>
 #include <sstream>
 #include <stdexcept>
 

@@ -28,17 +28,14 @@ inline Error makeError(ErrorCode code, std::string message)
 }
 
 // A value or an Error. No implicit bool: callers must say ok() or hasError().
-template<typename T>
-class [[nodiscard]] Result {
+template <typename T> class [[nodiscard]] Result {
 public:
     Result(T value)
         : m_data(std::in_place_index<0>, std::move(value))
-    {
-    }
+    { }
     Result(Error error)
         : m_data(std::in_place_index<1>, std::move(error))
-    {
-    }
+    { }
 
     bool ok() const { return m_data.index() == 0; }
     bool hasError() const { return !ok(); }
@@ -53,15 +50,13 @@ private:
     std::variant<T, Error> m_data;
 };
 
-template<>
-class [[nodiscard]] Result<void> {
+template <> class [[nodiscard]] Result<void> {
 public:
     Result() = default;
     Result(Error error)
         : m_error(std::move(error))
         , m_ok(false)
-    {
-    }
+    { }
 
     bool ok() const { return m_ok; }
     bool hasError() const { return !m_ok; }

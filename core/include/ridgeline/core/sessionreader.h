@@ -24,7 +24,6 @@ struct TimeQuery {
     std::optional<std::int64_t> endNs;
 };
 
-
 struct TableCounts {
     std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
                  memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0;
