@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The hardware counters the roofline reads, by their Nsight Compute names
+// (../shared/reference/roofline-cupti.md §1). Importers store metrics under these names (base
+// units: bytes, ns, instructions, Hz); the analysis looks them up here and nowhere else.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace ridgeline::core::metric {
+
+// CUDA-core floating-point instructions, thread level (each FMA is 2 FLOPs; HFMA2 packs 2 lanes).
+// Nsight Compute's roofline uses the smsp__ prefix, NERSC's metric set the sm__ prefix: same counts.
+inline constexpr std::string_view SassPrefixes[] = { "smsp__sass_thread_inst_executed_op_",
+    "sm__sass_thread_inst_executed_op_" };
+inline constexpr std::string_view SassSuffix = "_pred_on.sum";
+// Operation names after the prefix: d = FP64, f = FP32, h = FP16.
+inline constexpr std::string_view Dadd = "dadd", Dmul = "dmul", Dfma = "dfma";
+inline constexpr std::string_view Fadd = "fadd", Fmul = "fmul", Ffma = "ffma";
+inline constexpr std::string_view Hadd = "hadd", Hmul = "hmul", Hfma = "hfma";
+
+// Tensor cores. Hopper and newer: operation counts per source type (already FLOPs/ops).
+inline constexpr std::string_view TensorOpsPrefix = "sm__ops_path_tensor_src_";
+inline constexpr std::string_view TensorOpsSuffix = ".sum";
+// Volta to Ada: tensor pipe instructions, x512 FLOPs each (HMMA; NERSC's convention).
+inline constexpr std::string_view TensorPipeInst = "sm__inst_executed_pipe_tensor.sum";
+inline constexpr double TensorPipeFlopsPerInst = 512.0;
+
+// Bytes per memory level and link.
+inline constexpr std::string_view DramBytes = "dram__bytes.sum";
+inline constexpr std::string_view DramBytesRead = "dram__bytes_read.sum";
+inline constexpr std::string_view DramBytesWrite = "dram__bytes_write.sum";
+inline constexpr std::string_view L2Bytes = "lts__t_bytes.sum";
+inline constexpr std::string_view L1Bytes = "l1tex__t_bytes.sum";
+inline constexpr std::string_view NvlinkRxBytes = "nvlrx__bytes.sum";
+inline constexpr std::string_view NvlinkTxBytes = "nvltx__bytes.sum";
+inline constexpr std::string_view PcieReadBytes = "pcie__read_bytes.sum";
+inline constexpr std::string_view PcieWriteBytes = "pcie__write_bytes.sum";
+
+// Time and clocks.
+inline constexpr std::string_view Duration = "gpu__time_duration.sum"; // ns
+inline constexpr std::string_view SmCyclesElapsed = "sm__cycles_elapsed.avg";
+inline constexpr std::string_view SmClock = "sm__cycles_elapsed.avg.per_second"; // Hz
+inline constexpr std::string_view DramClock = "dram__cycles_elapsed.avg.per_second"; // Hz
+inline constexpr std::string_view Waves = "launch__waves_per_multiprocessor";
+
+// Peaks per cycle (x clock = ceiling at the clock the kernel ran at).
+inline constexpr std::string_view FfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained";
+inline constexpr std::string_view DfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained";
+inline constexpr std::string_view HfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained";
+inline constexpr std::string_view DramBytesPeakPerCycle = "dram__bytes.sum.peak_sustained";
+
+} // namespace ridgeline::core::metric
+
+namespace ridgeline::core::resource {
+
+// Ceiling and utilisation names (the `resource` column of the ceilings table).
+inline constexpr const char* FP64 = "FP64";
+inline constexpr const char* FP32 = "FP32";
+inline constexpr const char* FP16 = "FP16"; // CUDA cores (HFMA2)
+inline constexpr const char* FP64Tensor = "FP64_tensor";
+inline constexpr const char* TF32Tensor = "TF32_tensor";
+inline constexpr const char* FP16Tensor = "FP16_tensor";
+inline constexpr const char* BF16Tensor = "BF16_tensor";
+inline constexpr const char* FP8Tensor = "FP8_tensor";
+inline constexpr const char* INT8Tensor = "INT8_tensor";
+inline constexpr const char* DRAM = "DRAM";
+inline constexpr const char* L2 = "L2";
+inline constexpr const char* L1 = "L1";
+inline constexpr const char* NVLink = "NVLink";
+inline constexpr const char* PCIe = "PCIe";
+
+inline constexpr std::array Compute { FP64, FP32, FP16, FP64Tensor, TF32Tensor, FP16Tensor, BF16Tensor, FP8Tensor,
+    INT8Tensor };
+inline constexpr std::array Memory { DRAM, L2, L1 };
+inline constexpr std::array Links { NVLink, PCIe };
+
+} // namespace ridgeline::core::resource

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The hierarchical roofline and the verdict of each kernel (ARCHITECTURE §4). Pure functions:
+// facts in, analysis out; importers, capture, the report and the desktop app all call these.
+#pragma once
+
+#include "ridgeline/core/model.h"
+#include "ridgeline/core/result.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ridgeline::core {
+
+class SessionReader;
+
+// A resource counts as bounding from this utilisation on (Nsight Compute's SOL rule).
+inline constexpr double kBoundThreshold = 0.60;
+
+namespace verdict {
+inline constexpr const char* ComputeBound = "compute-bound";
+inline constexpr const char* MemoryBound = "memory-bound";
+inline constexpr const char* CommunicationBound = "communication-bound";
+inline constexpr const char* LatencyBound = "latency-bound";
+inline constexpr const char* Unknown = "unknown";
+} // namespace verdict
+
+// Everything known of one launch.
+struct KernelFacts {
+    std::int64_t kernelId = 0;
+    std::int64_t durationNs = 0; // end - start from the trace; gpu__time_duration.sum wins when present
+    Dim3 grid;
+    Dim3 block;
+    const Device* device = nullptr; // null when the session does not know the device
+    std::map<std::string, double, std::less<>> metrics; // Nsight Compute names, base units
+    std::vector<Ceiling> ceilings; // of its device, any source; the best one per resource is used
+    std::string collective; // non-empty when the kernel carries a collective (comm_ops)
+};
+
+// The ceiling a figure was compared against.
+struct CeilingUsed {
+    double value = 0; // FLOP/s or B/s, at the clock the kernel ran at when known
+    CeilingSource source = CeilingSource::Datasheet;
+};
+
+struct KernelAnalysis {
+    std::int64_t kernelId = 0;
+    std::string verdict = verdict::Unknown;
+    std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
+    std::string reason; // one sentence with the numbers
+    double durationNs = 0;
+    bool hasCounters = false;
+
+    std::map<std::string, double> flopsByPrecision; // resource name (FP32, FP16_tensor, ...) -> FLOPs
+    std::map<std::string, double> bytesByLevel; // DRAM, L2, L1, NVLink, PCIe -> bytes
+    std::optional<double> flops; // all of them, CUDA cores and tensor cores
+    std::optional<double> achievedFlopsPerS;
+    std::map<std::string, double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
+    // Fraction of the ceiling per resource: FP64, FP32, FP16, tensor (all tensor types together),
+    // DRAM, L2, L1, NVLink, PCIe. Only resources with both a figure and a ceiling appear.
+    std::map<std::string, double> utilization;
+    std::optional<double> boundUtilization; // utilization[boundBy]
+    // The combined point: all FLOPs against the peak of this kernel's precision mix (the rate at
+    // which its mix of instructions would run if every unit ran at its peak).
+    std::optional<double> mixCeilingFlopsPerS;
+    std::map<std::string, CeilingUsed> ceilingsUsed; // resource -> ceiling
+};
+
+KernelAnalysis analyzeKernel(const KernelFacts& facts);
+
+// Copies and memsets have no counters: they are classified by kind (peer and host copies are
+// communication over NVLink or PCIe; device copies and memsets are DRAM traffic).
+KernelAnalysis analyzeMemOp(const MemOp& op);
+
+// Several launches of one kernel (name and device) as one: FLOPs and bytes add up, rates and
+// utilisations are time-weighted, and the verdict follows from the aggregate.
+KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches);
+
+Verdict toVerdict(const KernelAnalysis& analysis);
+
+// Loads facts (metrics, ceilings, devices, collectives) for every kernel of a session and
+// analyses each one; `visit` receives (kernel, analysis) in start order.
+Status analyzeSession(SessionReader& reader, const std::function<void(const Kernel&, const KernelAnalysis&)>& visit);
+
+} // namespace ridgeline::core
