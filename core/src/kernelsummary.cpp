@@ -2,6 +2,7 @@
 #include "ridgeline/core/kernelsummary.h"
 
 #include "ridgeline/core/sessionreader.h"
+#include "sessionanalysis.h"
 
 #include <algorithm>
 #include <array>
@@ -71,6 +72,16 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
     if (scanned.hasError())
         return scanned.error();
 
+    auto facts = detail::SessionFacts::load(reader);
+    if (facts.hasError())
+        return facts.error();
+    auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
+    if (analysed.hasError())
+        return analysed.error();
+    std::unordered_map<Key, LaunchAccumulator, KeyHash> accumulators;
+    for (const auto& kernel : analysed.value())
+        accumulators[Key { kernel.nameId, kernel.deviceId }].add(analyzeKernel(facts.value().factsFor(kernel)));
+
     auto names = reader.kernelNames();
     if (names.hasError())
         return names.error();
@@ -97,6 +108,8 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
             row.deviceName = it->second;
         row.shareOfKernelTime
             = allKernelNs > 0 ? static_cast<double>(row.totalNs) / static_cast<double>(allKernelNs) : 0.0;
+        auto acc = accumulators.find(key);
+        row.analysis = acc != accumulators.end() ? acc->second.result() : LaunchAccumulator().result();
         rows.push_back(std::move(row));
     }
     sortKernelSummaries(rows, KernelSort::TotalTime);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/report.h"
 
+#include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 #include "ridgeline/core/version.h"
@@ -8,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
+
+#include <functional>
 
 namespace ridgeline::core {
 
@@ -37,6 +40,28 @@ Totals totalsOf(const std::vector<KernelSummary>& rows)
     return t;
 }
 
+std::string verdictCell(const KernelAnalysis& a)
+{
+    return a.boundBy.empty() ? a.verdict : fmt::format("{} ({})", a.verdict, a.boundBy);
+}
+
+std::string roofCell(const KernelAnalysis& a)
+{
+    return a.boundUtilization ? fmt::format("{:.0f} %", *a.boundUtilization * 100.0) : "-";
+}
+
+template<typename T>
+std::string optionalCell(const std::optional<T>& value, const std::function<std::string(T)>& format)
+{
+    return value ? format(*value) : "-";
+}
+
+std::optional<double> dramIntensity(const KernelAnalysis& a)
+{
+    auto it = a.intensity.find(resource::DRAM);
+    return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
 void writeTable(std::ostream& out, const KernelReport& report, const Totals& totals)
 {
     fmt::print(out, "{}: {} launches of {} kernels (by name and device), {} of kernel time\n", report.path,
@@ -48,25 +73,80 @@ void writeTable(std::ostream& out, const KernelReport& report, const Totals& tot
     }
     if (report.kernels.size() < totals.rows)
         fmt::print(out, "Showing the top {}.\n", report.kernels.size());
-    fmt::print(out, "{:>7}  {:>12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>6}  {}\n", "Time %", "Total", "Launches", "Avg",
-        "Min", "Max", "Device", "Kernel");
+    fmt::print(out, "{:>7}  {:>11}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n", "Time %", "Total",
+        "Launches", "Avg", "Verdict (bound by)", "% roof", "FLOP/s", "AI DRAM", "Dev", "Kernel");
     for (const auto& r : report.kernels) {
-        fmt::print(out, "{:>6.2f}%  {:>12}  {:>9}  {:>12}  {:>12}  {:>12}  {:>6}  {}\n", r.shareOfKernelTime * 100.0,
-            formatDuration(static_cast<double>(r.totalNs)), formatCount(r.launches), formatDuration(r.averageNs()),
-            formatDuration(static_cast<double>(r.minNs)), formatDuration(static_cast<double>(r.maxNs)), r.deviceId,
+        const auto& a = r.analysis;
+        fmt::print(out, "{:>6.2f}%  {:>11}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n",
+            r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)), formatCount(r.launches),
+            formatDuration(r.averageNs()), verdictCell(a), roofCell(a),
+            optionalCell<double>(a.achievedFlopsPerS, [](double v) { return formatRate(v, "FLOP/s"); }),
+            optionalCell<double>(dramIntensity(a), [](double v) { return fmt::format("{:.3g}", v); }), r.deviceId,
             r.name);
+        fmt::print(out, "{:>9}{}\n", "", a.reason);
     }
 }
 
 void writeCsv(std::ostream& out, const KernelReport& report)
 {
     out << "name,mangled_name,device,device_name,launches,total_time_ns,avg_time_ns,min_time_ns,max_time_ns,"
-           "pct_kernel_time\n";
+           "pct_kernel_time,verdict,bound_by,pct_of_roof,achieved_flops_per_s,flops,dram_bytes,ai_dram,reason\n";
+    auto number = [](std::optional<double> v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
     for (const auto& r : report.kernels) {
-        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f}\n", csvField(r.name), csvField(r.mangledName),
-            r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs, r.maxNs,
-            r.shareOfKernelTime * 100.0);
+        const auto& a = r.analysis;
+        auto dram = a.bytesByLevel.find(resource::DRAM);
+        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{}\n", csvField(r.name),
+            csvField(r.mangledName), r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs,
+            r.maxNs, r.shareOfKernelTime * 100.0, a.verdict, a.boundBy,
+            number(a.boundUtilization ? std::optional<double>(*a.boundUtilization * 100.0) : std::nullopt),
+            number(a.achievedFlopsPerS), number(a.flops),
+            number(dram == a.bytesByLevel.end() ? std::nullopt : std::optional<double>(dram->second)),
+            number(dramIntensity(a)), csvField(a.reason));
     }
+}
+
+nlohmann::json optionalJson(std::optional<double> value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json kernelJson(const KernelSummary& r)
+{
+    using nlohmann::json;
+    const auto& a = r.analysis;
+    json utilization = json::object();
+    for (const auto& [res, value] : a.utilization)
+        utilization[res] = value;
+    json ceilings = json::object();
+    for (const auto& [res, used] : a.ceilingsUsed)
+        ceilings[res] = { { "value", used.value }, { "source", toString(used.source) } };
+    auto dram = a.bytesByLevel.find(resource::DRAM);
+    return {
+        { "name", r.name },
+        { "mangled_name", r.mangledName },
+        { "device", r.deviceId },
+        { "device_name", r.deviceName },
+        { "launches", r.launches },
+        { "total_time_ns", r.totalNs },
+        { "avg_time_ns", r.averageNs() },
+        { "min_time_ns", r.minNs },
+        { "max_time_ns", r.maxNs },
+        { "pct_kernel_time", r.shareOfKernelTime * 100.0 },
+        { "verdict", a.verdict },
+        { "bound_by", a.boundBy.empty() ? json(nullptr) : json(a.boundBy) },
+        { "reason", a.reason },
+        { "pct_of_roof", a.boundUtilization ? json(*a.boundUtilization * 100.0) : json(nullptr) },
+        { "flops", optionalJson(a.flops) },
+        { "flops_by_precision", a.flopsByPrecision },
+        { "bytes", a.bytesByLevel },
+        { "dram_bytes", dram == a.bytesByLevel.end() ? json(nullptr) : json(dram->second) },
+        { "ai_dram", optionalJson(dramIntensity(a)) },
+        { "arithmetic_intensity", a.intensity },
+        { "achieved_flops_per_s", optionalJson(a.achievedFlopsPerS) },
+        { "mix_ceiling_flops_per_s", optionalJson(a.mixCeilingFlopsPerS) },
+        { "utilization", utilization },
+        { "ceilings", ceilings },
+    };
 }
 
 void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals)
@@ -79,10 +159,7 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
     }
     json kernels = json::array();
     for (const auto& r : report.kernels) {
-        kernels.push_back({ { "name", r.name }, { "mangled_name", r.mangledName }, { "device", r.deviceId },
-            { "device_name", r.deviceName }, { "launches", r.launches }, { "total_time_ns", r.totalNs },
-            { "avg_time_ns", r.averageNs() }, { "min_time_ns", r.minNs }, { "max_time_ns", r.maxNs },
-            { "pct_kernel_time", r.shareOfKernelTime * 100.0 } });
+        kernels.push_back(kernelJson(r));
     }
     const json document = {
         { "ridgeline_version", kVersion },

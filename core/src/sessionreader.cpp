@@ -375,6 +375,37 @@ Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)
         });
 }
 
+Status SessionReader::forEachMetric(
+    const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit)
+{
+    return m_impl->query("SELECT m.kernel_id, n.name, m.value FROM kernel_metrics m "
+                         "JOIN metric_names n ON n.id = m.metric_id ORDER BY m.kernel_id",
+        {}, [&](Statement& s) {
+            visit(s.columnInt(0), s.columnText(1), s.columnDouble(2));
+            return true;
+        });
+}
+
+Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)
+{
+    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns));
+    if (stmt.hasError())
+        return stmt.error();
+    std::vector<Kernel> out;
+    out.reserve(ids.size());
+    for (const auto id : ids) {
+        auto& s = stmt.value();
+        s.reset();
+        s.bind(1, id);
+        auto step = s.step();
+        if (step.hasError())
+            return inFile(m_impl->path, step.error());
+        if (step.value() == Statement::Step::Row)
+            out.push_back(kernelFromRow(s));
+    }
+    return out;
+}
+
 Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
 {
     return m_impl->collectWindow<MemOp>("memops",

@@ -33,6 +33,17 @@ std::string formatCount(std::int64_t value)
     return value < 0 ? "-" + out : out;
 }
 
+std::string formatRate(double value, const char* unit)
+{
+    static constexpr std::array<std::pair<double, const char*>, 5> kPrefixes { {
+        { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } } };
+    for (const auto& [scale, prefix] : kPrefixes) {
+        if (std::fabs(value) >= scale)
+            return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
+    }
+    return fmt::format("{:.3g} {}", value, unit);
+}
+
 std::string formatBytes(double bytes)
 {
     static constexpr std::array<const char*, 6> kUnits { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

@@ -115,8 +115,8 @@ Status writeSmallFixture(const std::string& path)
 
     const MetricValue metrics[] = {
         { k0, "gpu__time_duration.sum", 1000.0, "ns" },
-        { k0, "dram__bytes.sum", 12'582'912.0, "byte" },
-        { k0, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 1'048'576.0, "inst" },
+        { k0, "dram__bytes.sum", 2'097'152.0, "byte" },
+        { k0, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 262'144.0, "inst" },
     };
     RIDGELINE_TRY(w.addMetrics(metrics));
     const Ceiling ceilings[] = {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/roofline.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,8 @@ struct KernelSummary {
     std::int64_t minNs = 0;
     std::int64_t maxNs = 0;
     double shareOfKernelTime = 0; // of all kernel time in the session, 0..1
+    // The roofline over the launches that have counters (time-weighted), and the verdict.
+    KernelAnalysis analysis;
     double averageNs() const { return launches ? static_cast<double>(totalNs) / static_cast<double>(launches) : 0; }
 };
 
@@ -33,7 +36,8 @@ enum class KernelSort { TotalTime, Launches, AverageTime, MaxTime, Name };
 std::optional<KernelSort> kernelSortFromString(std::string_view text);
 std::vector<std::string> kernelSortNames();
 
-// One pass over the kernels table; rows sorted by total time, largest first.
+// One narrow pass over the kernels table for the times, and the roofline analysis of the
+// launches that have counters or carry a collective; rows sorted by total time, largest first.
 Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader);
 void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort);
 

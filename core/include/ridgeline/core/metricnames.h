@@ -50,6 +50,30 @@ inline constexpr std::string_view DfmaPeakPerCycle = "sm__sass_thread_inst_execu
 inline constexpr std::string_view HfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained";
 inline constexpr std::string_view DramBytesPeakPerCycle = "dram__bytes.sum.peak_sustained";
 
+// Other chips' names for the counters above, found with the CUPTI 13.0 Profiler Host API
+// (collectors/include/ridgeline/collectors/metricsets.h, docs/METRIC-SETS.md).
+// Blackwell GB20x (GB202, GB203, GB205, GB206, GB207) rejects dram__bytes_read.sum and
+// dram__bytes_write.sum; it names them so (dram__bytes.sum is the same on every chip with DRAM).
+inline constexpr std::string_view DramBytesOpRead = "dram__bytes_op_read.sum";
+inline constexpr std::string_view DramBytesOpWrite = "dram__bytes_op_write.sum";
+// Tensor source types after TensorOpsPrefix, by resource (resource::*Tensor). A chip has a subset of
+// each list; add up the ones it has. GH100 counts FP16 sources as "fp16"; Volta, Ampere, Ada and
+// Blackwell split them by destination ("fp16_dst_fp16", "fp16_dst_fp32"). FP8 is "fp8" on AD10x and
+// GH100, "fp8_dst_fp16"/"fp8_dst_fp32" on GB110, GB20x and GB20B; GB100, GB102 and GB10B only count
+// it together with FP4/FP6 sources ("fp4_fp6_fp8_dst_*"). Left out: Turing's "fp16_bf16_tf32_dst_fp32"
+// (three resources in one counter), INT4/INT1, and Blackwell's FP4/FP6-only counters (no resource).
+// The roofline sets use these on Hopper and Blackwell only; Volta to Ada get TensorPipeInst there (their
+// per-source counters cost about one replay pass each, so only the full set has them).
+inline constexpr std::string_view TensorSrcFp64[] = { "fp64" };
+inline constexpr std::string_view TensorSrcTf32[] = { "tf32_dst_fp32" };
+inline constexpr std::string_view TensorSrcFp16[] = { "fp16", "fp16_dst_fp16", "fp16_dst_fp32" };
+inline constexpr std::string_view TensorSrcBf16[] = { "bf16_dst_fp32" };
+inline constexpr std::string_view TensorSrcFp8[] = { "fp8", "fp8_dst_fp16", "fp8_dst_fp32", "fp4_fp6_fp8_dst_fp16",
+    "fp4_fp6_fp8_dst_fp32" };
+inline constexpr std::string_view TensorSrcInt8[] = { "int8" };
+// Waves (launch__waves_per_multiprocessor) is not a profiler metric: CUPTI rejects it on every chip.
+// Only Nsight Compute reports carry it; a CUPTI collector computes it from the launch configuration.
+
 } // namespace ridgeline::core::metric
 
 namespace ridgeline::core::resource {

@@ -68,6 +68,11 @@ struct KernelAnalysis {
     // which its mix of instructions would run if every unit ran at its peak).
     std::optional<double> mixCeilingFlopsPerS;
     std::map<std::string, CeilingUsed> ceilingsUsed; // resource -> ceiling
+
+    // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
+    std::string collective;
+    std::string deviceName;
+    std::string latencyHint;
 };
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts);
@@ -76,8 +81,33 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts);
 // communication over NVLink or PCIe; device copies and memsets are DRAM traffic).
 KernelAnalysis analyzeMemOp(const MemOp& op);
 
-// Several launches of one kernel (name and device) as one: FLOPs and bytes add up, rates and
-// utilisations are time-weighted, and the verdict follows from the aggregate.
+// Several launches of one kernel (name and device) as one: durations, FLOPs and bytes add up;
+// rates and utilisations are time-weighted over the launches that have counters; the verdict
+// is drawn from the aggregate by the same rules as for one launch.
+class LaunchAccumulator {
+public:
+    void add(const KernelAnalysis& launch);
+    KernelAnalysis result() const;
+    std::int64_t launches() const { return m_launches; }
+
+private:
+    std::int64_t m_launches = 0;
+    std::int64_t m_counted = 0; // launches with counters
+    double m_durationNs = 0;
+    double m_countedDurationNs = 0;
+    double m_peakSeconds = 0; // sum of FLOPs / ceiling per precision: time at peak for the mix
+    bool m_mixComplete = true; // every counted precision had a ceiling
+    std::map<std::string, double> m_ops;
+    std::map<std::string, double> m_bytes;
+    std::map<std::string, std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
+    std::map<std::string, double> m_hintTime;
+    std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
+    double m_longestCountedNs = -1;
+    std::string m_collective;
+    std::string m_deviceName;
+    std::int64_t m_kernelId = 0;
+};
+
 KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches);
 
 Verdict toVerdict(const KernelAnalysis& analysis);

@@ -64,6 +64,10 @@ public:
     };
     Status forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit);
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
+    // Every metric of every kernel, ordered by kernel id (what the roofline analysis needs).
+    Status forEachMetric(const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
+    // The kernels with these ids (missing ids are skipped), in the order given.
+    Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
     Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
     Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
     Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});

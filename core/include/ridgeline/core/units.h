@@ -12,6 +12,8 @@ namespace ridgeline::core {
 std::string formatDuration(double ns);
 // 1234567 -> "1,234,567"
 std::string formatCount(std::int64_t value);
+// 2.91e12, "B/s" -> "2.91 TB/s"; 4.51e13, "FLOP/s" -> "45.1 TFLOP/s" (SI prefixes, 3 digits)
+std::string formatRate(double value, const char* unit);
 // 1536 -> "1.5 KiB"
 std::string formatBytes(double bytes);
 // One CSV field, quoted per RFC 4180 when it needs to be.

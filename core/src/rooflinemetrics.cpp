@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+#include "rooflinemetrics.h"
+
+#include "ridgeline/core/metricnames.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ridgeline::core::detail {
+
+namespace {
+
+std::optional<double> sassCount(const MetricMap& metrics, std::string_view op)
+{
+    for (const auto prefix : metric::SassPrefixes) {
+        std::string name(prefix);
+        name += op;
+        name += metric::SassSuffix;
+        if (auto value = metricValue(metrics, name))
+            return value;
+    }
+    return std::nullopt;
+}
+
+// add + mul + fmaWeight * fma, when at least one of the three was counted.
+std::optional<double> cudaCoreFlops(const MetricMap& metrics, std::string_view add, std::string_view mul,
+    std::string_view fma, double addMulWeight, double fmaWeight)
+{
+    const auto a = sassCount(metrics, add), m = sassCount(metrics, mul), f = sassCount(metrics, fma);
+    if (!a && !m && !f)
+        return std::nullopt;
+    return addMulWeight * (a.value_or(0) + m.value_or(0)) + fmaWeight * f.value_or(0);
+}
+
+// "fp16", "bf16_dst_fp32", "tf32_dst_fp32", "fp64", "fp8", "int8", ... -> resource name.
+const char* tensorResource(std::string_view sourceType)
+{
+    auto starts = [&](std::string_view prefix) { return sourceType.substr(0, prefix.size()) == prefix; };
+    if (starts("fp16"))
+        return resource::FP16Tensor;
+    if (starts("bf16"))
+        return resource::BF16Tensor;
+    if (starts("tf32"))
+        return resource::TF32Tensor;
+    if (starts("fp64"))
+        return resource::FP64Tensor;
+    if (starts("fp8"))
+        return resource::FP8Tensor;
+    if (starts("int8"))
+        return resource::INT8Tensor;
+    return nullptr; // int1, fp4, fp6: no catalogued ceiling; not counted
+}
+
+void addIfPresent(std::map<std::string, double>& out, const char* level, std::optional<double> value)
+{
+    if (value)
+        out[level] += *value;
+}
+
+std::optional<double> sumOf(const MetricMap& metrics, std::string_view a, std::string_view b)
+{
+    const auto x = metricValue(metrics, a), y = metricValue(metrics, b);
+    if (!x && !y)
+        return std::nullopt;
+    return x.value_or(0) + y.value_or(0);
+}
+
+int rank(CeilingSource source)
+{
+    switch (source) {
+    case CeilingSource::Measured:
+        return 0;
+    case CeilingSource::Counters:
+        return 1;
+    case CeilingSource::Datasheet:
+        break;
+    }
+    return 2;
+}
+
+bool isCompute(std::string_view resourceName)
+{
+    return std::find(resource::Compute.begin(), resource::Compute.end(), resourceName) != resource::Compute.end();
+}
+
+} // namespace
+
+std::optional<double> metricValue(const MetricMap& metrics, std::string_view name)
+{
+    auto it = metrics.find(name);
+    if (it == metrics.end() || !std::isfinite(it->second))
+        return std::nullopt;
+    return it->second;
+}
+
+bool isTensor(std::string_view resourceName)
+{
+    return resourceName.size() > 7 && resourceName.substr(resourceName.size() - 7) == "_tensor";
+}
+
+bool isFloatingPoint(std::string_view resourceName)
+{
+    return resourceName != resource::INT8Tensor;
+}
+
+std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
+{
+    std::map<std::string, double> ops;
+    using namespace metric;
+    if (auto v = cudaCoreFlops(metrics, Dadd, Dmul, Dfma, 1.0, 2.0))
+        ops[resource::FP64] = *v;
+    if (auto v = cudaCoreFlops(metrics, Fadd, Fmul, Ffma, 1.0, 2.0))
+        ops[resource::FP32] = *v;
+    // HFMA2/HADD2/HMUL2 are packed: Nsight Compute counts 4 FLOPs per HFMA, 2 per HADD and HMUL.
+    if (auto v = cudaCoreFlops(metrics, Hadd, Hmul, Hfma, 2.0, 4.0))
+        ops[resource::FP16] = *v;
+
+    // Hopper and newer: operation counts per source type. A sparsity split of a type is
+    // skipped when the type's own total is there too.
+    std::map<std::string, double> bySource;
+    for (auto it = metrics.lower_bound(TensorOpsPrefix); it != metrics.end(); ++it) {
+        const std::string_view name = it->first;
+        if (name.substr(0, TensorOpsPrefix.size()) != TensorOpsPrefix)
+            break;
+        if (name.size() <= TensorOpsPrefix.size() + TensorOpsSuffix.size()
+            || name.substr(name.size() - TensorOpsSuffix.size()) != TensorOpsSuffix || !std::isfinite(it->second))
+            continue;
+        bySource[std::string(name.substr(TensorOpsPrefix.size(),
+            name.size() - TensorOpsPrefix.size() - TensorOpsSuffix.size()))]
+            = it->second;
+    }
+    bool hopperTensor = false;
+    for (const auto& [source, value] : bySource) {
+        const auto split = source.find("_sparsity_");
+        if (split != std::string::npos && bySource.count(source.substr(0, split)))
+            continue;
+        if (const char* res = tensorResource(source)) {
+            ops[res] += value;
+            hopperTensor = true;
+        }
+    }
+    if (!hopperTensor) {
+        if (auto inst = metricValue(metrics, TensorPipeInst))
+            ops[resource::FP16Tensor] += *inst * TensorPipeFlopsPerInst;
+    }
+    return ops;
+}
+
+std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
+{
+    std::map<std::string, double> bytes;
+    using namespace metric;
+    auto dram = metricValue(metrics, DramBytes);
+    if (!dram)
+        dram = sumOf(metrics, DramBytesRead, DramBytesWrite);
+    addIfPresent(bytes, resource::DRAM, dram);
+    addIfPresent(bytes, resource::L2, metricValue(metrics, L2Bytes));
+    addIfPresent(bytes, resource::L1, metricValue(metrics, L1Bytes));
+    addIfPresent(bytes, resource::NVLink, sumOf(metrics, NvlinkRxBytes, NvlinkTxBytes));
+    addIfPresent(bytes, resource::PCIe, sumOf(metrics, PcieReadBytes, PcieWriteBytes));
+    return bytes;
+}
+
+std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
+{
+    std::map<std::string, CeilingUsed> chosen;
+    auto offer = [&](const std::string& res, double value, CeilingSource source) {
+        if (!(value > 0) || !std::isfinite(value))
+            return;
+        auto it = chosen.find(res);
+        if (it == chosen.end() || rank(source) < rank(it->second.source))
+            chosen[res] = { value, source };
+    };
+
+    // Datasheet peaks assume the boost clock; this launch may have run slower (or faster).
+    const auto smClock = metricValue(facts.metrics, metric::SmClock);
+    const double boostHz = facts.device ? static_cast<double>(facts.device->coreClockKhz) * 1e3 : 0.0;
+    const double clockScale = (smClock && *smClock > 0 && boostHz > 0) ? *smClock / boostHz : 1.0;
+    for (const auto& c : facts.ceilings) {
+        const bool scale = c.source == CeilingSource::Datasheet && isCompute(c.resource);
+        offer(c.resource, scale ? c.value * clockScale : c.value, c.source);
+    }
+
+    // This launch's own peaks per cycle at the clock it ran at (Nsight Compute's ceilings).
+    if (smClock) {
+        const std::pair<std::string_view, std::pair<const char*, double>> perCycle[] = {
+            { metric::FfmaPeakPerCycle, { resource::FP32, 2.0 } },
+            { metric::DfmaPeakPerCycle, { resource::FP64, 2.0 } },
+            { metric::HfmaPeakPerCycle, { resource::FP16, 4.0 } },
+        };
+        for (const auto& [name, target] : perCycle) {
+            if (auto peak = metricValue(facts.metrics, name))
+                offer(target.first, *peak * target.second * *smClock, CeilingSource::Counters);
+        }
+    }
+    const auto dramPeak = metricValue(facts.metrics, metric::DramBytesPeakPerCycle);
+    const auto dramClock = metricValue(facts.metrics, metric::DramClock);
+    if (dramPeak && dramClock)
+        offer(resource::DRAM, *dramPeak * *dramClock, CeilingSource::Counters);
+    return chosen;
+}
+
+} // namespace ridgeline::core::detail

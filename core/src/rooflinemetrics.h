@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Reading counters into FLOPs per precision, bytes per level and ceilings (roofline.cpp's input).
+#pragma once
+
+#include "ridgeline/core/roofline.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ridgeline::core::detail {
+
+using MetricMap = std::map<std::string, double, std::less<>>;
+
+std::optional<double> metricValue(const MetricMap& metrics, std::string_view name);
+
+// CUDA-core and tensor-core work by resource name; INT8 tensor ops are included (they load the
+// tensor pipe) but are not FLOPs. The Volta/Ampere tensor pipe count is taken as FP16 HMMA.
+std::map<std::string, double> opsByPrecision(const MetricMap& metrics);
+// DRAM, L2, L1, NVLink, PCIe bytes, where counted.
+std::map<std::string, double> bytesByLevel(const MetricMap& metrics);
+// The best ceiling per resource: measured, then counters (this launch's peak_sustained x clock,
+// then the session's), then datasheet figures scaled to the clock this launch ran at.
+std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts);
+
+bool isTensor(std::string_view resource);
+bool isFloatingPoint(std::string_view resource);
+
+} // namespace ridgeline::core::detail

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "verdictrules.h"
+
+#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/units.h"
+#include "rooflinemetrics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ridgeline::core::detail {
+
+namespace {
+
+constexpr double kShortKernelNs = 5'000; // below this a launch is dominated by its ramp-up and tail
+
+enum class Kind { Compute, Memory, Link };
+
+Kind kindOf(const std::string& res)
+{
+    if (res == resource::NVLink || res == resource::PCIe)
+        return Kind::Link;
+    if (res == resource::DRAM || res == resource::L2 || res == resource::L1)
+        return Kind::Memory;
+    return Kind::Compute;
+}
+
+std::string percent(double fraction)
+{
+    return fmt::format("{:.0f} %", fraction * 100.0);
+}
+
+// "DRAM at 12 % of peak", or empty when nothing else was measured.
+std::string runnerUp(const KernelAnalysis& a, const std::string& except)
+{
+    const std::pair<const std::string, double>* best = nullptr;
+    for (const auto& entry : a.utilization) {
+        if (entry.first != except && (!best || entry.second > best->second))
+            best = &entry;
+    }
+    return best ? fmt::format("{} at {} of peak", best->first, percent(best->second)) : std::string();
+}
+
+// Achieved rate and ceiling of a utilisation entry, for the sentence.
+std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, const std::string& res)
+{
+    const double seconds = a.durationNs / 1e9;
+    const double util = a.utilization.at(res);
+    double amount = 0;
+    if (res == "tensor") {
+        for (const auto& [precision, ops] : a.flopsByPrecision) {
+            if (isTensor(precision))
+                amount += ops;
+        }
+    } else if (kindOf(res) == Kind::Compute) {
+        amount = a.flopsByPrecision.count(res) ? a.flopsByPrecision.at(res) : 0;
+    } else {
+        amount = a.bytesByLevel.count(res) ? a.bytesByLevel.at(res) : 0;
+    }
+    const double rate = seconds > 0 ? amount / seconds : 0;
+    return { rate, util > 0 ? rate / util : 0 };
+}
+
+} // namespace
+
+std::string latencyHint(const KernelFacts& facts, double durationNs)
+{
+    std::optional<double> waves = metricValue(facts.metrics, metric::Waves);
+    const double blocks = static_cast<double>(facts.grid.x) * facts.grid.y * facts.grid.z;
+    const int sms = facts.device ? facts.device->smCount : 0;
+    if (waves && *waves < 1.0)
+        return fmt::format("less than one wave ({:.2f} waves per SM)", *waves);
+    if (!waves && sms > 0 && blocks < sms)
+        return fmt::format("less than one wave ({:.0f} blocks on {} SMs)", blocks, sms);
+    if (durationNs > 0 && durationNs < kShortKernelNs)
+        return fmt::format("too short to fill the GPU ({})", formatDuration(durationNs));
+    return "no unit is busy: likely stalls on memory latency, dependencies or synchronisation";
+}
+
+void classify(KernelAnalysis& a, const std::string& collective, const std::string& deviceName, const std::string& hint)
+{
+    a.boundBy.clear();
+    a.boundUtilization.reset();
+    if (!collective.empty()) {
+        a.verdict = verdict::CommunicationBound;
+        a.boundBy = "collective";
+        a.reason = fmt::format("communication-bound: carries the collective {}", collective);
+        return;
+    }
+    if (!a.hasCounters) {
+        a.verdict = verdict::Unknown;
+        a.reason = "unknown: no counters for this kernel";
+        return;
+    }
+    if (!(a.durationNs > 0)) {
+        a.verdict = verdict::Unknown;
+        a.reason = "unknown: no duration, so no rates";
+        return;
+    }
+    if (a.utilization.empty()) {
+        a.verdict = verdict::Unknown;
+        a.reason = fmt::format("unknown: no ceilings for {} to compare the counters with",
+            deviceName.empty() ? "this device" : deviceName);
+        return;
+    }
+    // Highest utilisation; ties go to the first in name order, so the answer is stable.
+    const auto top = std::max_element(a.utilization.begin(), a.utilization.end(),
+        [](const auto& x, const auto& y) { return x.second < y.second; });
+    const std::string res = top->first;
+    const double util = top->second;
+    if (util < kBoundThreshold) {
+        a.verdict = verdict::LatencyBound;
+        a.reason = fmt::format("latency-bound: {}; the busiest resource, {}, is at {} of peak", hint, res,
+            percent(util));
+        return;
+    }
+    a.boundBy = res;
+    a.boundUtilization = util;
+    const Kind kind = kindOf(res);
+    a.verdict = kind == Kind::Link ? verdict::CommunicationBound
+        : kind == Kind::Memory    ? verdict::MemoryBound
+                                  : verdict::ComputeBound;
+    const auto [rate, ceiling] = rateAndCeiling(a, res);
+    const char* unit = kind == Kind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
+    a.reason = fmt::format("{} ({}): {} = {} of {}", a.verdict, res, formatRate(rate, unit), percent(util),
+        formatRate(ceiling, unit));
+    if (const auto second = runnerUp(a, res); !second.empty())
+        a.reason += "; " + second;
+    // Physically impossible: say so rather than present it as a fact.
+    if (util > 1.0)
+        a.reason += "; above its ceiling, so the ceiling or the counters are wrong";
+}
+
+} // namespace ridgeline::core::detail
