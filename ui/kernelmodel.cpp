@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelmodel.h"
 
+#include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/units.h"
 
 namespace ridgeline::ui {
@@ -10,6 +11,18 @@ namespace {
 QString duration(double ns)
 {
     return QString::fromStdString(core::formatDuration(ns));
+}
+
+std::optional<double> dramIntensity(const core::KernelAnalysis& a)
+{
+    auto it = a.intensity.find(core::resource::DRAM);
+    return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+// Missing numbers sort below every real one.
+QVariant optionalKey(const std::optional<double>& value)
+{
+    return value.value_or(-1.0);
 }
 
 } // namespace
@@ -47,12 +60,18 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
         return sortKey(r, index.column());
     case MangledNameRole:
         return QString::fromStdString(r.mangledName);
+    case ReasonRole:
+        return QString::fromStdString(r.analysis.reason);
     case Qt::ToolTipRole:
         if (index.column() == NameColumn)
             return QString::fromStdString(r.name);
+        return QString::fromStdString(r.analysis.reason);
+    case Qt::DecorationRole:
+        if (index.column() == VerdictColumn)
+            return verdictColor(r.analysis.verdict);
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == NameColumn)
+        if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == BoundByColumn)
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default:
@@ -75,6 +94,21 @@ QVariant KernelModel::display(const core::KernelSummary& r, int column) const
         return duration(static_cast<double>(r.minNs));
     case MaxColumn:
         return duration(static_cast<double>(r.maxNs));
+    case VerdictColumn:
+        return QString::fromStdString(r.analysis.verdict);
+    case BoundByColumn:
+        return QString::fromStdString(r.analysis.boundBy);
+    case RoofColumn:
+        return r.analysis.boundUtilization ? QStringLiteral("%1 %").arg(*r.analysis.boundUtilization * 100.0, 0, 'f', 0)
+                                           : QString();
+    case FlopsColumn:
+        return r.analysis.achievedFlopsPerS
+            ? QString::fromStdString(core::formatRate(*r.analysis.achievedFlopsPerS, "FLOP/s"))
+            : QString();
+    case IntensityColumn: {
+        const auto ai = dramIntensity(r.analysis);
+        return ai ? QString::number(*ai, 'g', 3) : QString();
+    }
     case DeviceColumn:
         return r.deviceName.empty()
             ? QString::number(r.deviceId)
@@ -101,6 +135,16 @@ QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
         return static_cast<qlonglong>(r.minNs);
     case MaxColumn:
         return static_cast<qlonglong>(r.maxNs);
+    case VerdictColumn:
+        return QString::fromStdString(r.analysis.verdict);
+    case BoundByColumn:
+        return QString::fromStdString(r.analysis.boundBy);
+    case RoofColumn:
+        return optionalKey(r.analysis.boundUtilization);
+    case FlopsColumn:
+        return optionalKey(r.analysis.achievedFlopsPerS);
+    case IntensityColumn:
+        return optionalKey(dramIntensity(r.analysis));
     case DeviceColumn:
         return static_cast<qlonglong>(r.deviceId);
     case NameColumn:
@@ -108,6 +152,20 @@ QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
     default:
         return {};
     }
+}
+
+QColor KernelModel::verdictColor(const std::string& verdict)
+{
+    // One hue per verdict, readable on light and dark palettes.
+    if (verdict == core::verdict::ComputeBound)
+        return QColor(0xe0, 0x60, 0x4f);
+    if (verdict == core::verdict::MemoryBound)
+        return QColor(0x4f, 0xa3, 0xe0);
+    if (verdict == core::verdict::CommunicationBound)
+        return QColor(0xa0, 0x6c, 0xd5);
+    if (verdict == core::verdict::LatencyBound)
+        return QColor(0xf5, 0xb6, 0x42);
+    return QColor(0x9a, 0x9a, 0x9a);
 }
 
 QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -127,6 +185,16 @@ QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int r
         return tr("Min");
     case MaxColumn:
         return tr("Max");
+    case VerdictColumn:
+        return tr("Verdict");
+    case BoundByColumn:
+        return tr("Bound by");
+    case RoofColumn:
+        return tr("% of roof");
+    case FlopsColumn:
+        return tr("FLOP/s");
+    case IntensityColumn:
+        return tr("AI (DRAM)");
     case DeviceColumn:
         return tr("Device");
     case NameColumn:

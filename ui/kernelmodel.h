@@ -4,6 +4,7 @@
 #include "ridgeline/core/kernelsummary.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <vector>
 
 namespace ridgeline::ui {
@@ -14,16 +15,23 @@ class KernelModel final : public QAbstractTableModel {
 public:
     enum Column {
         TimeShareColumn,
+        NameColumn,
         TotalColumn,
         LaunchesColumn,
         AverageColumn,
         MinColumn,
         MaxColumn,
+        VerdictColumn,
+        BoundByColumn,
+        RoofColumn,
+        FlopsColumn,
+        IntensityColumn,
         DeviceColumn,
-        NameColumn,
         ColumnCount
     };
-    enum Roles { SortRole = Qt::UserRole, MangledNameRole };
+    enum Roles { SortRole = Qt::UserRole, MangledNameRole, ReasonRole };
+
+    static QColor verdictColor(const std::string& verdict);
 
     explicit KernelModel(QObject* parent = nullptr);
 

@@ -9,6 +9,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ridgeline::ui {
 
 KernelPage::KernelPage(QWidget* parent)
@@ -35,6 +37,7 @@ KernelPage::KernelPage(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -46,6 +49,8 @@ void KernelPage::setRows(std::vector<core::KernelSummary> rows)
 {
     m_model->setRows(std::move(rows));
     m_view->resizeColumnsToContents();
+    // Long template names are elided in the middle; the full name is in the tooltip.
+    m_view->setColumnWidth(KernelModel::NameColumn, std::min(m_view->columnWidth(KernelModel::NameColumn), 420));
 }
 
 } // namespace ridgeline::ui

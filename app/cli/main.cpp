@@ -20,7 +20,9 @@ int main(int argc, char** argv)
     app.footer(kExitCodeHelp);
 
     std::map<std::string, Runner> commands;
+    commands["ceilings"] = addCeilingsCommand(app);
     commands["check"] = addCheckCommand(app);
+    commands["import"] = addImportCommand(app);
     commands["report"] = addReportCommand(app);
 
     try {

@@ -71,11 +71,17 @@ FileFormat detectFormat(std::string_view head)
     }
     if (startsWith(head, "\x1F\x8B"))
         return FileFormat::GzipJson;
-    const std::string_view text = skipBlank(head);
+    std::string_view text = skipBlank(head);
     if (startsWith(text, "{") || startsWith(text, "["))
         return FileFormat::KinetoJson;
     if (startsWith(text, "==PROF==") || startsWith(text, "\"ID\",") || startsWith(text, "\"ID\""))
         return FileFormat::NsightComputeCsv;
+    // ncu's CSV on stdout can follow the program's own output: look for its header or its messages.
+    for (std::size_t end = text.find('\n'); end != std::string_view::npos; end = text.find('\n')) {
+        text.remove_prefix(end + 1);
+        if (startsWith(text, "==PROF==") || startsWith(text, "\"ID\",\"Process ID\""))
+            return FileFormat::NsightComputeCsv;
+    }
     return FileFormat::Unknown;
 }
 

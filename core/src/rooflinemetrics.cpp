@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace ridgeline::core::detail {
 
@@ -32,23 +33,23 @@ std::optional<double> cudaCoreFlops(const MetricMap& metrics, std::string_view a
     return addMulWeight * (a.value_or(0) + m.value_or(0)) + fmaWeight * f.value_or(0);
 }
 
-// "fp16", "bf16_dst_fp32", "tf32_dst_fp32", "fp64", "fp8", "int8", ... -> resource name.
+// A tensor source type ("fp16_dst_fp32", "fp4_fp6_fp8_dst_fp16", ...) -> resource, by the
+// per-chip names of metricnames.h. int1 and types no chip lists have no ceiling: not counted.
 const char* tensorResource(std::string_view sourceType)
 {
-    auto starts = [&](std::string_view prefix) { return sourceType.substr(0, prefix.size()) == prefix; };
-    if (starts("fp16"))
-        return resource::FP16Tensor;
-    if (starts("bf16"))
-        return resource::BF16Tensor;
-    if (starts("tf32"))
-        return resource::TF32Tensor;
-    if (starts("fp64"))
-        return resource::FP64Tensor;
-    if (starts("fp8"))
-        return resource::FP8Tensor;
-    if (starts("int8"))
-        return resource::INT8Tensor;
-    return nullptr; // int1, fp4, fp6: no catalogued ceiling; not counted
+    const std::pair<std::span<const std::string_view>, const char*> groups[] = {
+        { metric::TensorSrcFp64, resource::FP64Tensor },
+        { metric::TensorSrcTf32, resource::TF32Tensor },
+        { metric::TensorSrcFp16, resource::FP16Tensor },
+        { metric::TensorSrcBf16, resource::BF16Tensor },
+        { metric::TensorSrcFp8, resource::FP8Tensor },
+        { metric::TensorSrcInt8, resource::INT8Tensor },
+    };
+    for (const auto& [names, res] : groups) {
+        if (std::find(names.begin(), names.end(), sourceType) != names.end())
+            return res;
+    }
+    return nullptr;
 }
 
 void addIfPresent(std::map<std::string, double>& out, const char* level, std::optional<double> value)
@@ -63,6 +64,15 @@ std::optional<double> sumOf(const MetricMap& metrics, std::string_view a, std::s
     if (!x && !y)
         return std::nullopt;
     return x.value_or(0) + y.value_or(0);
+}
+
+// Link ceilings are per direction, so a link is as loaded as its busier direction.
+std::optional<double> busierDirection(const MetricMap& metrics, std::string_view a, std::string_view b)
+{
+    const auto x = metricValue(metrics, a), y = metricValue(metrics, b);
+    if (!x && !y)
+        return std::nullopt;
+    return std::max(x.value_or(0), y.value_or(0));
 }
 
 int rank(CeilingSource source)
@@ -153,11 +163,13 @@ std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
     auto dram = metricValue(metrics, DramBytes);
     if (!dram)
         dram = sumOf(metrics, DramBytesRead, DramBytesWrite);
+    if (!dram) // Blackwell GB20x names them by operation
+        dram = sumOf(metrics, DramBytesOpRead, DramBytesOpWrite);
     addIfPresent(bytes, resource::DRAM, dram);
     addIfPresent(bytes, resource::L2, metricValue(metrics, L2Bytes));
     addIfPresent(bytes, resource::L1, metricValue(metrics, L1Bytes));
-    addIfPresent(bytes, resource::NVLink, sumOf(metrics, NvlinkRxBytes, NvlinkTxBytes));
-    addIfPresent(bytes, resource::PCIe, sumOf(metrics, PcieReadBytes, PcieWriteBytes));
+    addIfPresent(bytes, resource::NVLink, busierDirection(metrics, NvlinkRxBytes, NvlinkTxBytes));
+    addIfPresent(bytes, resource::PCIe, busierDirection(metrics, PcieReadBytes, PcieWriteBytes));
     return bytes;
 }
 

@@ -17,7 +17,8 @@ std::optional<double> metricValue(const MetricMap& metrics, std::string_view nam
 // CUDA-core and tensor-core work by resource name; INT8 tensor ops are included (they load the
 // tensor pipe) but are not FLOPs. The Volta/Ampere tensor pipe count is taken as FP16 HMMA.
 std::map<std::string, double> opsByPrecision(const MetricMap& metrics);
-// DRAM, L2, L1, NVLink, PCIe bytes, where counted.
+// DRAM, L2, L1 bytes, and NVLink, PCIe bytes in the busier direction (link ceilings are per
+// direction), where counted.
 std::map<std::string, double> bytesByLevel(const MetricMap& metrics);
 // The best ceiling per resource: measured, then counters (this launch's peak_sustained x clock,
 // then the session's), then datasheet figures scaled to the clock this launch ran at.

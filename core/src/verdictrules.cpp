@@ -29,6 +29,9 @@ Kind kindOf(const std::string& res)
 
 std::string percent(double fraction)
 {
+    // Whole percent, but never "0 %" for something that is there.
+    if (fraction > 0 && fraction < 0.01)
+        return fmt::format("{:.1g} %", fraction * 100.0);
     return fmt::format("{:.0f} %", fraction * 100.0);
 }
 

@@ -216,3 +216,162 @@ TEST_F(Cli, UnwritableOutputExitsWithThree)
     EXPECT_EQ(r.exitCode, 3) << r.err;
     EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
 }
+
+TEST_F(Cli, CeilingsListsEveryCataloguedGpu)
+{
+    const auto r = run({ "ceilings" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    for (const char* gpu : { "NVIDIA H100 SXM5 80GB", "NVIDIA H100 PCIe 80GB", "NVIDIA H200 SXM 141GB", "NVIDIA GH200",
+             "NVIDIA A100 SXM4 40GB", "NVIDIA A100 SXM4 80GB", "NVIDIA A100 PCIe 40GB", "NVIDIA A100 PCIe 80GB",
+             "NVIDIA L40S", "NVIDIA L4 ", "NVIDIA A10 ", "NVIDIA V100 SXM2", "NVIDIA V100 PCIe",
+             "NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090", "NVIDIA B200" })
+        EXPECT_NE(r.out.find(gpu), std::string::npos) << gpu;
+    EXPECT_NE(r.out.find("TFLOP/s"), std::string::npos);
+    EXPECT_NE(r.out.find("TB/s"), std::string::npos);
+    EXPECT_NE(r.out.find("GB/s"), std::string::npos);
+    EXPECT_NE(r.out.find("source: NVIDIA H100 Tensor Core GPU datasheet"), std::string::npos);
+    EXPECT_NE(r.out.find("per direction"), std::string::npos);
+
+    const auto help = run({ "ceilings", "--help" });
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("--device"), std::string::npos);
+}
+
+TEST_F(Cli, CeilingsForOneDevice)
+{
+    const auto r = run({ "ceilings", "--device", "NVIDIA A100-SXM4-80GB" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("NVIDIA A100 SXM4 80GB  (CC 8.0, 108 SMs, boost 1410 MHz)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("2.039 TB/s"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("19.5 TFLOP/s"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("NVIDIA A100 SXM4 40GB"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FP8_tensor"), std::string::npos) << "A100 has no FP8";
+
+    // "A10" is not an A100; a generic name prints every GPU it fits.
+    const auto a10 = run({ "ceilings", "-d", "NVIDIA A10" });
+    ASSERT_EQ(a10.exitCode, 0) << a10.err;
+    EXPECT_EQ(a10.out.find("A100"), std::string::npos) << a10.out;
+    const auto h100 = run({ "ceilings", "--device", "H100" });
+    ASSERT_EQ(h100.exitCode, 0) << h100.err;
+    EXPECT_NE(h100.out.find("NVIDIA H100 SXM5 80GB"), std::string::npos);
+    EXPECT_NE(h100.out.find("NVIDIA H100 PCIe 80GB"), std::string::npos);
+}
+
+TEST_F(Cli, CeilingsForAnUnknownDeviceExitsWithTwo)
+{
+    const auto r = run({ "ceilings", "--device", "Voodoo 5 6000" });
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("unknown GPU 'Voodoo 5 6000'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("known GPUs are"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("NVIDIA B200"), std::string::npos) << r.err;
+
+    const auto badFormat = run({ "ceilings", "--format", "csv" });
+    EXPECT_EQ(badFormat.exitCode, 1) << badFormat.err;
+}
+
+TEST_F(Cli, CeilingsAsJson)
+{
+    const auto r = run({ "ceilings", "--format", "json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["conventions"]["tensor"], "dense");
+    EXPECT_EQ(doc["conventions"]["links"], "per direction");
+    ASSERT_GE(doc["gpus"].size(), 15u);
+    for (const auto& gpu : doc["gpus"]) {
+        EXPECT_FALSE(gpu["source"].get<std::string>().empty()) << gpu["name"];
+        EXPECT_GT(gpu["sm_count"].get<int>(), 0) << gpu["name"];
+        EXPECT_FALSE(gpu["ceilings"].empty()) << gpu["name"];
+    }
+
+    const auto one = run({ "ceilings", "--device", "NVIDIA H100 80GB HBM3", "--format=json" });
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    const auto h100 = nlohmann::json::parse(one.out)["gpus"];
+    ASSERT_EQ(h100.size(), 1u);
+    EXPECT_EQ(h100[0]["name"], "NVIDIA H100 SXM5 80GB");
+    EXPECT_EQ(h100[0]["compute_capability"], "9.0");
+    EXPECT_EQ(h100[0]["sm_count"], 132);
+    EXPECT_EQ(h100[0]["ceilings"][0]["resource"], "FP64");
+    EXPECT_DOUBLE_EQ(h100[0]["ceilings"][0]["value"].get<double>(), 34e12);
+    EXPECT_EQ(h100[0]["ceilings"][0]["unit"], "FLOP/s");
+}
+
+TEST_F(Cli, ImportNcuCsvThenCheckTheSession)
+{
+    const auto csv = ridgeline::testing::testDataPath("ncu/raw-roofline.csv");
+    const auto out = m_dir.file("imported.ridge");
+    const auto r = run({ "import", csv, "-o", out });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err, "imported 3 kernels with 78 metrics from " + csv + " into " + out + "\n");
+
+    const auto check = run({ "check", out });
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_NE(check.out.find("source:        import:ncu-csv"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("kernels:       3 launches of 3 kernels"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("integrity:     ok"), std::string::npos) << check.out;
+
+    // A details page; warnings (here: a text-valued metric) come before the summary line.
+    const auto details = run(
+        { "import", ridgeline::testing::testDataPath("ncu/details.csv"), "--output", m_dir.file("details.ridge") });
+    ASSERT_EQ(details.exitCode, 0) << details.err;
+    EXPECT_NE(details.err.find("ridgeline: warning: the metric"), std::string::npos) << details.err;
+    EXPECT_NE(details.err.find("imported 2 kernels with"), std::string::npos) << details.err;
+    EXPECT_EQ(run({ "check", m_dir.file("details.ridge") }).exitCode, 0);
+
+    const auto help = run({ "import", "--help" });
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("FILE"), std::string::npos);
+    EXPECT_NE(help.out.find("--force"), std::string::npos);
+}
+
+TEST_F(Cli, ImportOfAMalformedCsvNamesTheLine)
+{
+    const auto out = m_dir.file("never.ridge");
+    for (const auto& [fixture, words] : std::vector<std::pair<std::string, std::string>> {
+             { "bad-ragged.csv", "bad-ragged.csv:4: expected 14 fields, found 12" },
+             { "bad-unterminated-quote.csv", "bad-unterminated-quote.csv:4: unterminated quoted field" },
+             { "bad-header-only.csv", "bad-header-only.csv:1: no kernels in this file" },
+             { "bad-prof-only.csv", "no kernels in this file (did ncu profile any?)" } }) {
+        SCOPED_TRACE(fixture);
+        const auto path = ridgeline::testing::testDataPath("ncu/" + fixture);
+        expectBadInput({ "import", path, "-o", out }, path, words);
+        EXPECT_FALSE(std::filesystem::exists(out));
+    }
+}
+
+TEST_F(Cli, ImportUsageErrors)
+{
+    const auto csv = ridgeline::testing::testDataPath("ncu/raw-nersc.csv");
+    const auto noOutput = run({ "import", csv });
+    EXPECT_EQ(noOutput.exitCode, 1) << noOutput.err;
+    EXPECT_NE(noOutput.err.find("--output"), std::string::npos) << noOutput.err;
+    EXPECT_EQ(run({ "import", "-o", m_dir.file("x.ridge") }).exitCode, 1);
+
+    const auto existing = m_dir.file("existing.ridge");
+    writeBytes(existing, "precious");
+    const auto refused = run({ "import", csv, "-o", existing });
+    EXPECT_EQ(refused.exitCode, 1) << refused.err;
+    EXPECT_NE(refused.err.find("already exists"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("--force"), std::string::npos) << refused.err;
+    EXPECT_EQ(readBytes(existing), "precious");
+
+    const auto forced = run({ "import", csv, "-o", existing, "--force" });
+    EXPECT_EQ(forced.exitCode, 0) << forced.err;
+    EXPECT_EQ(run({ "check", existing }).exitCode, 0);
+}
+
+TEST_F(Cli, ImportOfOtherFormatsIsNotSupportedYet)
+{
+    const auto out = m_dir.file("out.ridge");
+    expectBadInput({ "import", m_fixture, "-o", out }, m_fixture, "Ridgeline session import is not supported yet");
+    const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
+    expectBadInput({ "import", nsys, "-o", out }, nsys, "Nsight Systems SQLite export import is not supported yet");
+    const auto text = m_dir.file("notes.txt");
+    writeBytes(text, "just some notes\n");
+    expectBadInput({ "import", text, "-o", out }, text, "not a format Ridgeline imports");
+    expectBadInput({ "import", m_dir.file("missing.csv"), "-o", out }, m_dir.file("missing.csv"), "cannot be opened");
+    EXPECT_FALSE(std::filesystem::exists(out));
+}

@@ -58,6 +58,15 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, ui::KernelModel::TimeShareColumn).data().toString(), QStringLiteral("64.86 %"));
         QCOMPARE(model.index(0, ui::KernelModel::TotalColumn).data(ui::KernelModel::SortRole).toLongLong(), 24000);
         QCOMPARE(model.headerData(ui::KernelModel::NameColumn, Qt::Horizontal).toString(), QStringLiteral("Kernel"));
+        // vectorAdd on device 0 has counters: 2 MiB of DRAM traffic in 1 µs = 63 % of 3.35 TB/s.
+        const auto vectorAdd = model.index(1, ui::KernelModel::VerdictColumn);
+        QCOMPARE(vectorAdd.data().toString(), QStringLiteral("memory-bound"));
+        QCOMPARE(model.index(1, ui::KernelModel::BoundByColumn).data().toString(), QStringLiteral("DRAM"));
+        QCOMPARE(model.index(1, ui::KernelModel::RoofColumn).data().toString(), QStringLiteral("63 %"));
+        QCOMPARE(vectorAdd.data(Qt::DecorationRole).value<QColor>(), ui::KernelModel::verdictColor("memory-bound"));
+        QVERIFY(vectorAdd.data(ui::KernelModel::ReasonRole).toString().startsWith(QStringLiteral("memory-bound (DRAM)")));
+        QCOMPARE(model.index(0, ui::KernelModel::VerdictColumn).data().toString(), QStringLiteral("unknown"));
+        QCOMPARE(model.index(0, ui::KernelModel::RoofColumn).data().toString(), QString());
     }
 
     void pageSortsNumericallyAndFilters()

@@ -115,6 +115,25 @@ TEST_F(Roofline, ComputeBoundTensorHopperCountsEveryTypeOnce)
     EXPECT_NEAR(*a.boundUtilization, 800.0 / 989.0 + 500.0 / 1979.0, 1e-9);
 }
 
+TEST_F(Roofline, TensorSourceNamesOfEveryChipFamily)
+{
+    // Ampere/Ada/Blackwell split FP16 by destination; GB100 counts FP8 with FP4/FP6; int1 has no
+    // ceiling and is left out. 400e9 + 100e9 FP16 -> 50.6 %; 989.5e9 FP8 -> 50.0 % of 1979.
+    const auto a = analyzeKernel(facts({
+        { "sm__ops_path_tensor_src_fp16_dst_fp16.sum", 400e9 },
+        { "sm__ops_path_tensor_src_fp16_dst_fp32.sum", 100e9 },
+        { "sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp32.sum", 989.5e9 },
+        { "sm__ops_path_tensor_src_int1.sum", 1e15 },
+    }));
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 500e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP8_tensor"), 989.5e9);
+    EXPECT_EQ(a.flopsByPrecision.size(), 2u);
+    EXPECT_NEAR(*a.boundUtilization, 500.0 / 989.0 + 989.5 / 1979.0, 1e-9);
+    // GB20x names DRAM traffic by operation.
+    const auto gb20x = analyzeKernel(facts({ { "dram__bytes_op_read.sum", 2e9 }, { "dram__bytes_op_write.sum", 0.91e9 } }));
+    EXPECT_DOUBLE_EQ(gb20x.bytesByLevel.at("DRAM"), 2.91e9);
+}
+
 TEST_F(Roofline, TensorPipeTimes512OnVoltaAndAmpere)
 {
     // 1.5e9 tensor-pipe instructions x 512 = 768e9 FLOPs -> 77.7 % of the FP16 tensor peak.
@@ -165,8 +184,9 @@ TEST_F(Roofline, MemoryBoundL2AndL1)
 
 TEST_F(Roofline, CommunicationBoundByLinks)
 {
-    // NVLink rx + tx 400e6 B in 1 ms = 400 GB/s = 88.9 % of 450; PCIe 50 GB/s = 78.1 % of 64.
-    const auto nvlink = analyzeKernel(facts({ { "nvlrx__bytes.sum", 200e6 }, { "nvltx__bytes.sum", 200e6 } }));
+    // Link ceilings are per direction: NVLink rx 400e6 B in 1 ms = 400 GB/s = 88.9 % of 450 (tx
+    // 100 GB/s does not add to it); PCIe 50 GB/s = 78.1 % of 64.
+    const auto nvlink = analyzeKernel(facts({ { "nvlrx__bytes.sum", 400e6 }, { "nvltx__bytes.sum", 100e6 } }));
     EXPECT_EQ(nvlink.verdict, "communication-bound");
     EXPECT_EQ(nvlink.boundBy, "NVLink");
     EXPECT_NEAR(*nvlink.boundUtilization, 400.0 / 450.0, 1e-9);

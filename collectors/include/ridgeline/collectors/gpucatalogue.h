@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Datasheet peaks of NVIDIA GPUs, each figure with its source. The last resort for ceilings:
 // measured ceilings and counter-derived ones (peak_sustained x clock) are preferred.
+//
+// Conventions for every entry (collectors/ceilings/gpucatalogue.cpp):
+// - Tensor-core peaks are DENSE. Datasheets often print 2:4-sparse figures (marked *); those are halved.
+// - Link bandwidths (NVLink, PCIe) are per direction, aggregated over all links: half the
+//   "bidirectional" totals datasheets print (NVLink 900 GB/s -> 450 GB/s), as core::Device stores them.
+// - Resources a GPU does not have (FP8 on Ampere, NVLink on L4) are absent from `peaks`.
 #pragma once
 
 #include "ridgeline/core/model.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,7 +22,10 @@ namespace ridgeline::collectors {
 
 struct GpuSpec {
     std::string name; // "NVIDIA H100 SXM5 80GB"
-    std::vector<std::string> matches; // lower-case substrings of CUDA device names that select it
+    // CUDA device names that select it, lower case, words separated by single spaces, without the
+    // vendor words "nvidia", "tesla" and "geforce": "NVIDIA A100-SXM4-80GB" is "a100 sxm4 80gb".
+    // A device name matches when its words are exactly these (so "A10" never selects an A100).
+    std::vector<std::string> matches;
     int ccMajor = 0;
     int ccMinor = 0;
     int smCount = 0;
@@ -29,10 +39,23 @@ const std::vector<GpuSpec>& gpuCatalogue();
 
 // Finds the entry for a CUDA device name (as cudaGetDeviceProperties or a trace reports it).
 // Compute capability and SM count, when known (non-zero), must agree, and pick between
-// variants of one name (e.g. A100 40 GB vs 80 GB, H100 SXM vs PCIe). nullptr: unknown GPU.
+// variants of one name (e.g. "NVIDIA H100" with 132 or 114 SMs: SXM5 or PCIe). nullptr: unknown
+// GPU, or a name that still fits several entries (a generic "A100": 40 or 80 GB?).
 const GpuSpec* findGpu(std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
 
-// The spec's peaks as session ceilings (source datasheet) for one device of the session.
+// Every entry the name (and CC / SM count when non-zero) fits, in catalogue order. findGpu() is
+// this when it holds exactly one entry.
+std::vector<const GpuSpec*> matchingGpus(
+    std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
+
+// A device name as the catalogue compares it: "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb".
+std::string normalizedGpuName(std::string_view deviceName);
+
+// The unit of a resource's ceiling: "FLOP/s", "op/s" (INT8) or "B/s".
+const char* ceilingUnit(std::string_view resource);
+
+// The spec's peaks as session ceilings (source datasheet) for one device of the session, in the
+// order of core::resource::Compute, Memory, Links.
 std::vector<core::Ceiling> datasheetCeilings(const GpuSpec& spec, std::int64_t deviceId);
 
 } // namespace ridgeline::collectors

@@ -56,7 +56,7 @@ struct KernelAnalysis {
     bool hasCounters = false;
 
     std::map<std::string, double> flopsByPrecision; // resource name (FP32, FP16_tensor, ...) -> FLOPs
-    std::map<std::string, double> bytesByLevel; // DRAM, L2, L1, NVLink, PCIe -> bytes
+    std::map<std::string, double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
     std::optional<double> flops; // all of them, CUDA cores and tensor cores
     std::optional<double> achievedFlopsPerS;
     std::map<std::string, double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// Writes the kernels read from an ncu CSV as a session: devices and their datasheet ceilings,
+// processes, kernels on a synthetic timeline, metrics and verdicts.
+#include "ncucsvinternal.h"
+#include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/sessionwriter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace ridgeline::collectors::ncu {
+
+namespace {
+
+using DeviceKey = std::pair<std::string, int>; // host, CUDA device index
+using ProcessKey = std::pair<std::string, std::int64_t>; // host, pid
+
+std::optional<double> metricValue(const ImportedKernel& kernel, std::string_view name)
+{
+    if (auto it = kernel.metrics.find(name); it != kernel.metrics.end())
+        return it->second.value;
+    return std::nullopt;
+}
+
+struct Timing {
+    std::int64_t durationNs = 0;
+    bool derived = false; // from cycles / clock, not gpu__time_duration.sum
+    bool known = false;
+};
+
+// A plausible duration: not negative, under a day (a corrupt value must not overflow the timeline).
+bool plausibleNs(double ns)
+{
+    return ns >= 0 && ns < 86'400e9;
+}
+
+// gpu__time_duration.sum, else NERSC's Time = sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second.
+Timing timingOf(const ImportedKernel& kernel)
+{
+    if (auto ns = metricValue(kernel, core::metric::Duration); ns && plausibleNs(*ns))
+        return { static_cast<std::int64_t>(std::llround(*ns)), false, true };
+    const auto cycles = metricValue(kernel, core::metric::SmCyclesElapsed);
+    const auto hz = metricValue(kernel, core::metric::SmClock);
+    if (cycles && hz && *hz > 0 && plausibleNs(*cycles / *hz * 1e9))
+        return { static_cast<std::int64_t>(std::llround(*cycles / *hz * 1e9)), true, true };
+    return {};
+}
+
+// A launch size total (launch__grid_size, launch__block_size) as x of a Dim3, when it fits.
+std::optional<std::uint32_t> launchTotal(const ImportedKernel& kernel, std::string_view name)
+{
+    const auto total = metricValue(kernel, name);
+    if (!total || !(*total >= 1 && *total <= 4294967295.0))
+        return std::nullopt;
+    return static_cast<std::uint32_t>(std::llround(*total));
+}
+
+struct Devices {
+    std::map<DeviceKey, std::int64_t> ids;
+    std::map<std::int64_t, core::Device> byId; // node-stable: KernelFacts point into it
+    std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
+};
+
+Devices collectDevices(const std::vector<ImportedKernel>& kernels)
+{
+    Devices devices;
+    for (const auto& k : kernels) {
+        const DeviceKey key { k.host, k.deviceIndex };
+        auto [it, added] = devices.ids.try_emplace(key, 0);
+        if (added) {
+            // The CUDA index is the id, unless another host's device took it already.
+            std::int64_t id = k.deviceIndex;
+            if (id < 0 || devices.byId.contains(id))
+                id = devices.byId.empty() ? 0 : devices.byId.rbegin()->first + 1;
+            it->second = id;
+            core::Device device;
+            device.id = id;
+            device.host = k.host;
+            device.ordinal = k.deviceIndex;
+            devices.byId.emplace(id, device);
+        }
+        auto& d = devices.byId[it->second];
+        // Each row repeats what it knows of the device; take the first value of each field.
+        if (d.name.empty())
+            d.name = k.deviceName;
+        if (d.ccMajor == 0 && k.ccMajor != 0) {
+            d.ccMajor = k.ccMajor;
+            d.ccMinor = k.ccMinor;
+        }
+        d.smCount = d.smCount != 0 ? d.smCount : k.smCount;
+        d.coreClockKhz = d.coreClockKhz != 0 ? d.coreClockKhz : k.coreClockKhz;
+        d.memoryClockKhz = d.memoryClockKhz != 0 ? d.memoryClockKhz : k.memoryClockKhz;
+        d.l2CacheBytes = d.l2CacheBytes != 0 ? d.l2CacheBytes : k.l2CacheBytes;
+        d.memoryBusWidthBits = d.memoryBusWidthBits != 0 ? d.memoryBusWidthBits : k.memoryBusWidthBits;
+        d.maxThreadsPerSm = d.maxThreadsPerSm != 0 ? d.maxThreadsPerSm : k.maxThreadsPerSm;
+    }
+    return devices;
+}
+
+// Datasheet ceilings for each device the catalogue knows; a warning for each it does not.
+// "GPU 0 (CC 9.0, 132 SMs)" with only the parts the file gave.
+std::string describe(const core::Device& device)
+{
+    std::string known;
+    if (device.ccMajor > 0)
+        known = fmt::format("CC {}.{}", device.ccMajor, device.ccMinor);
+    if (device.smCount > 0)
+        known += fmt::format("{}{} SMs", known.empty() ? "" : ", ", device.smCount);
+    return known.empty() ? std::string() : " (" + known + ")";
+}
+
+// Datasheet ceilings for each device the catalogue knows; a warning for each it does not.
+void lookUpCeilings(Devices& devices, std::vector<std::string>& warnings)
+{
+    for (auto& [id, device] : devices.byId) {
+        if (device.name.empty()) {
+            device.name = "unknown GPU";
+            warnings.push_back(fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it (collect "
+                                           "device__attribute_display_name, e.g. with --page raw)",
+                device.ordinal, describe(device)));
+            continue;
+        }
+        const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
+        if (spec == nullptr) {
+            warnings.push_back(
+                fmt::format("GPU \"{}\"{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
+                    device.name, describe(device), id));
+            continue;
+        }
+        if (device.coreClockKhz == 0 && spec->boostClockHz > 0)
+            device.coreClockKhz = static_cast<std::int64_t>(std::llround(spec->boostClockHz / 1000.0));
+        devices.ceilings[id] = datasheetCeilings(*spec, id);
+    }
+}
+
+std::string kernelsHave(std::int64_t count)
+{
+    return count == 1 ? std::string("1 kernel has") : fmt::format("{} kernels have", count);
+}
+
+std::string joined(const std::vector<std::string>& parts)
+{
+    std::string text;
+    for (const auto& part : parts)
+        text += (text.empty() ? "" : "; ") + part;
+    return text;
+}
+
+} // namespace
+
+core::Result<ImportSummary> writeSession(
+    const CsvFile& file, ParsedProfile profile, const std::string& sessionPath, bool overwrite)
+{
+    auto& kernels = profile.kernels;
+    // Nsight Compute serialises kernels: its IDs are the launch order.
+    std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.ncuId < b.ncuId; });
+
+    ImportSummary summary;
+    summary.skippedColumns = profile.skippedColumns;
+    summary.warnings = std::move(profile.warnings);
+    if (!profile.hasLaunchDims)
+        summary.warnings.push_back("the file has no (x, y, z) launch sizes (older ncu): grid and block are the "
+                                   "totals launch__grid_size and launch__block_size, in x");
+
+    Devices devices = collectDevices(kernels);
+    lookUpCeilings(devices, summary.warnings);
+
+    // The synthetic timeline.
+    std::vector<Timing> timings;
+    std::int64_t derived = 0, unknown = 0;
+    for (const auto& k : kernels) {
+        timings.push_back(timingOf(k));
+        derived += timings.back().derived ? 1 : 0;
+        unknown += timings.back().known ? 0 : 1;
+    }
+    if (derived > 0)
+        summary.warnings.push_back(fmt::format("{} no gpu__time_duration.sum: durations are "
+                                               "sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second",
+            kernelsHave(derived)));
+    if (unknown > 0)
+        summary.warnings.push_back(
+            fmt::format("{} no duration (gpu__time_duration.sum not collected): 0 ns on the timeline, verdict unknown",
+                kernelsHave(unknown)));
+
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+    RIDGELINE_TRY(writer.beginBatch());
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:ncu-csv"));
+    const auto fileName = std::filesystem::path(file.path).filename().string();
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin,
+        file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
+    RIDGELINE_TRY(writer.setMeta("ncu_page", profile.page));
+    RIDGELINE_TRY(writer.setMeta("timeline",
+        fmt::format("synthetic: Nsight Compute serialises kernels and records no timestamps; kernels are in ID "
+                    "order, each starting {} ns after the previous one ended",
+            kSyntheticGapNs)));
+    for (const auto& [id, device] : devices.byId) {
+        if (auto deviceId = writer.addDevice(device); deviceId.hasError())
+            return deviceId.error();
+        if (auto it = devices.ceilings.find(id); it != devices.ceilings.end())
+            RIDGELINE_TRY(writer.addCeilings(it->second));
+    }
+
+    // Processes span their kernels.
+    std::map<ProcessKey, core::Process> processes;
+    std::vector<core::Kernel> records;
+    std::int64_t clock = 0;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const auto& k = kernels[i];
+        core::Kernel record;
+        record.id = static_cast<std::int64_t>(i) + 1;
+        record.deviceId = devices.ids.at({ k.host, k.deviceIndex });
+        record.contextId = k.context;
+        record.streamId = k.stream;
+        record.correlationId = k.ncuId; // keeps the ncu ID ("ID" column) of each launch
+        auto nameId = writer.internKernelName(k.name);
+        if (nameId.hasError())
+            return nameId.error();
+        record.nameId = nameId.value();
+        record.startNs = clock;
+        record.endNs = clock + timings[i].durationNs;
+        clock = record.endNs + kSyntheticGapNs;
+        record.grid = k.grid;
+        record.block = k.block;
+        if (!profile.hasLaunchDims) {
+            if (auto total = launchTotal(k, "launch__grid_size"))
+                record.grid = { *total, 1, 1 };
+            if (auto total = launchTotal(k, "launch__block_size"))
+                record.block = { *total, 1, 1 };
+        }
+        record.registersPerThread = k.registersPerThread;
+        record.staticSharedBytes = k.staticSharedBytes;
+        record.dynamicSharedBytes = k.dynamicSharedBytes;
+        auto [process, added] = processes.try_emplace({ k.host, k.pid });
+        if (added) {
+            process->second.pid = k.pid;
+            process->second.host = k.host;
+            process->second.command = k.processName;
+            process->second.startNs = record.startNs;
+        }
+        process->second.endNs = record.endNs;
+        records.push_back(record);
+    }
+    std::map<ProcessKey, std::int64_t> processIds;
+    for (const auto& [key, process] : processes) {
+        auto id = writer.addProcess(process);
+        if (id.hasError())
+            return id.error();
+        processIds[key] = id.value();
+    }
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        records[i].processId = processIds.at({ kernels[i].host, kernels[i].pid });
+    auto added = writer.addKernels(records);
+    if (added.hasError())
+        return added.error();
+
+    std::vector<core::MetricValue> metrics;
+    std::vector<core::Verdict> verdicts;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        core::KernelFacts facts;
+        facts.kernelId = records[i].id;
+        facts.durationNs = timings[i].durationNs;
+        facts.grid = records[i].grid;
+        facts.block = records[i].block;
+        facts.device = &devices.byId.at(records[i].deviceId);
+        if (auto it = devices.ceilings.find(records[i].deviceId); it != devices.ceilings.end())
+            facts.ceilings = it->second;
+        for (const auto& [name, metric] : kernels[i].metrics) {
+            metrics.push_back({ records[i].id, name, metric.value, metric.unit });
+            facts.metrics.emplace(name, metric.value);
+        }
+        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+    }
+    RIDGELINE_TRY(writer.addMetrics(metrics));
+    RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    if (!summary.warnings.empty())
+        RIDGELINE_TRY(writer.setMeta("warning", joined(summary.warnings)));
+    RIDGELINE_TRY(writer.commitBatch());
+    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
+
+    summary.kernels = static_cast<std::int64_t>(kernels.size());
+    summary.metrics = static_cast<std::int64_t>(metrics.size());
+    return summary;
+}
+
+} // namespace ridgeline::collectors::ncu
