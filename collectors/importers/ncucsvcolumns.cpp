@@ -53,7 +53,8 @@ core::Status readLaunchSize(
         return {};
     auto parsed = parseDim3(text);
     if (!parsed)
-        return badLine(file.path, row.line, fmt::format("{} \"{}\" is not an (x, y, z) launch size", what, text));
+        return badLine(
+            file.path, row.line, fmt::format("{} {} is not an (x, y, z) launch size", what, quotedField(text)));
     size = *parsed;
     return {};
 }
@@ -98,7 +99,7 @@ core::Status readIdentity(const CsvFile& file, const ColumnIndex& columns, const
     const auto idText = field(row, columns[column::Id]);
     const auto id = parseNumber(idText);
     if (id.status != NumberStatus::Ok || id.value < 0 || id.value != std::floor(id.value))
-        return badLine(file.path, row.line, fmt::format("the kernel ID \"{}\" is not a number", idText));
+        return badLine(file.path, row.line, fmt::format("the kernel ID {} is not a number", quotedField(idText)));
     kernel.ncuId = toInt64(id.value);
     kernel.pid = optionalInteger(field(row, columns[column::ProcessId]));
     kernel.processName = field(row, columns[column::ProcessName]);
@@ -165,6 +166,15 @@ bool applyTextAttribute(ImportedKernel& kernel, std::string_view name, std::stri
     return false;
 }
 
+std::string quotedField(std::string_view text)
+{
+    constexpr std::size_t kLongest = 60;
+    std::string shown;
+    for (const char c : text.substr(0, kLongest))
+        shown += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+    return fmt::format("\"{}{}\"", shown, text.size() > kLongest ? "..." : "");
+}
+
 core::Status checkFieldCount(const CsvFile& file, const CsvRow& row, std::size_t required, std::size_t width)
 {
     bool ok = row.fields.size() >= required;
@@ -178,9 +188,9 @@ core::Status checkFieldCount(const CsvFile& file, const CsvRow& row, std::size_t
 std::string skippedWarning(const std::vector<std::string>& names, const char* noun)
 {
     if (names.size() == 1)
-        return fmt::format("the {} \"{}\" holds text, not numbers, and was not imported", noun, names.front());
-    return fmt::format(
-        "{} {}s hold text, not numbers, and were not imported (e.g. \"{}\")", names.size(), noun, names.front());
+        return fmt::format("the {} {} holds text, not numbers, and was not imported", noun, quotedField(names.front()));
+    return fmt::format("{} {}s hold text, not numbers, and were not imported (e.g. {})", names.size(), noun,
+        quotedField(names.front()));
 }
 
 } // namespace ridgeline::collectors::ncu

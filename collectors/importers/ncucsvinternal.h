@@ -38,6 +38,9 @@ core::Result<CsvFile> readCsvFile(const std::string& path);
 
 // "path:line: what" as one line.
 core::Error badLine(const std::string& path, int line, const std::string& what);
+// A field's text for a one-line message: quoted, line breaks and control characters shown as
+// spaces, long text cut short.
+std::string quotedField(std::string_view text);
 
 struct Metric {
     double value = 0;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <set>
 
 namespace ridgeline::collectors::ncu {
 
@@ -128,8 +129,8 @@ void lookUpCeilings(Devices& devices, std::vector<std::string>& warnings)
         const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
         if (spec == nullptr) {
             warnings.push_back(
-                fmt::format("GPU \"{}\"{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
-                    device.name, describe(device), id));
+                fmt::format("GPU {}{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
+                    quotedField(device.name), describe(device), id));
             continue;
         }
         if (device.coreClockKhz == 0 && spec->boostClockHz > 0)
@@ -282,6 +283,22 @@ core::Result<ImportSummary> writeSession(
     }
     RIDGELINE_TRY(writer.addMetrics(metrics));
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    // The session also records the ceilings the counters give (peak per cycle x clock), per device
+    // from its first launch that has them; each launch's own are used for its verdict.
+    std::set<std::int64_t> withCounterCeilings;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const auto deviceId = records[i].deviceId;
+        if (withCounterCeilings.count(deviceId))
+            continue;
+        std::map<std::string, double, std::less<>> values;
+        for (const auto& [name, metric] : kernels[i].metrics)
+            values.emplace(name, metric.value);
+        const auto fromCounters = core::ceilingsFromCounters(values, deviceId);
+        if (!fromCounters.empty()) {
+            RIDGELINE_TRY(writer.addCeilings(fromCounters));
+            withCounterCeilings.insert(deviceId);
+        }
+    }
     if (!summary.warnings.empty())
         RIDGELINE_TRY(writer.setMeta("warning", joined(summary.warnings)));
     RIDGELINE_TRY(writer.commitBatch());

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <span>
+#include <tuple>
 
 namespace ridgeline::core::detail {
 
@@ -135,8 +137,8 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
         if (name.size() <= TensorOpsPrefix.size() + TensorOpsSuffix.size()
             || name.substr(name.size() - TensorOpsSuffix.size()) != TensorOpsSuffix || !std::isfinite(it->second))
             continue;
-        bySource[std::string(name.substr(TensorOpsPrefix.size(),
-            name.size() - TensorOpsPrefix.size() - TensorOpsSuffix.size()))]
+        bySource[std::string(
+            name.substr(TensorOpsPrefix.size(), name.size() - TensorOpsPrefix.size() - TensorOpsSuffix.size()))]
             = it->second;
     }
     bool hopperTensor = false;
@@ -194,22 +196,41 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
     }
 
     // This launch's own peaks per cycle at the clock it ran at (Nsight Compute's ceilings).
-    if (smClock) {
-        const std::pair<std::string_view, std::pair<const char*, double>> perCycle[] = {
-            { metric::FfmaPeakPerCycle, { resource::FP32, 2.0 } },
-            { metric::DfmaPeakPerCycle, { resource::FP64, 2.0 } },
-            { metric::HfmaPeakPerCycle, { resource::FP16, 4.0 } },
-        };
-        for (const auto& [name, target] : perCycle) {
-            if (auto peak = metricValue(facts.metrics, name))
-                offer(target.first, *peak * target.second * *smClock, CeilingSource::Counters);
-        }
-    }
-    const auto dramPeak = metricValue(facts.metrics, metric::DramBytesPeakPerCycle);
-    const auto dramClock = metricValue(facts.metrics, metric::DramClock);
-    if (dramPeak && dramClock)
-        offer(resource::DRAM, *dramPeak * *dramClock, CeilingSource::Counters);
+    for (const auto& c : ceilingsFromCounters(facts.metrics, 0))
+        offer(c.resource, c.value, CeilingSource::Counters);
     return chosen;
 }
 
 } // namespace ridgeline::core::detail
+
+namespace ridgeline::core {
+
+std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std::int64_t deviceId)
+{
+    using detail::metricValue;
+    std::vector<Ceiling> out;
+    auto add = [&](const char* res, double value, const char* unit, std::string note) {
+        if (value > 0 && std::isfinite(value))
+            out.push_back({ deviceId, res, value, unit, CeilingSource::Counters, std::move(note) });
+    };
+    if (const auto smClock = metricValue(metrics, metric::SmClock)) {
+        const std::tuple<std::string_view, const char*, double> perCycle[] = {
+            { metric::FfmaPeakPerCycle, resource::FP32, 2.0 },
+            { metric::DfmaPeakPerCycle, resource::FP64, 2.0 },
+            { metric::HfmaPeakPerCycle, resource::FP16, 4.0 },
+        };
+        for (const auto& [name, res, flopsPerInst] : perCycle) {
+            if (auto peak = metricValue(metrics, name))
+                add(res, *peak * flopsPerInst * *smClock, "FLOP/s",
+                    fmt::format("{} x {} x SM clock {:.0f} MHz", name, flopsPerInst, *smClock / 1e6));
+        }
+    }
+    const auto dramPeak = metricValue(metrics, metric::DramBytesPeakPerCycle);
+    const auto dramClock = metricValue(metrics, metric::DramClock);
+    if (dramPeak && dramClock)
+        add(resource::DRAM, *dramPeak * *dramClock, "B/s",
+            fmt::format("{} x DRAM clock {:.0f} MHz", metric::DramBytesPeakPerCycle, *dramClock / 1e6));
+    return out;
+}
+
+} // namespace ridgeline::core

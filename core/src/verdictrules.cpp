@@ -5,10 +5,9 @@
 #include "ridgeline/core/units.h"
 #include "rooflinemetrics.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace ridgeline::core::detail {
 
@@ -35,12 +34,12 @@ std::string percent(double fraction)
     return fmt::format("{:.0f} %", fraction * 100.0);
 }
 
-// "DRAM at 12 % of peak", or empty when nothing else was measured.
+// "DRAM at 12 % of peak", or empty when nothing else did any work.
 std::string runnerUp(const KernelAnalysis& a, const std::string& except)
 {
     const std::pair<const std::string, double>* best = nullptr;
     for (const auto& entry : a.utilization) {
-        if (entry.first != except && (!best || entry.second > best->second))
+        if (entry.first != except && entry.second > 0 && (!best || entry.second > best->second))
             best = &entry;
     }
     return best ? fmt::format("{} at {} of peak", best->first, percent(best->second)) : std::string();
@@ -109,26 +108,26 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         return;
     }
     // Highest utilisation; ties go to the first in name order, so the answer is stable.
-    const auto top = std::max_element(a.utilization.begin(), a.utilization.end(),
-        [](const auto& x, const auto& y) { return x.second < y.second; });
+    const auto top = std::max_element(
+        a.utilization.begin(), a.utilization.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     const std::string res = top->first;
     const double util = top->second;
     if (util < kBoundThreshold) {
         a.verdict = verdict::LatencyBound;
-        a.reason = fmt::format("latency-bound: {}; the busiest resource, {}, is at {} of peak", hint, res,
-            percent(util));
+        a.reason
+            = fmt::format("latency-bound: {}; the busiest resource, {}, is at {} of peak", hint, res, percent(util));
         return;
     }
     a.boundBy = res;
     a.boundUtilization = util;
     const Kind kind = kindOf(res);
     a.verdict = kind == Kind::Link ? verdict::CommunicationBound
-        : kind == Kind::Memory    ? verdict::MemoryBound
-                                  : verdict::ComputeBound;
+        : kind == Kind::Memory     ? verdict::MemoryBound
+                                   : verdict::ComputeBound;
     const auto [rate, ceiling] = rateAndCeiling(a, res);
     const char* unit = kind == Kind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
-    a.reason = fmt::format("{} ({}): {} = {} of {}", a.verdict, res, formatRate(rate, unit), percent(util),
-        formatRate(ceiling, unit));
+    a.reason = fmt::format(
+        "{} ({}): {} = {} of {}", a.verdict, res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
     if (const auto second = runnerUp(a, res); !second.empty())
         a.reason += "; " + second;
     // Physically impossible: say so rather than present it as a fact.

@@ -375,3 +375,49 @@ TEST_F(Cli, ImportOfOtherFormatsIsNotSupportedYet)
     expectBadInput({ "import", m_dir.file("missing.csv"), "-o", out }, m_dir.file("missing.csv"), "cannot be opened");
     EXPECT_FALSE(std::filesystem::exists(out));
 }
+
+// `ridgeline import ncu.csv -o s.ridge && ridgeline report s.ridge`, against verdicts worked out by
+// hand from tests/data/ncu/raw-roofline.csv (H100, counters with peaks per cycle and clocks):
+//  gemm:   FP32 FLOPs 2 x 34,359,738,368 + 2 x 16,777,216 = 68,753,031,168 in 1,500 us = 45.835
+//          TFLOP/s; ceiling 16,896 FFMA/cycle x 2 x 1.75 GHz = 59.136 TFLOP/s -> 77.5 %, compute-bound;
+//          DRAM 268.44 MB / 1.5 ms = 179 GB/s of 1,279.39 B/cycle x 2.62 GHz = 3.352 TB/s -> 5 %.
+//  copy:   DRAM 1,610.61 MB / 600 us = 2.684 TB/s -> 80.1 % of 3.352 TB/s, memory-bound; no FLOPs.
+//  reduce: 1 block, 0.01 waves per SM; DRAM 0.52 MB / 12.25 us = 42.4 GB/s -> 1.3 %, latency-bound.
+TEST_F(Cli, ImportNcuCsvThenReportGivesHandComputedVerdicts)
+{
+    const auto session = m_dir.file("ncu.ridge");
+    const auto imported = run({ "import", ridgeline::testing::testDataPath("ncu/raw-roofline.csv"), "-o", session });
+    ASSERT_EQ(imported.exitCode, 0) << imported.err;
+    const auto report = run({ "report", session, "--format", "json" });
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    const auto doc = nlohmann::json::parse(report.out);
+    ASSERT_EQ(doc["kernels"].size(), 3u);
+    const auto& gemm = doc["kernels"][0];
+    EXPECT_EQ(gemm["verdict"], "compute-bound");
+    EXPECT_EQ(gemm["bound_by"], "FP32");
+    EXPECT_NEAR(gemm["pct_of_roof"].get<double>(), 100.0 * (68'753'031'168.0 / 1.5e-3) / (16'896 * 2 * 1.75e9), 1e-6);
+    EXPECT_DOUBLE_EQ(gemm["flops"].get<double>(), 68'753'031'168.0);
+    EXPECT_DOUBLE_EQ(gemm["dram_bytes"].get<double>(), 268.44e6);
+    EXPECT_NEAR(gemm["ai_dram"].get<double>(), 68'753'031'168.0 / 268.44e6, 1e-9);
+    EXPECT_EQ(gemm["ceilings"]["FP32"]["source"], "counters");
+    EXPECT_EQ(gemm["reason"], "compute-bound (FP32): 45.8 TFLOP/s = 78 % of 59.1 TFLOP/s; DRAM at 5 % of peak");
+
+    const auto& copy = doc["kernels"][1];
+    EXPECT_EQ(copy["verdict"], "memory-bound");
+    EXPECT_EQ(copy["bound_by"], "DRAM");
+    EXPECT_NEAR(copy["pct_of_roof"].get<double>(), 100.0 * (1'610.61e6 / 600e-6) / (1'279.39 * 2.62e9), 1e-6);
+    EXPECT_EQ(copy["reason"], "memory-bound (DRAM): 2.68 TB/s = 80 % of 3.35 TB/s");
+
+    const auto& reduce = doc["kernels"][2];
+    EXPECT_EQ(reduce["verdict"], "latency-bound");
+    EXPECT_TRUE(reduce["bound_by"].is_null());
+    EXPECT_EQ(reduce["reason"],
+        "latency-bound: less than one wave (0.01 waves per SM); the busiest resource, DRAM, is at 1 % of peak");
+
+    // The session records the ceilings with their sources: the catalogue's and the counters'.
+    const auto check = run({ "check", "--json", session });
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_EQ(nlohmann::json::parse(check.out)["counts"]["ceilings"], 11 + 3);
+    const auto table = run({ "report", session });
+    EXPECT_NE(table.out.find("compute-bound (FP32)"), std::string::npos) << table.out;
+}

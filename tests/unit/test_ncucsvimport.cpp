@@ -141,10 +141,19 @@ TEST_F(NcuCsvImport, KnownGpuGetsItsDatasheetCeilings)
     ASSERT_NE(spec, nullptr);
     const auto expected = collectors::datasheetCeilings(*spec, 0);
     const auto ceilings = m_reader->ceilings(0).value();
-    ASSERT_EQ(ceilings.size(), expected.size());
-    for (const auto& c : ceilings)
-        EXPECT_EQ(c.source, core::CeilingSource::Datasheet) << c.resource;
-    EXPECT_TRUE(std::any_of(ceilings.begin(), ceilings.end(), [](const auto& c) { return c.resource == "DRAM"; }));
+    // The catalogue's figures, and those the counters give (FFMA and DFMA peaks x SM clock, DRAM
+    // bytes per cycle x DRAM clock): 16,896 x 2 x 1.75 GHz, 8,448 x 2 x 1.75 GHz, 1,279.39 x 2.62 GHz.
+    ASSERT_EQ(ceilings.size(), expected.size() + 3);
+    std::map<std::string, double> fromCounters;
+    for (const auto& c : ceilings) {
+        if (c.source == core::CeilingSource::Counters)
+            fromCounters[c.resource] = c.value;
+        else
+            EXPECT_EQ(c.source, core::CeilingSource::Datasheet) << c.resource;
+    }
+    EXPECT_NEAR(fromCounters.at("FP32"), 16'896 * 2 * 1.75e9, 1.0);
+    EXPECT_NEAR(fromCounters.at("FP64"), 8'448 * 2 * 1.75e9, 1.0);
+    EXPECT_NEAR(fromCounters.at("DRAM"), 1'279.39 * 2.62e9, 1.0);
 }
 
 TEST_F(NcuCsvImport, NerscMetricSetWithoutDurationOrDeviceName)

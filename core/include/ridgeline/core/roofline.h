@@ -77,6 +77,11 @@ struct KernelAnalysis {
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts);
 
+// Ceilings a launch's own counters give (peak per cycle x the clock it ran at: FP32, FP64, FP16,
+// DRAM), with source `counters`, for recording in a session.
+std::vector<Ceiling> ceilingsFromCounters(
+    const std::map<std::string, double, std::less<>>& metrics, std::int64_t deviceId);
+
 // Copies and memsets have no counters: they are classified by kind (peer and host copies are
 // communication over NVLink or PCIe; device copies and memsets are DRAM traffic).
 KernelAnalysis analyzeMemOp(const MemOp& op);
