@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/importer.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -15,7 +14,7 @@ namespace ridgeline::cli {
 namespace {
 
 struct ImportOptions {
-    std::string input;
+    std::vector<std::string> inputs;
     std::string output;
     bool force = false;
 };
@@ -23,38 +22,23 @@ struct ImportOptions {
 int runImport(const ImportOptions& options)
 {
     std::error_code ec;
-    if (std::filesystem::is_directory(options.input, ec))
-        return fail(ExitBadInput, fmt::format("{}: is a directory, not a file to import", options.input));
+    for (const auto& input : options.inputs) {
+        if (std::filesystem::is_directory(input, ec))
+            return fail(ExitBadInput, fmt::format("{}: is a directory, not a file to import", input));
+    }
     if (std::filesystem::exists(options.output, ec) && !options.force)
         return fail(ExitUsage,
             fmt::format("{} already exists (choose another name, or --force to replace it)", options.output));
-
-    // The content decides, not the extension: a renamed file still goes to the right importer.
-    auto format = collectors::detectFileFormat(options.input);
-    if (format.hasError())
-        return fail(exitCodeFor(format.error()), format.error().message);
-    switch (format.value()) {
-    case collectors::FileFormat::NsightComputeCsv:
-        break;
-    case collectors::FileFormat::Unknown:
-        return fail(ExitBadInput,
-            fmt::format("{}: not a format Ridgeline imports (Nsight Compute CSV: ncu --csv --page raw or --page "
-                        "details)",
-                options.input));
-    default:
-        return fail(ExitBadInput,
-            fmt::format("{}: {} import is not supported yet", options.input, collectors::toString(format.value())));
-    }
-
-    auto imported = collectors::importNcuCsv(options.input, options.output, options.force);
+    collectors::ImportRequest request;
+    request.inputs = options.inputs;
+    request.output = options.output;
+    request.overwrite = options.force;
+    auto imported = collectors::importFiles(request);
     if (imported.hasError())
         return fail(exitCodeFor(imported.error()), imported.error().message);
-    const auto& summary = imported.value();
-    for (const auto& warning : summary.warnings)
+    for (const auto& warning : imported.value().warnings)
         std::cerr << "ridgeline: warning: " << warning << '\n';
-    std::cerr << fmt::format("imported {} kernel{} with {} metric{} from {} into {}\n", summary.kernels,
-        summary.kernels == 1 ? "" : "s", summary.metrics, summary.metrics == 1 ? "" : "s", options.input,
-        options.output);
+    std::cerr << imported.value().summary << '\n';
     return ExitSuccess;
 }
 
@@ -64,7 +48,7 @@ Runner addImportCommand(CLI::App& app)
 {
     auto options = std::make_shared<ImportOptions>();
     auto* cmd = app.add_subcommand("import", "Import another profiler's output as a session");
-    cmd->add_option("FILE", options->input, "Nsight Compute CSV (ncu --csv --page raw or --page details)")->required();
+    cmd->add_option("FILE", options->inputs, "Nsight Compute CSV (ncu --csv --page raw or --page details)")->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");
     cmd->footer("The format is recognised from the content. Nsight Compute records no timestamps: the\n"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ridgeline/core/result.h"
-#include "sqlite.h"
+#include "ridgeline/core/sqlite.h"
 
 namespace ridgeline::core::schema {
 

@@ -4,7 +4,7 @@
 #include "fileheader.h"
 #include "ridgeline/core/sessionformat.h"
 #include "schema.h"
-#include "sqlite.h"
+#include "ridgeline/core/sqlite.h"
 
 #include <array>
 #include <fmt/format.h>

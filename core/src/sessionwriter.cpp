@@ -5,7 +5,7 @@
 #include "ridgeline/core/sessionformat.h"
 #include "ridgeline/core/version.h"
 #include "schema.h"
-#include "sqlite.h"
+#include "ridgeline/core/sqlite.h"
 
 #include <algorithm>
 #include <chrono>

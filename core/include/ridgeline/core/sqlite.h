@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Thin RAII wrappers over the SQLite C API, returning Results instead of codes.
+// Thin RAII wrappers over the SQLite C API, returning Results instead of codes. Every database
+// is opened hardened for untrusted input (defensive mode, no triggers, views or extensions).
 #pragma once
 
 #include "ridgeline/core/result.h"
