@@ -3,9 +3,9 @@
 
 #include "ridgeline/core/demangle.h"
 #include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/sqlite.h"
 #include "ridgeline/core/version.h"
 #include "schema.h"
-#include "ridgeline/core/sqlite.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include <optional>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ridgeline::core {
 
@@ -75,11 +76,11 @@ struct SessionWriter::Impl {
     WriterOptions options;
     int batchDepth = 0;
     bool finished = false;
-    std::optional<Statement> insertKernel;
-    std::optional<Statement> insertMetric;
+    std::unordered_map<std::string, Statement> statements; // prepared once per writer, by SQL text
     std::unordered_map<std::string, std::int64_t> kernelNames;
     std::unordered_map<std::string, std::int64_t> strings;
     std::unordered_map<std::string, std::int64_t> metricNames;
+    std::unordered_set<std::int64_t> metricsWithUnit;
     // Longest op per table, recorded in meta by finish() for time-window queries.
     std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
         { "nvtx_ranges", 0 }, { "comm_ops", 0 } };
@@ -116,15 +117,16 @@ struct SessionWriter::Impl {
         return result;
     }
 
-    Result<Statement*> cached(std::optional<Statement>& slot, const char* sql)
+    Result<Statement*> statement(const std::string& sql)
     {
-        if (!slot) {
+        auto it = statements.find(sql);
+        if (it == statements.end()) {
             auto stmt = db.prepare(sql);
             if (stmt.hasError())
                 return stmt.error();
-            slot.emplace(std::move(stmt).value());
+            it = statements.emplace(sql, std::move(stmt).value()).first;
         }
-        return &*slot;
+        return &it->second;
     }
 
     Result<std::int64_t> intern(std::unordered_map<std::string, std::int64_t>& cache, const char* table,
@@ -133,22 +135,27 @@ struct SessionWriter::Impl {
         std::string key(value);
         if (auto it = cache.find(key); it != cache.end())
             return it->second;
-        auto select = db.prepare(fmt::format("SELECT id FROM {} WHERE {} = ?1", table, column));
+        auto select = statement(fmt::format("SELECT id FROM {} WHERE {} = ?1", table, column));
         if (select.hasError())
             return select.error();
-        select.value().bind(1, value);
-        auto row = select.value().step();
-        if (row.hasError())
+        Statement& s = *select.value();
+        s.bind(1, value);
+        auto row = s.step();
+        if (row.hasError()) {
+            s.reset();
             return row.error();
+        }
         std::int64_t id = 0;
-        if (row.value() == Statement::Step::Row) {
-            id = select.value().columnInt(0);
-        } else {
-            auto insert = db.prepare(fmt::format("INSERT INTO {}({}) VALUES(?1)", table, column));
+        const bool found = row.value() == Statement::Step::Row;
+        if (found)
+            id = s.columnInt(0);
+        s.reset();
+        if (!found) {
+            auto insert = statement(fmt::format("INSERT INTO {}({}) VALUES(?1)", table, column));
             if (insert.hasError())
                 return insert.error();
-            insert.value().bind(1, value);
-            RIDGELINE_TRY(insert.value().run());
+            insert.value()->bind(1, value);
+            RIDGELINE_TRY(insert.value()->run());
             id = db.lastInsertRowid();
         }
         cache.emplace(std::move(key), id);
@@ -383,17 +390,18 @@ Result<std::int64_t> SessionWriter::internKernelName(std::string_view raw, std::
     if (auto it = m_impl->kernelNames.find(key); it != m_impl->kernelNames.end())
         return it->second;
     auto id = m_impl->inTransaction("a kernel name", [&]() -> Result<std::int64_t> {
-        auto stmt = m_impl->db.prepare("INSERT INTO kernel_names(raw, demangled) VALUES(?1, ?2) "
-                                       "ON CONFLICT(raw) DO UPDATE SET raw = raw RETURNING id");
+        auto stmt = m_impl->statement("INSERT INTO kernel_names(raw, demangled) VALUES(?1, ?2) "
+                                      "ON CONFLICT(raw) DO UPDATE SET raw = raw RETURNING id");
         if (stmt.hasError())
             return stmt.error();
-        stmt.value().bind(1, raw);
-        stmt.value().bind(2, demangled.empty() ? demangle(raw) : std::string(demangled));
-        auto row = stmt.value().step();
+        Statement& s = *stmt.value();
+        s.bind(1, raw);
+        s.bind(2, demangled.empty() ? demangle(raw) : std::string(demangled));
+        auto row = s.step();
+        const std::int64_t value = row.ok() ? s.columnInt(0) : 0;
+        s.reset();
         if (row.hasError())
             return row.error();
-        const std::int64_t value = stmt.value().columnInt(0);
-        stmt.value().reset();
         return value;
     });
     if (id.ok())
@@ -405,7 +413,7 @@ Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
 {
     m_impl->noteDurations("kernels", kernels);
     return m_impl->inTransaction("kernels", [&]() -> Result<std::int64_t> {
-        auto cached = m_impl->cached(m_impl->insertKernel, kInsertKernel);
+        auto cached = m_impl->statement(kInsertKernel);
         if (cached.hasError())
             return cached.error();
         Statement& s = *cached.value();
@@ -441,21 +449,22 @@ Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
 Status SessionWriter::addMetrics(std::span<const MetricValue> metrics)
 {
     return m_impl->inTransaction("kernel metrics", [&]() -> Status {
-        auto cached = m_impl->cached(m_impl->insertMetric,
-            "INSERT OR REPLACE INTO kernel_metrics(kernel_id, metric_id, value) VALUES(?1,?2,?3)");
+        auto cached
+            = m_impl->statement("INSERT OR REPLACE INTO kernel_metrics(kernel_id, metric_id, value) VALUES(?1,?2,?3)");
         if (cached.hasError())
             return cached.error();
         for (const auto& m : metrics) {
             auto metricId = m_impl->intern(m_impl->metricNames, "metric_names", "name", m.name);
             if (metricId.hasError())
                 return metricId.error();
-            if (!m.unit.empty()) {
-                auto unit = m_impl->db.prepare("UPDATE metric_names SET unit = ?2 WHERE id = ?1 AND unit = ''");
+            // A metric's unit is recorded once, from the first value that names it.
+            if (!m.unit.empty() && m_impl->metricsWithUnit.insert(metricId.value()).second) {
+                auto unit = m_impl->statement("UPDATE metric_names SET unit = ?2 WHERE id = ?1 AND unit = ''");
                 if (unit.hasError())
                     return unit.error();
-                unit.value().bind(1, metricId.value());
-                unit.value().bind(2, m.unit);
-                RIDGELINE_TRY(unit.value().run());
+                unit.value()->bind(1, metricId.value());
+                unit.value()->bind(2, m.unit);
+                RIDGELINE_TRY(unit.value()->run());
             }
             Statement& s = *cached.value();
             s.bind(1, m.kernelId);
@@ -644,8 +653,7 @@ Status SessionWriter::finish(SessionStatus status)
         if (m_impl->db.exec("PRAGMA wal_checkpoint(TRUNCATE)").ok())
             (void)m_impl->db.exec("PRAGMA journal_mode=DELETE");
     }
-    m_impl->insertKernel.reset();
-    m_impl->insertMetric.reset();
+    m_impl->statements.clear();
     m_impl->db.close();
     m_impl->finished = true;
     if (m_impl->options.atomic) {
