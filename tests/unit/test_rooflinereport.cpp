@@ -141,3 +141,20 @@ TEST(RooflineReport, TableShowsVerdictAndReason)
     EXPECT_NE(table.find("6.03 TFLOP/s"), std::string::npos) << table;
     EXPECT_NE(table.find("communication-bound: carries the collective AllReduce"), std::string::npos) << table;
 }
+
+TEST(RooflineReport, AnalyzeSessionVisitsEveryLaunchInStartOrder)
+{
+    ridgeline::testing::TempDir dir;
+    const auto path = dir.file("roofline.ridge");
+    writeSession(path);
+    auto reader = SessionReader::open(path);
+    ASSERT_TRUE(reader.ok());
+    std::vector<std::pair<std::int64_t, std::string>> seen;
+    const auto status = analyzeSession(reader.value(),
+        [&](const Kernel& kernel, const KernelAnalysis& a) { seen.emplace_back(kernel.startNs, a.verdict); });
+    ASSERT_TRUE(status.ok()) << status.error().message;
+    const std::vector<std::pair<std::int64_t, std::string>> expected { { 0, "memory-bound" },
+        { 2'000'000, "memory-bound" }, { 4'000'000, "compute-bound" }, { 6'000'000, "communication-bound" },
+        { 8'000'000, "unknown" } };
+    EXPECT_EQ(seen, expected);
+}
