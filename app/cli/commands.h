@@ -15,7 +15,9 @@ using Runner = std::function<int()>;
 
 Runner addCeilingsCommand(CLI::App& app);
 Runner addCheckCommand(CLI::App& app);
+Runner addExportCommand(CLI::App& app);
 Runner addImportCommand(CLI::App& app);
+Runner addMergeCommand(CLI::App& app);
 Runner addReportCommand(CLI::App& app);
 
 // Writes a one-line error for the user on stderr and returns the exit code for it.

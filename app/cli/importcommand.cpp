@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <unistd.h>
 
 namespace ridgeline::cli {
 
@@ -33,7 +34,15 @@ int runImport(const ImportOptions& options)
     request.inputs = options.inputs;
     request.output = options.output;
     request.overwrite = options.force;
+    // Long imports (Kineto traces) report progress: one updating line, only on a terminal.
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal)
+        request.progress = [](double fraction, std::string_view what) {
+            std::cerr << fmt::format("\r\x1b[Kridgeline: {:3.0f}% {}", 100 * fraction, what) << std::flush;
+        };
     auto imported = collectors::importFiles(request);
+    if (terminal)
+        std::cerr << "\r\x1b[K" << std::flush;
     if (imported.hasError())
         return fail(exitCodeFor(imported.error()), imported.error().message);
     for (const auto& warning : imported.value().warnings)
@@ -48,7 +57,10 @@ Runner addImportCommand(CLI::App& app)
 {
     auto options = std::make_shared<ImportOptions>();
     auto* cmd = app.add_subcommand("import", "Import another profiler's output as a session");
-    cmd->add_option("FILE", options->inputs, "Nsight Compute CSV (ncu --csv --page raw or --page details)")->required();
+    cmd->add_option("FILE", options->inputs,
+           "Nsight Compute CSV (ncu --csv --page raw or --page details), or PyTorch profiler (Kineto) traces "
+           "(.json or .json.gz; one file per rank, several make one multi-rank session)")
+        ->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");
     cmd->footer("The format is recognised from the content. Nsight Compute records no timestamps: the\n"

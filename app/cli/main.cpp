@@ -22,7 +22,9 @@ int main(int argc, char** argv)
     std::map<std::string, Runner> commands;
     commands["ceilings"] = addCeilingsCommand(app);
     commands["check"] = addCheckCommand(app);
+    commands["export"] = addExportCommand(app);
     commands["import"] = addImportCommand(app);
+    commands["merge"] = addMergeCommand(app);
     commands["report"] = addReportCommand(app);
 
     try {

@@ -5,6 +5,7 @@
 #include "ridgeline/core/sessionreader.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <iostream>
 #include <memory>
 
@@ -17,6 +18,9 @@ struct ReportCommandOptions {
     std::string format = "table";
     std::string sort = "total";
     std::size_t top = 0;
+    std::string window; // START:END of the timeline analysis; empty = whole session
+    std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
+    bool hasStep = false;
 };
 
 int runReport(const ReportCommandOptions& options)
@@ -27,10 +31,22 @@ int runReport(const ReportCommandOptions& options)
     report.sort = core::kernelSortFromString(options.sort).value_or(core::KernelSort::TotalTime);
     report.top = options.top;
 
+    core::TimelineSelection timeline;
+    if (options.hasStep)
+        timeline.step = options.step;
+    if (!options.window.empty()) {
+        auto window = core::parseTimeWindow(options.window);
+        if (window.hasError())
+            return fail(ExitUsage, window.error().message);
+        timeline.window = window.value();
+    }
+
     auto reader = core::SessionReader::open(options.path);
     if (reader.hasError())
         return fail(exitCodeFor(reader.error()), reader.error().message);
-    auto built = core::buildKernelReport(reader.value());
+    auto built = core::buildKernelReport(reader.value(), timeline);
+    if (built.hasError() && built.error().code == core::ErrorCode::NotFound && options.hasStep)
+        return fail(ExitUsage, built.error().message); // an unknown step is a bad command line
     if (built.hasError())
         return fail(exitCodeFor(built.error()), built.error().message);
     core::writeKernelReport(std::cout, std::move(built).value(), report);
@@ -53,7 +69,15 @@ Runner addReportCommand(CLI::App& app)
     cmd->add_option("-n,--top", options->top, "Show only the first N kernels (0: all)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    return [options] { return runReport(*options); };
+    auto* window = cmd->add_option("--window", options->window,
+        "Timeline analysis over START:END only (ns, or with a unit: ns, us, ms, s; e.g. 1.5ms:2ms)");
+    auto* step = cmd->add_option("--step", options->step,
+                        "Timeline analysis over profiler step N (the range \"ProfilerStep#N\")")
+                     ->excludes(window);
+    return [options, step] {
+        options->hasStep = step->count() > 0;
+        return runReport(*options);
+    };
 }
 
 } // namespace ridgeline::cli

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/importer.h"
 
+#include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/nsysimporter.h"
 
 #include <fmt/format.h>
 
@@ -24,6 +26,43 @@ core::Result<ImportResult> importNcu(const ImportRequest& request)
     result.warnings = imported.value().warnings;
     result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
         plural(imported.value().metrics, "metric"), request.inputs.front(), request.output);
+    return result;
+}
+
+core::Result<ImportResult> importNsys(const ImportRequest& request)
+{
+    auto imported = importNsysSqlite(request.inputs.front(), request.output, request.overwrite);
+    if (imported.hasError())
+        return imported.error();
+    const auto& s = imported.value();
+    ImportResult result;
+    result.format = FileFormat::NsightSystemsSqlite;
+    result.warnings = s.warnings;
+    result.summary = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
+        plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
+    return result;
+}
+
+core::Result<ImportResult> importKinetoTraces(const ImportRequest& request)
+{
+    auto imported = importKineto(request.inputs, request.output, request.overwrite, request.progress);
+    if (imported.hasError())
+        return imported.error();
+    const auto& s = imported.value();
+    ImportResult result;
+    result.format = FileFormat::KinetoJson;
+    result.warnings = s.warnings;
+    std::string from = request.inputs.front();
+    if (request.inputs.size() > 1) {
+        std::string ranks;
+        for (int rank : s.ranks)
+            ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", rank);
+        from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
+    }
+    result.summary = fmt::format("imported {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
+        plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), from, request.output);
     return result;
 }
 
@@ -54,7 +93,9 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
     }
     const FileFormat format = formats.front();
     for (std::size_t i = 1; i < formats.size(); ++i) {
-        if (formats[i] != format)
+        // Plain and gzipped Kineto traces (one per rank) go together.
+        const auto kinetoLike = [](FileFormat f) { return f == FileFormat::KinetoJson || f == FileFormat::GzipJson; };
+        if (formats[i] != format && !(kinetoLike(formats[i]) && kinetoLike(format)))
             return core::makeError(core::ErrorCode::InvalidArgument,
                 fmt::format("{} is a {} but {} is a {}: import files of one kind together", request.inputs.front(),
                     toString(format), request.inputs[i], toString(formats[i])));
@@ -65,6 +106,14 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
             return core::makeError(
                 core::ErrorCode::InvalidArgument, "Nsight Compute CSV files are imported one at a time");
         return importNcu(request);
+    case FileFormat::NsightSystemsSqlite:
+        if (request.inputs.size() > 1)
+            return core::makeError(
+                core::ErrorCode::InvalidArgument, "Nsight Systems exports are imported one at a time");
+        return importNsys(request);
+    case FileFormat::KinetoJson:
+    case FileFormat::GzipJson: // one file per rank: several files make one multi-rank session
+        return importKinetoTraces(request);
     default:
         return unsupported(request.inputs.front(), format);
     }

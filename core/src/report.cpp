@@ -5,6 +5,7 @@
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 #include "ridgeline/core/version.h"
+#include "timelinereport.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -171,9 +172,28 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
         { "totals",
             { { "kernels", totals.rows }, { "launches", totals.launches }, { "kernel_time_ns", totals.kernelNs } } },
         { "kernels", kernels },
+        { "timeline_window", detail::timelineWindowJson(report.timelineWindow, report.timelineStep) },
+        { "timeline", detail::timelineJson(report.timeline) },
     };
     // Invalid UTF-8 in names from foreign files is replaced rather than aborting the report.
     out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+Status addTimeline(SessionReader& reader, const TimelineSelection& selection, KernelReport& report)
+{
+    report.timelineWindow = selection.window;
+    report.timelineStep = selection.step;
+    if (selection.step) {
+        auto window = profilerStepWindow(reader, *selection.step);
+        if (window.hasError())
+            return window.error();
+        report.timelineWindow = window.value();
+    }
+    auto timeline = analyzeSessionTimeline(reader, { report.timelineWindow, std::nullopt });
+    if (timeline.hasError())
+        return timeline.error();
+    report.timeline = std::move(timeline).value();
+    return {};
 }
 
 } // namespace
@@ -189,7 +209,7 @@ std::optional<ReportFormat> reportFormatFromString(std::string_view text)
     return std::nullopt;
 }
 
-Result<KernelReport> buildKernelReport(SessionReader& reader)
+Result<KernelReport> buildKernelReport(SessionReader& reader, const TimelineSelection& timeline)
 {
     KernelReport report;
     report.path = reader.path();
@@ -206,6 +226,7 @@ Result<KernelReport> buildKernelReport(SessionReader& reader)
     if (kernels.hasError())
         return kernels.error();
     report.kernels = std::move(kernels).value();
+    RIDGELINE_TRY(addTimeline(reader, timeline, report));
     return report;
 }
 
@@ -218,6 +239,7 @@ void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptio
     switch (options.format) {
     case ReportFormat::Table:
         writeTable(out, report, totals);
+        detail::writeTimelineTable(out, report.timeline, report.timelineWindow, report.timelineStep);
         break;
     case ReportFormat::Csv:
         writeCsv(out, report);

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 #include <vector>
@@ -88,7 +89,7 @@ TEST_F(Cli, HelpListsWorkingCommandsAndExitCodes)
     EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
     EXPECT_NE(r.out.find("2  bad input file"), std::string::npos);
     // Commands of later issues are not advertised before they work.
-    for (const char* unbuilt : { "capture", "export", "merge", "diff" })
+    for (const char* unbuilt : { "capture", "diff" })
         EXPECT_EQ(r.out.find(unbuilt), std::string::npos) << unbuilt;
     for (const char* sub : { "check", "report" }) {
         const auto help = run({ sub, "--help" });
@@ -367,8 +368,10 @@ TEST_F(Cli, ImportOfOtherFormatsIsNotSupportedYet)
 {
     const auto out = m_dir.file("out.ridge");
     expectBadInput({ "import", m_fixture, "-o", out }, m_fixture, "Ridgeline session import is not supported yet");
-    const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
-    expectBadInput({ "import", nsys, "-o", out }, nsys, "Nsight Systems SQLite export import is not supported yet");
+    // An SQLite file that is no Nsight Systems export.
+    const auto foreign = m_dir.file("foreign.sqlite");
+    ridgeline::testing::execSql(foreign, "CREATE TABLE notes(text);");
+    expectBadInput({ "import", foreign, "-o", out }, foreign, "not supported yet");
     const auto text = m_dir.file("notes.txt");
     writeBytes(text, "just some notes\n");
     expectBadInput({ "import", text, "-o", out }, text, "not a format Ridgeline imports");
@@ -420,4 +423,207 @@ TEST_F(Cli, ImportNcuCsvThenReportGivesHandComputedVerdicts)
     EXPECT_EQ(nlohmann::json::parse(check.out)["counts"]["ceilings"], 11 + 3);
     const auto table = run({ "report", session });
     EXPECT_NE(table.out.find("compute-bound (FP32)"), std::string::npos) << table.out;
+}
+
+// Kineto: a gzipped PyTorch-profiler trace imports and reports; a truncated one is one clear error.
+TEST_F(Cli, ImportKinetoTraceThenReport)
+{
+    const auto trace = ridgeline::testing::testDataPath("kineto/nccl_parser_config/nccl_data.json.gz");
+    const auto out = m_dir.file("kineto.ridge");
+    const auto r = run({ "import", trace, "-o", out });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("imported 2700 kernels"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("21 NCCL collectives"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no progress line when stderr is not a terminal";
+    const auto report = run({ "report", out });
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    EXPECT_NE(report.out.find("communication-bound"), std::string::npos) << report.out;
+    const auto check = run({ "check", out });
+    EXPECT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_NE(check.out.find("import:kineto"), std::string::npos) << check.out;
+
+    // Two ranks into one session.
+    const auto pair = m_dir.file("pair.ridge");
+    const auto two = run({ "import", ridgeline::testing::testDataPath("kineto/trace_filter/sampled_rank-0.json.gz"),
+        ridgeline::testing::testDataPath("kineto/trace_filter/sampled_rank-1.json.gz"), "-o", pair });
+    ASSERT_EQ(two.exitCode, 0) << two.err;
+    EXPECT_NE(two.err.find("2 files (ranks 0, 1)"), std::string::npos) << two.err;
+
+    // No GPU ops: imported, and the CLI says so.
+    const auto cpuOnly
+        = ridgeline::testing::testDataPath("kineto/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+    const auto cpu = run({ "import", cpuOnly, "-o", m_dir.file("cpu.ridge") });
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+    EXPECT_NE(cpu.err.find("ridgeline: warning: no GPU activity in"), std::string::npos) << cpu.err;
+}
+
+TEST_F(Cli, ImportOfATruncatedKinetoTraceExitsWithTwo)
+{
+    const auto gz = readBytes(ridgeline::testing::testDataPath("kineto/triton_example/triton_example.json.gz"));
+    const auto truncated = m_dir.file("truncated.json.gz");
+    writeBytes(truncated, gz.substr(0, gz.size() / 2));
+    const auto out = m_dir.file("never.ridge");
+    expectBadInput({ "import", truncated, "-o", out }, truncated, "truncated gzip");
+    const auto json = m_dir.file("truncated.json");
+    writeBytes(json, R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2}, {"ph": )");
+    expectBadInput({ "import", json, "-o", out }, json, "JSON");
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// `ridgeline import con_kernel.sqlite -o x.ridge && ridgeline report x.ridge` (nsys 2022.1 export:
+// 9 kernels of 5 names, 11 copies, 1 memset, 71 runtime calls; counted with sqlite3).
+TEST_F(Cli, ImportNsysSqliteThenReportListsTheKernels)
+{
+    const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
+    const auto before = readBytes(nsys);
+    const auto out = m_dir.file("x.ridge");
+    const auto r = run({ "import", nsys, "-o", out });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("imported 9 kernels, 11 memcpys, 1 memset, 71 API calls and 0 NVTX ranges from " + nsys),
+        std::string::npos)
+        << r.err;
+    EXPECT_EQ(readBytes(nsys), before);
+
+    const auto report = run({ "report", out, "--format", "json" });
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    const auto doc = nlohmann::json::parse(report.out);
+    std::set<std::string> names;
+    std::int64_t launches = 0;
+    for (const auto& row : doc["kernels"]) {
+        names.insert(row["name"].get<std::string>());
+        launches += row["launches"].get<std::int64_t>();
+    }
+    EXPECT_EQ(launches, 9);
+    for (const char* name : { "test0", "test1", "test2", "test3", "test4" })
+        EXPECT_TRUE(names.contains(std::string(name) + "(double *, unsigned long long, unsigned long long)")) << name;
+    const auto table = run({ "report", out });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("test0"), std::string::npos) << table.out;
+    const auto check = run({ "check", out });
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_NE(check.out.find("import:nsys-sqlite"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("integrity:     ok"), std::string::npos) << check.out;
+
+    // A truncated export: one clear error, exit 2, no output file.
+    const auto truncated = m_dir.file("truncated.sqlite");
+    writeBytes(truncated, before.substr(0, before.size() / 3));
+    expectBadInput({ "import", truncated, "-o", m_dir.file("never.ridge") }, truncated, "malformed");
+    EXPECT_FALSE(std::filesystem::exists(m_dir.file("never.ridge")));
+}
+
+// `ridgeline merge A B -o OUT`: two ranks of the fixture into one session.
+TEST_F(Cli, MergeJoinsRanksIntoOneSession)
+{
+    const auto rank1 = m_dir.file("rank1.ridge");
+    ASSERT_TRUE(ridgeline::testing::writeSmallFixture(rank1).ok());
+    ridgeline::testing::execSql(rank1, "UPDATE processes SET rank = 1, host = 'node-b';");
+    const auto out = m_dir.file("merged.ridge");
+    const auto r = run({ "merge", m_fixture, rank1, "-o", out });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err, "merged 2 sessions into " + out + "\n");
+
+    const auto check = run({ "check", "--json", out });
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    const auto doc = nlohmann::json::parse(check.out);
+    EXPECT_EQ(doc["counts"]["kernels"], 16);
+    EXPECT_EQ(doc["counts"]["devices"], 4);
+    EXPECT_EQ(doc["counts"]["processes"], 2);
+    EXPECT_EQ(doc["status"], "complete");
+    const auto report = run({ "report", out, "--format", "json" });
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    EXPECT_EQ(nlohmann::json::parse(report.out)["kernels"].size(), 10u);
+
+    // Exists without --force: usage error; --force replaces it; into itself: refused.
+    EXPECT_EQ(run({ "merge", m_fixture, rank1, "-o", out }).exitCode, 1);
+    EXPECT_EQ(run({ "merge", m_fixture, rank1, "-o", out, "--force" }).exitCode, 0);
+    const auto self = run({ "merge", m_fixture, rank1, "-o", m_fixture, "--force" });
+    EXPECT_EQ(self.exitCode, 1) << self.err;
+    EXPECT_NE(self.err.find("merged into itself"), std::string::npos) << self.err;
+    EXPECT_EQ(run({ "merge", m_fixture, "-o", m_dir.file("one.ridge") }).exitCode, 1);
+    EXPECT_EQ(run({ "merge", "--help" }).exitCode, 0);
+    const auto missing = m_dir.file("missing.ridge");
+    expectBadInput({ "merge", m_fixture, missing, "-o", m_dir.file("never.ridge") }, missing, "no such file");
+}
+
+TEST_F(Cli, ExportWritesEachFormat)
+{
+    const auto trace = m_dir.file("trace.json");
+    const auto csv = m_dir.file("tables");
+    const auto html = m_dir.file("report.html");
+    const auto one = run({ "export", m_fixture, "--perfetto", trace });
+    EXPECT_EQ(one.exitCode, 0) << one.err;
+    EXPECT_FALSE(nlohmann::json::parse(readBytes(trace))["traceEvents"].empty());
+    const auto all = run({ "export", m_fixture, "--csv", csv, "--html", html, "--perfetto", trace });
+    EXPECT_EQ(all.exitCode, 0) << all.err;
+    for (const char* table : { "meta", "devices", "kernels", "kernel_metrics", "memops", "api_calls", "verdicts" })
+        EXPECT_TRUE(std::filesystem::is_regular_file(csv + "/" + table + ".csv")) << table;
+    EXPECT_NE(readBytes(html).find("<svg"), std::string::npos);
+    // No temporary files are left next to the outputs.
+    for (const auto& entry : std::filesystem::directory_iterator(m_dir.path()))
+        EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+    const auto help = run({ "export", "--help" });
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_NE(help.out.find("--perfetto"), std::string::npos);
+}
+
+TEST_F(Cli, ExportFailuresHaveTheirExitCodes)
+{
+    const auto noOutput = run({ "export", m_fixture });
+    EXPECT_EQ(noOutput.exitCode, 1) << noOutput.err;
+    EXPECT_NE(noOutput.err.find("--perfetto"), std::string::npos) << noOutput.err;
+
+    const auto html = m_dir.file("r.html");
+    const auto missing = m_dir.file("missing.ridge");
+    expectBadInput({ "export", missing, "--html", html }, missing, "");
+    const auto garbage = m_dir.file("garbage.ridge");
+    writeBytes(garbage, "this is not a session");
+    EXPECT_EQ(run({ "export", garbage, "--html", html }).exitCode, 2);
+    EXPECT_FALSE(std::filesystem::exists(html));
+
+    const auto nowhere = m_dir.file("no/such/dir/out.json");
+    const auto unwritable = run({ "export", m_fixture, "--perfetto", nowhere });
+    EXPECT_EQ(unwritable.exitCode, 3) << unwritable.err;
+    EXPECT_FALSE(std::filesystem::exists(nowhere));
+    // A CSV directory under a regular file cannot be created.
+    const auto underFile = run({ "export", m_fixture, "--csv", m_fixture + "/tables" });
+    EXPECT_EQ(underFile.exitCode, 3) << underFile.err;
+    const auto html2 = run({ "export", m_fixture, "--html", m_dir.file("no/such/dir/r.html") });
+    EXPECT_EQ(html2.exitCode, 3) << html2.err;
+}
+
+TEST_F(Cli, ReportTimelineWindowAndStep)
+{
+    // [0, 10 µs) of the small fixture: device 0 runs the copy [0,900) and three vectorAdds
+    // [1000,2000) [3000,5000) [6000,9000) -> span 9,000, idle 2,100; device 1 has nothing there.
+    const auto json = run({ "report", m_fixture, "--format", "json", "--window", "0:10us" });
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["timeline_window"]["start_ns"], 0);
+    EXPECT_EQ(doc["timeline_window"]["end_ns"], 10'000);
+    ASSERT_EQ(doc["timeline"].size(), 1u);
+    EXPECT_EQ(doc["timeline"][0]["device"], 0);
+    EXPECT_EQ(doc["timeline"][0]["kernels"], 3);
+    EXPECT_EQ(doc["timeline"][0]["span_ns"], 9'000);
+    EXPECT_EQ(doc["timeline"][0]["idle_ns"], 2'100);
+    EXPECT_EQ(doc["kernels"].size(), 5u) << "the kernel table stays whole-session";
+
+    const auto table = run({ "report", m_fixture, "--window", "0:10us" });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("Timeline of 0 .. 10000 ns:"), std::string::npos) << table.out;
+
+    for (const std::vector<std::string>& bad :
+        { std::vector<std::string> { "--window", "5ms:5ms" }, std::vector<std::string> { "--window", "10:2" },
+            std::vector<std::string> { "--window", "soon" }, std::vector<std::string> { "--step", "3" } }) {
+        std::vector<std::string> args { "report", m_fixture };
+        args.insert(args.end(), bad.begin(), bad.end());
+        const auto r = run(args);
+        EXPECT_EQ(r.exitCode, 1) << bad[1] << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_FALSE(r.err.empty());
+    }
+    const auto step = run({ "report", m_fixture, "--step", "3" });
+    EXPECT_NE(step.err.find("ProfilerStep#3"), std::string::npos) << step.err;
 }

@@ -136,3 +136,66 @@ TEST_F(Report, TableShowsTotalsAndRows)
     EXPECT_NE(table.find(" 64.86%"), std::string::npos) << table;
     EXPECT_EQ(table.find("vectorAdd"), std::string::npos) << "--top 1 shows only sgemm";
 }
+
+// The "timeline" array on the small fixture (rank 0; process 1 has rank 0), worked out by hand:
+// Device 0: HtoD [0,900), vectorAdd [1000,2000) [3000,5000) [6000,9000), sgemm [10000,20000)
+//   [21000,35000), memset [36000,36200). Span 36,200; busy 900+1000+2000+3000+10000+14000+200 =
+//   31,100; idle 5,100; compute 30,000; non-compute 1,100 (the copy and the memset); no
+//   communication -> overlap null. Gaps: [900,1000) and [2000,3000) are ended by kernels whose
+//   launch calls (800, 900) were issued before the gap -> waiting 1,100 in 2 gaps; the four other
+//   gaps (1,000 each) are ended by ops without launch calls -> unknown 4,000. Verdicts: HtoD
+//   communication-bound 900; the counted vectorAdd launch is memory-bound (2 MiB of DRAM in 1 µs =
+//   63 % of 3.35 TB/s), with the memset 1,000 + 200; the rest unknown 29,000. Stream 7 queue:
+//   [820,1000) and [915,3000) -> max 2, average (180 + 2085) / 36200.
+// Device 1: AllReduce [12000,17000) (a collective), vectorAdd [40000,40500), cutlass [41000,42500).
+//   Span 30,500; busy 7,000; idle 23,500; compute 2,000; non-compute 5,000; overlap 0 %.
+TEST_F(Report, JsonHasTheTimelinePerRankAndDevice)
+{
+    const auto json = nlohmann::json::parse(write({ ReportFormat::Json, KernelSort::TotalTime, 0 }));
+    EXPECT_TRUE(json["timeline_window"].is_null());
+    const auto& timeline = json["timeline"];
+    ASSERT_EQ(timeline.size(), 2u);
+    for (const auto& t : timeline) {
+        for (const char* field :
+            { "rank", "device", "kernels", "memcpy", "memset", "collectives", "span_ns", "idle_ns", "compute_ns",
+                "non_compute_ns", "comm_comp_overlap_pct", "time_by_verdict_ns", "idle_gaps", "queue_depth" })
+            EXPECT_TRUE(t.contains(field)) << field;
+    }
+    const auto& d0 = timeline[0];
+    EXPECT_EQ(d0["rank"], 0);
+    EXPECT_EQ(d0["device"], 0);
+    EXPECT_EQ(d0["kernels"], 5);
+    EXPECT_EQ(d0["memcpy"], 1);
+    EXPECT_EQ(d0["memset"], 1);
+    EXPECT_EQ(d0["collectives"], 0);
+    EXPECT_EQ(d0["span_ns"], 36'200);
+    EXPECT_EQ(d0["idle_ns"], 5'100);
+    EXPECT_EQ(d0["compute_ns"], 30'000);
+    EXPECT_EQ(d0["non_compute_ns"], 1'100);
+    EXPECT_TRUE(d0["comm_comp_overlap_pct"].is_null());
+    EXPECT_EQ(d0["time_by_verdict_ns"]["communication-bound"], 900);
+    EXPECT_EQ(d0["time_by_verdict_ns"]["memory-bound"], 1'200);
+    EXPECT_EQ(d0["time_by_verdict_ns"]["unknown"], 29'000);
+    EXPECT_EQ(d0["idle_gaps"]["waiting_on_kernel"]["time_ns"], 1'100);
+    EXPECT_EQ(d0["idle_gaps"]["waiting_on_kernel"]["count"], 2);
+    EXPECT_EQ(d0["idle_gaps"]["host_not_launching"]["time_ns"], 0);
+    EXPECT_EQ(d0["idle_gaps"]["unknown"]["time_ns"], 4'000);
+    ASSERT_EQ(d0["queue_depth"].size(), 1u);
+    EXPECT_EQ(d0["queue_depth"][0]["stream"], 7);
+    EXPECT_EQ(d0["queue_depth"][0]["max_depth"], 2);
+    EXPECT_DOUBLE_EQ(d0["queue_depth"][0]["avg_depth"].get<double>(), 2'265.0 / 36'200.0);
+
+    const auto& d1 = timeline[1];
+    EXPECT_EQ(d1["rank"], 0);
+    EXPECT_EQ(d1["device"], 1);
+    EXPECT_EQ(d1["kernels"], 2);
+    EXPECT_EQ(d1["collectives"], 1);
+    EXPECT_EQ(d1["span_ns"], 30'500);
+    EXPECT_EQ(d1["idle_ns"], 23'500);
+    EXPECT_EQ(d1["compute_ns"], 2'000);
+    EXPECT_EQ(d1["non_compute_ns"], 5'000);
+    EXPECT_DOUBLE_EQ(d1["comm_comp_overlap_pct"].get<double>(), 0.0);
+
+    const auto table = write({ ReportFormat::Table, KernelSort::TotalTime, 0 });
+    EXPECT_NE(table.find("Rank 0 device 0: span 36.200 µs"), std::string::npos) << table;
+}

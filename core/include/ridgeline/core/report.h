@@ -5,6 +5,7 @@
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/timeline.h"
 
 #include <cstddef>
 #include <map>
@@ -26,6 +27,10 @@ struct KernelReport {
     std::map<std::string, std::string> meta;
     std::vector<Device> devices;
     std::vector<KernelSummary> kernels; // all of them; sorting and --top apply when writing
+    // Timeline analysis per rank and device (timeline.h), over the window when one was chosen.
+    std::vector<TimelineSummary> timeline;
+    std::optional<TimeWindow> timelineWindow;
+    std::optional<std::int64_t> timelineStep;
 };
 
 struct ReportOptions {
@@ -34,7 +39,9 @@ struct ReportOptions {
     std::size_t top = 0; // 0 = every row
 };
 
-Result<KernelReport> buildKernelReport(SessionReader& reader);
+// `timeline` chooses the window of the timeline analysis (whole session by default); an unknown
+// profiler step is NotFound, an empty window InvalidArgument.
+Result<KernelReport> buildKernelReport(SessionReader& reader, const TimelineSelection& timeline = {});
 void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptions& options);
 
 } // namespace ridgeline::core

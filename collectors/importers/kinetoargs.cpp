@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// simdjson On-Demand helpers of the Kineto importer: tokens, numbers, strings, launch sizes and
+// the args of an event, all read from the raw JSON text without unescaping what is not kept.
+#include "kinetojson.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace ridgeline::collectors::kineto {
+
+namespace {
+
+std::optional<std::int64_t> tokenInt(std::string_view token)
+{
+    token = unquoted(token);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec == std::errc() && end == token.data() + token.size())
+        return value;
+    double real = 0;
+    const auto [realEnd, realEc] = std::from_chars(token.data(), token.data() + token.size(), real);
+    if (realEc == std::errc() && realEnd == token.data() + token.size() && std::fabs(real) < 9.2e18)
+        return static_cast<std::int64_t>(std::llround(real));
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string_view unquoted(std::string_view token)
+{
+    while (
+        !token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    if (token.size() >= 2 && token.front() == '"' && token.back() == '"')
+        token = token.substr(1, token.size() - 2);
+    return token;
+}
+
+Category classify(std::string_view cat)
+{
+    static constexpr std::pair<std::string_view, Category> kCategories[] {
+        { "kernel", Category::Kernel },
+        { "gpu_memcpy", Category::Memcpy },
+        { "gpu_memset", Category::Memset },
+        { "cuda_runtime", Category::Runtime },
+        { "runtime", Category::Runtime },
+        { "cuda_driver", Category::Driver },
+        { "driver", Category::Driver },
+        { "user_annotation", Category::Annotation },
+        { "gpu_user_annotation", Category::GpuAnnotation },
+        { "cpu_op", Category::Host },
+        { "python_function", Category::Host },
+    };
+    for (const auto& [name, category] : kCategories) {
+        if (equalsIgnoreCase(cat, name))
+            return category;
+    }
+    return Category::Other;
+}
+
+od::field fieldOf(simdjson::simdjson_result<od::field> member)
+{
+    od::field field;
+    if (const auto error = std::move(member).get(field))
+        throw simdjson::simdjson_error(error);
+    return field;
+}
+
+std::string_view keyOf(od::field& field)
+{
+    const char* start = field.key().raw();
+    const char* end = start;
+    while (*end != '"') {
+        if (*end == '\\')
+            ++end;
+        ++end;
+    }
+    return { start, static_cast<std::size_t>(end - start) };
+}
+
+bool isScalar(od::value& value)
+{
+    const auto type = value.type().value();
+    return type != od::json_type::array && type != od::json_type::object;
+}
+
+std::optional<std::int64_t> readInt(od::value& value)
+{
+    if (!isScalar(value))
+        return std::nullopt;
+    return tokenInt(value.raw_json_token());
+}
+
+std::string readString(od::value& value)
+{
+    if (!isScalar(value))
+        return {};
+    const auto token = value.raw_json_token();
+    return value.type().value() == od::json_type::string ? unescapeJsonString(token) : std::string(unquoted(token));
+}
+
+core::Dim3 readDim3(od::value& value)
+{
+    core::Dim3 dims;
+    if (value.type().value() != od::json_type::array)
+        return dims;
+    std::uint32_t* slots[] = { &dims.x, &dims.y, &dims.z };
+    std::size_t i = 0;
+    for (auto element : value.get_array()) {
+        od::value item = element.value();
+        const auto n = readInt(item);
+        if (i < 3 && n && *n >= 0 && *n <= 0xFFFFFFFFLL)
+            *slots[i] = static_cast<std::uint32_t>(*n);
+        ++i;
+    }
+    return dims;
+}
+
+int toInt(std::int64_t value)
+{
+    return static_cast<int>(std::clamp<std::int64_t>(value, -2147483647, 2147483647));
+}
+
+void readArgs(od::value& object, Args& args)
+{
+    if (object.type().value() != od::json_type::object)
+        return;
+    for (auto member : object.get_object()) {
+        od::field field = fieldOf(std::move(member));
+        const std::string_view key = keyOf(field);
+        od::value& v = field.value();
+        auto setInt = [&v](std::int64_t& slot) {
+            if (auto n = readInt(v))
+                slot = *n;
+        };
+        if (key == "correlation")
+            setInt(args.correlation);
+        else if (key == "device")
+            args.device = readInt(v);
+        else if (key == "stream")
+            args.stream = readInt(v);
+        else if (key == "context")
+            setInt(args.context);
+        else if (key == "registers per thread")
+            setInt(args.registers);
+        else if (key == "shared memory")
+            setInt(args.sharedMemory);
+        else if (key == "bytes")
+            setInt(args.bytes);
+        else if (key == "grid")
+            args.grid = readDim3(v);
+        else if (key == "block")
+            args.block = readDim3(v);
+        else if (key == "fromDevice")
+            args.fromDevice = readInt(v);
+        else if (key == "toDevice")
+            args.toDevice = readInt(v);
+        else if (key == "Collective name") {
+            args.comm.collective = readString(v);
+            args.hasCollective = true;
+        } else if (key == "In msg nelems" || key == "In msg size")
+            setInt(args.comm.inNelems);
+        else if (key == "Out msg nelems" || key == "Out msg size")
+            setInt(args.comm.outNelems);
+        else if (key == "Group size")
+            args.comm.groupSize = toInt(readInt(v).value_or(0));
+        else if (key == "dtype")
+            args.comm.dtype = readString(v);
+        else if (key == "Process Group Name")
+            args.pgName = readString(v);
+        else if (key == "Process Group Description")
+            args.pgDesc = readString(v);
+        else if (key == "Process Group Ranks")
+            args.pgRanks = readString(v);
+        else if (key == "name")
+            args.name = readString(v);
+    }
+}
+
+} // namespace ridgeline::collectors::kineto

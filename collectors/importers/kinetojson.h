@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// simdjson On-Demand helpers of the Kineto importer, shared by the event parser and the args reader.
+#pragma once
+
+#include "kinetointernal.h"
+
+#include <simdjson.h>
+
+namespace ridgeline::collectors::kineto {
+
+namespace od = simdjson::ondemand;
+
+enum class Category { Unknown, Kernel, Memcpy, Memset, Runtime, Driver, Annotation, GpuAnnotation, Host, Other };
+
+// A token without its quotes and trailing whitespace.
+std::string_view unquoted(std::string_view token);
+// An event's "cat", compared case-insensitively ("Kernel", "Runtime" in older traces).
+Category classify(std::string_view cat);
+// Unwraps an object member; errors throw simdjson_error (caught in parseTrace).
+od::field fieldOf(simdjson::simdjson_result<od::field> member);
+// The key of a field as written (keys Ridgeline looks for have no escapes).
+std::string_view keyOf(od::field& field);
+bool isScalar(od::value& value);
+// A number (or a numeric string) as an integer; reals are rounded.
+std::optional<std::int64_t> readInt(od::value& value);
+std::string readString(od::value& value);
+core::Dim3 readDim3(od::value& value);
+int toInt(std::int64_t value);
+
+// The args of an event that Ridgeline uses.
+struct Args {
+    std::int64_t correlation = 0;
+    std::optional<std::int64_t> device, stream, fromDevice, toDevice;
+    std::int64_t context = 0;
+    std::int64_t registers = 0;
+    std::int64_t sharedMemory = 0;
+    std::int64_t bytes = 0;
+    core::Dim3 grid, block;
+    CommInfo comm;
+    bool hasCollective = false;
+    std::string pgName, pgDesc, pgRanks;
+    std::string name; // ph:"M" events
+};
+
+void readArgs(od::value& object, Args& args);
+
+} // namespace ridgeline::collectors::kineto

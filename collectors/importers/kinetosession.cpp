@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// Writes parsed Kineto traces as one session: one process per rank (file), the devices its GPU
+// ops ran on (ids unique across ranks) with datasheet ceilings, kernels, copies, runtime calls,
+// annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
+#include "kinetointernal.h"
+#include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/sessionwriter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+
+namespace ridgeline::collectors {
+
+namespace kineto {
+namespace {
+
+bool hasGpuActivity(const ParsedTrace& trace)
+{
+    return !trace.kernels.empty() || !trace.memops.empty();
+}
+
+std::string fileName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+bool isAmdGpu(const std::string& name)
+{
+    return name.find("AMD") != std::string::npos || name.find("Radeon") != std::string::npos
+        || name.find("Instinct") != std::string::npos;
+}
+
+// Warnings that need no session: missing rank, no GPU activity, other accelerators.
+void traceWarnings(const ParsedTrace& trace, std::vector<std::string>& warnings)
+{
+    if (!trace.hasDistributedInfo)
+        warnings.push_back(fmt::format("{} has no distributedInfo rank: the rank is unknown (-1)", trace.name));
+    const bool amd = std::any_of(
+        trace.devices.begin(), trace.devices.end(), [](const auto& device) { return isAmdGpu(device.name); });
+    if (amd)
+        warnings.push_back(fmt::format("{} is a trace of an AMD GPU (ROCm): its kernels and copies are imported, "
+                                       "with no datasheet ceilings (the catalogue lists NVIDIA GPUs)",
+            trace.name));
+    if (!trace.otherAcceleratorOps.empty()) {
+        std::string ops;
+        for (const auto& [cat, count] : trace.otherAcceleratorOps)
+            ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", count, cat);
+        warnings.push_back(fmt::format("{} is a trace of a Meta MTIA accelerator: its device ops ({}) are not "
+                                       "imported (Ridgeline models CUDA GPUs); host-side events are",
+            trace.name, ops));
+    }
+    if (!hasGpuActivity(trace))
+        warnings.push_back(fmt::format("no GPU activity in {}: no kernels, copies or memsets", trace.name));
+}
+
+struct SessionState {
+    std::map<std::int64_t, core::Device> devices; // session id -> device (node-stable for KernelFacts)
+    std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
+    std::int64_t nextDeviceId = 0;
+    std::int64_t nextKernelId = 1;
+    std::set<int> ranks;
+};
+
+// Devices the file's GPU ops ran on, described by deviceProperties where it can: file id -> session id.
+core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
+    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::vector<std::string>& warnings)
+{
+    std::set<std::int64_t> used;
+    for (const auto& k : trace.kernels)
+        used.insert(k.kernel.deviceId);
+    for (const auto& op : trace.memops)
+        used.insert(op.deviceId);
+    std::map<std::int64_t, std::int64_t> ids;
+    for (const auto fileId : used) {
+        core::Device device;
+        device.ordinal = static_cast<int>(std::clamp<std::int64_t>(fileId, -1, 1 << 20));
+        for (const auto& described : trace.devices) {
+            if (described.id == fileId)
+                device = described;
+        }
+        device.id = state.nextDeviceId++;
+        device.host = trace.hostName;
+        if (device.name.empty()) {
+            device.name = "unknown GPU";
+            warnings.push_back(fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings "
+                                           "for it",
+                trace.name, fileId));
+        } else if (const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount)) {
+            if (spec->boostClockHz > 0)
+                device.coreClockKhz = static_cast<std::int64_t>(spec->boostClockHz / 1000.0 + 0.5);
+            state.ceilings[device.id] = datasheetCeilings(*spec, device.id);
+        } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
+            warnings.push_back(fmt::format("GPU \"{}\" of {} is not in Ridgeline's catalogue: no datasheet ceilings "
+                                           "for device {}",
+                device.name, trace.name, device.id));
+        }
+        auto added = writer.addDevice(device);
+        if (added.hasError())
+            return added.error();
+        if (auto it = state.ceilings.find(device.id); it != state.ceilings.end())
+            RIDGELINE_TRY(writer.addCeilings(it->second));
+        ids[fileId] = device.id;
+        state.devices.emplace(device.id, device);
+    }
+    return ids;
+}
+
+// One process per host pid of the file (the busiest first, which also owns the GPU ops): pid -> id.
+core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
+    core::SessionWriter& writer, const ParsedTrace& trace, std::int64_t& mainProcess)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> pids(trace.hostPidEvents.begin(), trace.hostPidEvents.end());
+    std::stable_sort(pids.begin(), pids.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (pids.empty())
+        pids.emplace_back(0, 0);
+    std::map<std::int64_t, std::int64_t> ids;
+    std::vector<core::Thread> threads;
+    for (const auto& [pid, count] : pids) {
+        core::Process process;
+        process.pid = pid;
+        process.host = trace.hostName;
+        process.rank = trace.rank;
+        process.worldSize = trace.worldSize;
+        if (auto it = trace.processNames.find(pid); it != trace.processNames.end())
+            process.command = it->second;
+        process.startNs = trace.firstNs;
+        process.endNs = trace.lastNs;
+        auto id = writer.addProcess(process);
+        if (id.hasError())
+            return id.error();
+        ids[pid] = id.value();
+        for (const auto& [key, name] : trace.threadNames) {
+            if (key.first == pid)
+                threads.push_back({ 0, id.value(), key.second, name });
+        }
+    }
+    RIDGELINE_TRY(writer.addThreads(threads));
+    mainProcess = ids.at(pids.front().first);
+    return ids;
+}
+
+core::Status writeTrace(
+    core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
+{
+    traceWarnings(trace, summary.warnings);
+    summary.ranks.push_back(trace.rank);
+    if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
+        summary.warnings.push_back(
+            fmt::format("rank {} appears in more than one file ({} among them)", trace.rank, trace.name));
+    auto deviceIds = writeDevices(writer, trace, state, summary.warnings);
+    if (deviceIds.hasError())
+        return deviceIds.error();
+    std::int64_t mainProcess = 0;
+    auto processIds = writeProcesses(writer, trace, mainProcess);
+    if (processIds.hasError())
+        return processIds.error();
+    auto processOf = [&](std::int64_t pid) {
+        const auto it = processIds.value().find(pid);
+        return it == processIds.value().end() ? mainProcess : it->second;
+    };
+
+    std::vector<std::int64_t> nameIds(trace.names.size(), 0);
+    std::vector<core::Kernel> kernels;
+    std::vector<core::CommOp> commOps;
+    std::vector<core::Verdict> verdicts;
+    kernels.reserve(trace.kernels.size());
+    for (auto& k : trace.kernels) {
+        core::Kernel record = k.kernel;
+        auto& nameId = nameIds[static_cast<std::size_t>(record.nameId)];
+        if (nameId == 0) {
+            auto interned = writer.internKernelName(trace.names[static_cast<std::size_t>(record.nameId)]);
+            if (interned.hasError())
+                return interned.error();
+            nameId = interned.value();
+        }
+        record.nameId = nameId;
+        record.id = state.nextKernelId++;
+        record.processId = mainProcess;
+        record.deviceId = deviceIds.value().at(record.deviceId);
+        core::KernelFacts facts;
+        facts.kernelId = record.id;
+        facts.durationNs = record.durationNs();
+        facts.grid = record.grid;
+        facts.block = record.block;
+        facts.device = &state.devices.at(record.deviceId);
+        if (auto it = state.ceilings.find(record.deviceId); it != state.ceilings.end())
+            facts.ceilings = it->second;
+        if (k.comm) {
+            const CommInfo& info = *k.comm;
+            core::CommOp op;
+            op.kernelId = record.id;
+            op.processId = mainProcess;
+            op.deviceId = record.deviceId;
+            op.collective = info.collective;
+            const int size = dtypeSize(info.dtype);
+            op.bytes = info.inNelems > 0 && size > 0 ? info.inNelems * size : 0;
+            op.dataType = info.dtype;
+            op.groupSize = info.groupSize;
+            op.algorithm = info.algorithm;
+            op.protocol = info.protocol;
+            op.processGroup = info.processGroup;
+            op.startNs = record.startNs;
+            op.endNs = record.endNs;
+            commOps.push_back(std::move(op));
+            facts.collective = info.collective;
+        }
+        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+        kernels.push_back(record);
+    }
+    for (auto& op : trace.memops) {
+        op.processId = mainProcess;
+        op.deviceId = deviceIds.value().at(op.deviceId);
+        auto peer = [&](std::optional<std::int64_t>& id) {
+            if (id) {
+                const auto it = deviceIds.value().find(*id);
+                id = it == deviceIds.value().end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+            }
+        };
+        peer(op.srcDeviceId);
+        peer(op.dstDeviceId);
+    }
+    for (auto& call : trace.apiCalls)
+        call.processId = processOf(call.processId);
+    for (auto& range : trace.ranges)
+        range.processId = processOf(range.processId);
+
+    if (auto added = writer.addKernels(kernels); added.hasError())
+        return added.error();
+    if (auto added = writer.addCommOps(commOps); added.hasError())
+        return added.error();
+    RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    summary.kernels += static_cast<std::int64_t>(kernels.size());
+    summary.commOps += static_cast<std::int64_t>(commOps.size());
+    for (const auto& op : trace.memops)
+        (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
+    summary.apiCalls += static_cast<std::int64_t>(trace.apiCalls.size());
+    summary.ranges += static_cast<std::int64_t>(trace.ranges.size());
+    if (auto added = writer.addMemOps(trace.memops); added.hasError())
+        return added.error();
+    if (auto added = writer.addApiCalls(trace.apiCalls); added.hasError())
+        return added.error();
+    if (auto added = writer.addNvtxRanges(trace.ranges); added.hasError())
+        return added.error();
+    return {};
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator)
+{
+    std::string text;
+    for (const auto& part : parts)
+        text += (text.empty() ? "" : std::string(separator)) + part;
+    return text;
+}
+
+} // namespace
+} // namespace kineto
+
+core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& tracePaths,
+    const std::string& sessionPath, bool overwrite, const ImportProgress& progress)
+{
+    namespace fs = std::filesystem;
+    if (tracePaths.empty())
+        return core::makeError(core::ErrorCode::InvalidArgument, "no trace to import");
+    std::error_code ec;
+    if (fs::exists(sessionPath, ec)) {
+        for (const auto& path : tracePaths) {
+            if (fs::equivalent(path, sessionPath, ec))
+                return core::makeError(core::ErrorCode::InvalidArgument,
+                    fmt::format("{}: the output would replace the input", sessionPath));
+        }
+        if (!overwrite)
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
+    }
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+    RIDGELINE_TRY(writer.beginBatch());
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:kineto"));
+    std::vector<std::string> names;
+    for (const auto& path : tracePaths)
+        names.push_back(kineto::fileName(path));
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, kineto::joined(names, ", ")));
+
+    KinetoImportSummary summary;
+    kineto::SessionState state;
+    const double files = static_cast<double>(tracePaths.size());
+    for (std::size_t i = 0; i < tracePaths.size(); ++i) {
+        const auto& path = tracePaths[i];
+        const std::string what = fmt::format("reading {}", path);
+        if (progress)
+            progress(static_cast<double>(i) / files, what);
+        std::optional<kineto::ParsedTrace> trace;
+        {
+            auto bytes = kineto::readTraceFile(path);
+            if (bytes.hasError())
+                return bytes.error();
+            auto parsed = kineto::parseTrace(path, bytes.value(), [&](double fraction) {
+                if (progress)
+                    progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
+            });
+            if (parsed.hasError())
+                return parsed.error();
+            trace = std::move(parsed).value();
+        } // the JSON text is freed before the session grows
+        if (!trace->baseTimeNs.empty())
+            RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", i), trace->baseTimeNs));
+        if (progress)
+            progress((static_cast<double>(i) + 0.7) / files, fmt::format("writing the events of {}", path));
+        RIDGELINE_TRY(kineto::writeTrace(writer, *trace, state, summary));
+    }
+    if (progress)
+        progress(1.0, "building the session's indexes");
+    if (!summary.warnings.empty())
+        RIDGELINE_TRY(writer.setMeta("warning", kineto::joined(summary.warnings, "; ")));
+    RIDGELINE_TRY(writer.commitBatch());
+    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
+    return summary;
+}
+
+core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::string_view bytes)
+{
+    auto text = kineto::loadTraceBytes(name, bytes);
+    if (text.hasError())
+        return text.error();
+    auto parsed = kineto::parseTrace(name, text.value(), {});
+    if (parsed.hasError())
+        return parsed.error();
+    const auto& trace = parsed.value();
+    KinetoImportSummary summary;
+    summary.kernels = static_cast<std::int64_t>(trace.kernels.size());
+    for (const auto& k : trace.kernels)
+        summary.commOps += k.comm ? 1 : 0;
+    for (const auto& op : trace.memops)
+        (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
+    summary.apiCalls = static_cast<std::int64_t>(trace.apiCalls.size());
+    summary.ranges = static_cast<std::int64_t>(trace.ranges.size());
+    summary.ranks.push_back(trace.rank);
+    kineto::traceWarnings(trace, summary.warnings);
+    return summary;
+}
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+// Timeline analysis (core/include/ridgeline/core/timeline.h): every figure against values worked
+// out by hand in the comments, first on plain ops, then through a session file.
+#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/timeline.h"
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ridgeline::core;
+
+namespace {
+
+TimelineOp op(std::int64_t start, std::int64_t end, std::int64_t stream, GpuOpKind kind = GpuOpKind::Kernel,
+    TimelineVerdict verdict = TimelineVerdict::Unknown)
+{
+    TimelineOp o;
+    o.startNs = start;
+    o.endNs = end;
+    o.streamId = stream;
+    o.kind = kind;
+    o.verdict = verdict;
+    return o;
+}
+
+TimelineOp launched(TimelineOp o, std::int64_t launchStart, std::int64_t launchEnd)
+{
+    o.launchStartNs = launchStart;
+    o.launchEndNs = launchEnd;
+    return o;
+}
+
+std::int64_t verdictNs(const TimelineSummary& s, TimelineVerdict v)
+{
+    return s.timeByVerdictNs[static_cast<std::size_t>(v)];
+}
+
+// Stream 1: [0,100) and [200,300); stream 2: [50,150). Given out of order on purpose.
+std::vector<TimelineOp> twoStreams()
+{
+    return { op(200, 300, 1, GpuOpKind::Kernel, TimelineVerdict::ComputeBound),
+        op(50, 150, 2, GpuOpKind::Kernel, TimelineVerdict::MemoryBound),
+        op(0, 100, 1, GpuOpKind::Kernel, TimelineVerdict::ComputeBound) };
+}
+
+} // namespace
+
+TEST(Timeline, EmptyHasNoSpanAndNoOverlap)
+{
+    std::vector<TimelineOp> ops;
+    const auto s = analyzeTimeline(ops);
+    EXPECT_EQ(s.spanNs, 0);
+    EXPECT_EQ(s.idleNs, 0);
+    EXPECT_EQ(s.computeNs, 0);
+    EXPECT_EQ(s.kernels + s.memcpys + s.memsets + s.collectives, 0);
+    EXPECT_FALSE(s.commCompOverlapPct.has_value());
+    EXPECT_TRUE(s.queues.empty());
+}
+
+TEST(Timeline, OverlappingKernelsOnTwoStreams)
+{
+    auto ops = twoStreams();
+    const auto s = analyzeTimeline(ops);
+    // span 0..300; union [0,150) + [200,300) = 250; idle 50; all of it compute.
+    EXPECT_EQ(s.kernels, 3);
+    EXPECT_EQ(s.startNs, 0);
+    EXPECT_EQ(s.endNs, 300);
+    EXPECT_EQ(s.spanNs, 300);
+    EXPECT_EQ(s.busyNs, 250);
+    EXPECT_EQ(s.idleNs, 50);
+    EXPECT_EQ(s.computeNs, 250);
+    EXPECT_EQ(s.nonComputeNs, 0);
+    EXPECT_EQ(s.communicationNs, 0);
+    EXPECT_FALSE(s.commCompOverlapPct.has_value()) << "no communication -> null";
+    // Each verdict's own union: compute-bound [0,100)+[200,300) = 200, memory-bound [50,150) = 100;
+    // 300 in all, more than the 250 busy, because [50,100) counts for both.
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::ComputeBound), 200);
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::MemoryBound), 100);
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::Unknown), 0);
+    // The gap [150,200) is ended by an op without a launch call.
+    EXPECT_EQ(s.idleGaps.unknownNs, 50);
+    EXPECT_EQ(s.idleGaps.unknownCount, 1);
+}
+
+TEST(Timeline, CollectiveOverlappingHalfOfAComputeKernel)
+{
+    // Compute [0,100); collective [50,150); a copy [200,250).
+    std::vector<TimelineOp> ops { op(0, 100, 1),
+        op(50, 150, 2, GpuOpKind::Collective, TimelineVerdict::CommunicationBound),
+        op(200, 250, 1, GpuOpKind::Memcpy, TimelineVerdict::CommunicationBound) };
+    const auto s = analyzeTimeline(ops);
+    EXPECT_EQ(s.kernels, 1);
+    EXPECT_EQ(s.collectives, 1);
+    EXPECT_EQ(s.memcpys, 1);
+    EXPECT_EQ(s.spanNs, 250);
+    EXPECT_EQ(s.busyNs, 200); // [0,150) + [200,250)
+    EXPECT_EQ(s.idleNs, 50);
+    EXPECT_EQ(s.computeNs, 100);
+    EXPECT_EQ(s.nonComputeNs, 100); // [100,150) collective only + [200,250) copy
+    EXPECT_EQ(s.communicationNs, 100);
+    EXPECT_EQ(s.overlapNs, 50);
+    ASSERT_TRUE(s.commCompOverlapPct.has_value());
+    EXPECT_DOUBLE_EQ(*s.commCompOverlapPct, 50.0);
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::CommunicationBound), 150);
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::Unknown), 100);
+}
+
+TEST(Timeline, CollectiveWithoutComputeOverlapsZeroPercent)
+{
+    std::vector<TimelineOp> ops { op(0, 100, 1), op(100, 200, 2, GpuOpKind::Collective) };
+    const auto s = analyzeTimeline(ops);
+    ASSERT_TRUE(s.commCompOverlapPct.has_value());
+    EXPECT_DOUBLE_EQ(*s.commCompOverlapPct, 0.0);
+    EXPECT_EQ(s.idleNs, 0); // touching ops leave no gap
+}
+
+TEST(Timeline, IdleGapsByCauseAndQueueDepth)
+{
+    // One stream. A [0,100) launched at -50..-40. Gap [100,300): B's launch call starts at 150,
+    // after the gap began -> host not launching (200). Gap [400,500): C was launched at 50..60,
+    // before the gap -> waiting on a kernel (100). Gap [600,700): D has no launch call -> unknown (100).
+    std::vector<TimelineOp> ops { launched(op(0, 100, 1), -50, -40), launched(op(300, 400, 1), 150, 160),
+        launched(op(500, 600, 1), 50, 60), op(700, 750, 1) };
+    const auto s = analyzeTimeline(ops);
+    EXPECT_EQ(s.spanNs, 750);
+    EXPECT_EQ(s.idleNs, 400);
+    EXPECT_EQ(s.idleGaps.hostNotLaunchingNs, 200);
+    EXPECT_EQ(s.idleGaps.hostNotLaunchingCount, 1);
+    EXPECT_EQ(s.idleGaps.waitingNs, 100);
+    EXPECT_EQ(s.idleGaps.waitingCount, 1);
+    EXPECT_EQ(s.idleGaps.unknownNs, 100);
+    EXPECT_EQ(s.idleGaps.unknownCount, 1);
+    // Queued: A [-40,0) lies before the span (0); B [160,300) = 140; C [60,500) = 440. Both queued
+    // over [160,300) -> max 2; average (140 + 440) / 750.
+    ASSERT_EQ(s.queues.size(), 1u);
+    EXPECT_EQ(s.queues[0].streamId, 1);
+    EXPECT_EQ(s.queues[0].launches, 3);
+    EXPECT_EQ(s.queues[0].maxDepth, 2);
+    EXPECT_DOUBLE_EQ(s.queues[0].averageDepth, 580.0 / 750.0);
+}
+
+TEST(Timeline, BackToBackLaunchesDoNotStack)
+{
+    // X queued [0,10), Y queued [10,20): one leaves as the next arrives -> depth 1.
+    std::vector<TimelineOp> ops { launched(op(10, 20, 3), -5, 0), launched(op(20, 30, 3), 5, 10) };
+    const auto s = analyzeTimeline(ops, TimeWindow { 0, 30 });
+    ASSERT_EQ(s.queues.size(), 1u);
+    EXPECT_EQ(s.queues[0].maxDepth, 1);
+    EXPECT_DOUBLE_EQ(s.queues[0].averageDepth, 20.0 / 30.0);
+}
+
+TEST(Timeline, WindowClipsOps)
+{
+    auto ops = twoStreams();
+    // [50,250): [50,100), [50,150), [200,250) -> span 200, busy 100 + 50, idle 50.
+    const auto s = analyzeTimeline(ops, TimeWindow { 50, 250 });
+    EXPECT_EQ(s.kernels, 3);
+    EXPECT_EQ(s.startNs, 50);
+    EXPECT_EQ(s.endNs, 250);
+    EXPECT_EQ(s.spanNs, 200);
+    EXPECT_EQ(s.busyNs, 150);
+    EXPECT_EQ(s.idleNs, 50);
+    EXPECT_EQ(s.computeNs, 150);
+    EXPECT_EQ(verdictNs(s, TimelineVerdict::ComputeBound), 100); // [50,100) + [200,250)
+
+    // [150,200) touches two ops but overlaps none.
+    auto again = twoStreams();
+    const auto none = analyzeTimeline(again, TimeWindow { 150, 200 });
+    EXPECT_EQ(none.kernels, 0);
+    EXPECT_EQ(none.spanNs, 0);
+}
+
+TEST(Timeline, InputOrderDoesNotMatter)
+{
+    // 600 ops on 3 streams with gaps, launched 50 ns ahead; summaries must match whether the ops
+    // come in start order, stream by stream (3 runs: merged) or reversed (600 runs: sorted).
+    std::vector<TimelineOp> byStream;
+    for (int s = 0; s < 3; ++s) {
+        for (int i = 0; i < 200; ++i) {
+            const std::int64_t start = i * 100 + s * 30 + (i % 7) * 5;
+            byStream.push_back(
+                launched(op(start, start + 40 + s * 10, s, s == 2 ? GpuOpKind::Collective : GpuOpKind::Kernel,
+                             static_cast<TimelineVerdict>(i % 5)),
+                    start - 50, start - 45));
+        }
+    }
+    auto sorted = byStream;
+    std::stable_sort(
+        sorted.begin(), sorted.end(), [](const TimelineOp& a, const TimelineOp& b) { return a.startNs < b.startNs; });
+    std::vector<TimelineOp> reversed(sorted.rbegin(), sorted.rend());
+    const auto expected = analyzeTimeline(sorted);
+    for (auto* input : { &byStream, &reversed }) {
+        const auto s = analyzeTimeline(*input);
+        EXPECT_EQ(s.spanNs, expected.spanNs);
+        EXPECT_EQ(s.busyNs, expected.busyNs);
+        EXPECT_EQ(s.computeNs, expected.computeNs);
+        EXPECT_EQ(s.overlapNs, expected.overlapNs);
+        EXPECT_EQ(s.timeByVerdictNs, expected.timeByVerdictNs);
+        EXPECT_EQ(s.idleGaps.waitingNs, expected.idleGaps.waitingNs);
+        ASSERT_EQ(s.queues.size(), 3u);
+        for (std::size_t q = 0; q < 3; ++q) {
+            EXPECT_EQ(s.queues[q].maxDepth, expected.queues[q].maxDepth);
+            EXPECT_DOUBLE_EQ(s.queues[q].averageDepth, expected.queues[q].averageDepth);
+        }
+    }
+    EXPECT_GT(expected.overlapNs, 0);
+    EXPECT_EQ(expected.collectives, 200);
+}
+
+TEST(Timeline, ParseTimeWindow)
+{
+    auto w = parseTimeWindow("1000:2000");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().startNs, 1000);
+    EXPECT_EQ(w.value().endNs, 2000);
+    w = parseTimeWindow("1.5ms:2ms");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().startNs, 1'500'000);
+    EXPECT_EQ(w.value().endNs, 2'000'000);
+    w = parseTimeWindow("10us:1s");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().startNs, 10'000);
+    EXPECT_EQ(w.value().endNs, 1'000'000'000);
+    EXPECT_EQ(parseTimeWindow("5ns:6ns").value().endNs, 6);
+    for (const char* bad : { "", "1000", "2000:1000", "5:5", "a:b", "1:2h", ":5", "1ms:" }) {
+        auto r = parseTimeWindow(bad);
+        ASSERT_TRUE(r.hasError()) << bad;
+        EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);
+    }
+}
+
+// A session with two ranks on two devices (values worked out in the comments below).
+class TimelineSession : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        m_path = m_dir.file("timeline.ridge");
+        WriterOptions options;
+        options.replaceExisting = true;
+        auto created = SessionWriter::create(m_path, options);
+        ASSERT_TRUE(created.ok()) << created.error().message;
+        SessionWriter& w = created.value();
+        ASSERT_TRUE(w.setMeta("source", "fixture").ok());
+        for (int d = 0; d < 2; ++d) {
+            Device dev;
+            dev.id = d;
+            dev.ordinal = d;
+            dev.name = "test GPU";
+            ASSERT_TRUE(w.addDevice(dev).ok());
+        }
+        for (int r = 0; r < 2; ++r) {
+            Process p;
+            p.id = r + 1;
+            p.pid = 100 + r;
+            p.rank = r;
+            p.worldSize = 2;
+            ASSERT_TRUE(w.addProcess(p).ok());
+        }
+        auto compute = w.internKernelName("compute");
+        auto nccl = w.internKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+        ASSERT_TRUE(compute.ok() && nccl.ok());
+        auto kernel = [](std::int64_t process, std::int64_t device, std::int64_t stream, std::int64_t name,
+                          std::int64_t start, std::int64_t end, std::int64_t correlation) {
+            Kernel k;
+            k.processId = process;
+            k.deviceId = device;
+            k.streamId = stream;
+            k.nameId = name;
+            k.startNs = start;
+            k.endNs = end;
+            k.correlationId = correlation;
+            return k;
+        };
+        const Kernel kernels[] = {
+            kernel(1, 0, 7, compute.value(), 1000, 2000, 1),
+            kernel(1, 0, 9, nccl.value(), 1500, 2500, 2), // a collective: a comm_ops row names it
+            kernel(1, 0, 7, compute.value(), 5000, 6000, 3),
+            kernel(2, 1, 7, compute.value(), 1000, 3000, 1),
+        };
+        auto first = w.addKernels(kernels);
+        ASSERT_TRUE(first.ok());
+        MemOp memset;
+        memset.processId = 1;
+        memset.deviceId = 0;
+        memset.streamId = 7;
+        memset.correlationId = 4;
+        memset.kind = MemOpKind::Memset;
+        memset.bytes = 1024;
+        memset.startNs = 4000;
+        memset.endNs = 4500;
+        ASSERT_TRUE(w.addMemOps(std::span<const MemOp>(&memset, 1)).ok());
+        const ApiCall calls[] = {
+            { 0, 1, 100, "runtime", "cudaLaunchKernel", 1, 900, 950, 0 },
+            { 0, 1, 100, "runtime", "cudaLaunchKernel", 2, 960, 970, 0 },
+            { 0, 1, 100, "runtime", "cudaLaunchKernel", 3, 4600, 4610, 0 },
+            { 0, 1, 100, "runtime", "cudaMemsetAsync", 4, 2000, 2010, 0 },
+            { 0, 2, 101, "runtime", "cudaLaunchKernel", 1, 500, 600, 0 },
+        };
+        ASSERT_TRUE(w.addApiCalls(calls).ok());
+        CommOp carried;
+        carried.kernelId = first.value() + 1;
+        carried.processId = 1;
+        carried.deviceId = 0;
+        carried.collective = "AllReduce";
+        carried.startNs = 1500;
+        carried.endNs = 2500;
+        CommOp standalone; // no kernel: a GPU op of its own
+        standalone.processId = 2;
+        standalone.deviceId = 1;
+        standalone.collective = "AllReduce";
+        standalone.startNs = 3500;
+        standalone.endNs = 4000;
+        const CommOp comms[] = { carried, standalone };
+        ASSERT_TRUE(w.addCommOps(comms).ok());
+        const NvtxRange ranges[] = {
+            { 0, 1, 100, "default", "ProfilerStep#1", 0, 2200, 0, 0 },
+            { 0, 1, 100, "default", "ProfilerStep#2", 2200, 7000, 0, 0 },
+        };
+        ASSERT_TRUE(w.addNvtxRanges(ranges).ok());
+        ASSERT_TRUE(w.finish(SessionStatus::Complete).ok());
+    }
+
+    std::vector<TimelineSummary> analyse(const TimelineSelection& selection = {})
+    {
+        auto reader = SessionReader::open(m_path);
+        EXPECT_TRUE(reader.ok());
+        auto result = analyzeSessionTimeline(reader.value(), selection);
+        EXPECT_TRUE(result.ok()) << result.error().message;
+        return result.ok() ? result.value() : std::vector<TimelineSummary> {};
+    }
+
+    ridgeline::testing::TempDir m_dir;
+    std::string m_path;
+};
+
+TEST_F(TimelineSession, WholeSessionPerRankAndDevice)
+{
+    const auto all = analyse();
+    ASSERT_EQ(all.size(), 2u);
+    // Rank 0, device 0: compute [1000,2000) and [5000,6000), collective [1500,2500), memset [4000,4500).
+    const auto& r0 = all[0];
+    EXPECT_EQ(r0.rank, 0);
+    EXPECT_EQ(r0.deviceId, 0);
+    EXPECT_EQ(r0.kernels, 2);
+    EXPECT_EQ(r0.collectives, 1);
+    EXPECT_EQ(r0.memsets, 1);
+    EXPECT_EQ(r0.memcpys, 0);
+    EXPECT_EQ(r0.spanNs, 5000); // 1000 .. 6000
+    EXPECT_EQ(r0.busyNs, 3000); // 1500 + 500 + 1000
+    EXPECT_EQ(r0.idleNs, 2000);
+    EXPECT_EQ(r0.computeNs, 2000);
+    EXPECT_EQ(r0.nonComputeNs, 1000);
+    EXPECT_EQ(r0.communicationNs, 1000);
+    ASSERT_TRUE(r0.commCompOverlapPct.has_value());
+    EXPECT_DOUBLE_EQ(*r0.commCompOverlapPct, 50.0); // [1500,2000) of [1500,2500)
+    EXPECT_EQ(verdictNs(r0, TimelineVerdict::CommunicationBound), 1000);
+    EXPECT_EQ(verdictNs(r0, TimelineVerdict::MemoryBound), 500); // the memset
+    EXPECT_EQ(verdictNs(r0, TimelineVerdict::Unknown), 2000); // no counters
+    // Gap [2500,4000) ended by the memset, issued at 2000 -> waiting. Gap [4500,5000) ended by a
+    // kernel launched at 4600 -> host not launching.
+    EXPECT_EQ(r0.idleGaps.waitingNs, 1500);
+    EXPECT_EQ(r0.idleGaps.hostNotLaunchingNs, 500);
+    EXPECT_EQ(r0.idleGaps.unknownNs, 0);
+    // Stream 7: queued [950,1000) (before the span), [2010,4000) = 1990, [4610,5000) = 390.
+    // Stream 9: queued [970,1500) clipped to [1000,1500) = 500.
+    ASSERT_EQ(r0.queues.size(), 2u);
+    EXPECT_EQ(r0.queues[0].streamId, 7);
+    EXPECT_EQ(r0.queues[0].launches, 3);
+    EXPECT_EQ(r0.queues[0].maxDepth, 1);
+    EXPECT_DOUBLE_EQ(r0.queues[0].averageDepth, 2380.0 / 5000.0);
+    EXPECT_EQ(r0.queues[1].streamId, 9);
+    EXPECT_DOUBLE_EQ(r0.queues[1].averageDepth, 500.0 / 5000.0);
+
+    // Rank 1, device 1: compute [1000,3000), a collective without kernel [3500,4000).
+    const auto& r1 = all[1];
+    EXPECT_EQ(r1.rank, 1);
+    EXPECT_EQ(r1.deviceId, 1);
+    EXPECT_EQ(r1.kernels, 1);
+    EXPECT_EQ(r1.collectives, 1);
+    EXPECT_EQ(r1.spanNs, 3000);
+    EXPECT_EQ(r1.idleNs, 500);
+    EXPECT_EQ(r1.computeNs, 2000);
+    EXPECT_EQ(r1.nonComputeNs, 500);
+    ASSERT_TRUE(r1.commCompOverlapPct.has_value());
+    EXPECT_DOUBLE_EQ(*r1.commCompOverlapPct, 0.0);
+    EXPECT_EQ(r1.idleGaps.unknownNs, 500); // ended by the collective, which has no launch call
+}
+
+TEST_F(TimelineSession, ProfilerStepChoosesTheWindow)
+{
+    auto reader = SessionReader::open(m_path);
+    ASSERT_TRUE(reader.ok());
+    auto window = profilerStepWindow(reader.value(), 2);
+    ASSERT_TRUE(window.ok());
+    EXPECT_EQ(window.value().startNs, 2200);
+    EXPECT_EQ(window.value().endNs, 7000);
+    auto missing = profilerStepWindow(reader.value(), 99);
+    ASSERT_TRUE(missing.hasError());
+    EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
+
+    TimelineSelection step;
+    step.step = 2;
+    const auto all = analyse(step);
+    ASSERT_EQ(all.size(), 2u);
+    // Rank 0 from 2200: collective [2200,2500), memset [4000,4500), compute [5000,6000).
+    EXPECT_EQ(all[0].kernels, 1);
+    EXPECT_EQ(all[0].collectives, 1);
+    EXPECT_EQ(all[0].spanNs, 3800);
+    EXPECT_EQ(all[0].busyNs, 1800);
+    EXPECT_EQ(all[0].idleNs, 2000);
+    EXPECT_EQ(all[0].computeNs, 1000);
+    EXPECT_EQ(all[0].communicationNs, 300);
+    EXPECT_DOUBLE_EQ(all[0].commCompOverlapPct.value_or(-1), 0.0);
+    // Rank 1: compute [2200,3000), collective [3500,4000).
+    EXPECT_EQ(all[1].spanNs, 1800);
+    EXPECT_EQ(all[1].idleNs, 500);
+
+    // Step 1 is [0,2200): rank 1's kernel [1000,3000) is clipped to [1000,2200).
+    step.step = 1;
+    const auto first = analyse(step);
+    ASSERT_EQ(first.size(), 2u);
+    EXPECT_EQ(first[0].spanNs, 1200); // 1000 .. 2200
+    EXPECT_DOUBLE_EQ(first[0].commCompOverlapPct.value_or(-1), 500.0 / 700.0 * 100.0);
+    EXPECT_EQ(first[1].computeNs, 1200);
+}
+
+TEST_F(TimelineSession, UnknownStepAndEmptyWindowAreErrors)
+{
+    auto reader = SessionReader::open(m_path);
+    ASSERT_TRUE(reader.ok());
+    TimelineSelection step;
+    step.step = 7;
+    auto unknown = analyzeSessionTimeline(reader.value(), step);
+    ASSERT_TRUE(unknown.hasError());
+    EXPECT_EQ(unknown.error().code, ErrorCode::NotFound);
+    TimelineSelection empty;
+    empty.window = TimeWindow { 10, 10 };
+    auto bad = analyzeSessionTimeline(reader.value(), empty);
+    ASSERT_TRUE(bad.hasError());
+    EXPECT_EQ(bad.error().code, ErrorCode::InvalidArgument);
+}
