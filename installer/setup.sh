@@ -99,8 +99,8 @@ case "$action" in
         exec ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
         ;;
     run)
-        # Until importers and capture exist (issues 4 and 5) the example is the synthetic test fixture.
-        session=${session:-"$here/tests/data/sessions/v1-small.ridge"}
+        # A real two-rank PyTorch profiler trace, imported (resources/examples/README.md).
+        session=${session:-"$here/resources/examples/pytorch-two-ranks.ridge"}
         if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
             exec "$build_dir/bin/ridgeline-ui" "$session"
         fi
