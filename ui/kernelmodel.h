@@ -16,6 +16,7 @@ public:
     enum Column {
         TimeShareColumn,
         NameColumn,
+        DeviceColumn,
         TotalColumn,
         LaunchesColumn,
         AverageColumn,
@@ -26,7 +27,6 @@ public:
         RoofColumn,
         FlopsColumn,
         IntensityColumn,
-        DeviceColumn,
         ColumnCount
     };
     enum Roles { SortRole = Qt::UserRole, MangledNameRole, ReasonRole };

@@ -35,7 +35,7 @@ KernelPage::KernelPage(QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
 
