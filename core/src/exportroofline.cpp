@@ -18,19 +18,6 @@ constexpr double kWidth = 920, kHeight = 540;
 constexpr double kLeft = 110, kRight = 210, kTop = 30, kBottom = 60;
 constexpr std::size_t kMaxLabel = 36;
 
-int sourceRank(CeilingSource source)
-{
-    switch (source) {
-    case CeilingSource::Measured:
-        return 0;
-    case CeilingSource::Counters:
-        return 1;
-    case CeilingSource::Datasheet:
-        break;
-    }
-    return 2;
-}
-
 bool isOneOf(const std::string& name, const auto& list)
 {
     return std::find(list.begin(), list.end(), std::string_view(name)) != list.end();
@@ -77,7 +64,8 @@ std::vector<Ceiling> bestCeilings(const std::vector<Ceiling>& ceilings)
         auto [it, added] = best.try_emplace(c.resource, c);
         const auto& held = it->second;
         if (!added
-            && (sourceRank(c.source) < sourceRank(held.source) || (c.source == held.source && c.value > held.value)))
+            && (preferenceOf(c.source) < preferenceOf(held.source)
+                || (c.source == held.source && c.value > held.value)))
             it->second = c;
     }
     std::vector<Ceiling> out;

@@ -51,6 +51,19 @@ const char* toString(CeilingSource source)
     return nameOf(kCeilingSources, source);
 }
 
+int preferenceOf(CeilingSource source)
+{
+    switch (source) {
+    case CeilingSource::Measured:
+        return 0;
+    case CeilingSource::Counters:
+        return 1;
+    case CeilingSource::Datasheet:
+        break;
+    }
+    return 2;
+}
+
 std::optional<CeilingSource> ceilingSourceFromString(std::string_view text)
 {
     return valueOf(kCeilingSources, text);

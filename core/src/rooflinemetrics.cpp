@@ -77,19 +77,6 @@ std::optional<double> busierDirection(const MetricMap& metrics, std::string_view
     return std::max(x.value_or(0), y.value_or(0));
 }
 
-int rank(CeilingSource source)
-{
-    switch (source) {
-    case CeilingSource::Measured:
-        return 0;
-    case CeilingSource::Counters:
-        return 1;
-    case CeilingSource::Datasheet:
-        break;
-    }
-    return 2;
-}
-
 bool isCompute(std::string_view resourceName)
 {
     return std::find(resource::Compute.begin(), resource::Compute.end(), resourceName) != resource::Compute.end();
@@ -182,7 +169,7 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
         if (!(value > 0) || !std::isfinite(value))
             return;
         auto it = chosen.find(res);
-        if (it == chosen.end() || rank(source) < rank(it->second.source))
+        if (it == chosen.end() || preferenceOf(source) < preferenceOf(it->second.source))
             chosen[res] = { value, source };
     };
 

@@ -178,6 +178,8 @@ struct Verdict {
 };
 
 const char* toString(CeilingSource source);
+// Which source to trust first: measured (0), then counters (1), then datasheet (2).
+int preferenceOf(CeilingSource source);
 std::optional<CeilingSource> ceilingSourceFromString(std::string_view text);
 const char* toString(MemOpKind kind);
 std::optional<MemOpKind> memOpKindFromString(std::string_view text);
