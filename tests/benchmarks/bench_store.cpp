@@ -6,6 +6,7 @@
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/sessionwriter.h"
+#include "tempdir.h"
 
 #include <benchmark/benchmark.h>
 #include <cstdint>
@@ -23,33 +24,9 @@ constexpr std::int64_t kLargeKernels = 1'000'000;
 constexpr std::int64_t kWindowNs = 1'000'000; // 1 ms
 
 // A private directory under /tmp, removed when the program ends.
-class BenchDir {
-public:
-    BenchDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "ridgeline-bench-XXXXXX").string();
-        if (mkdtemp(pattern.data()))
-            m_path = pattern;
-    }
-    ~BenchDir()
-    {
-        std::error_code ec;
-        if (!m_path.empty())
-            fs::remove_all(m_path, ec);
-    }
-    BenchDir(const BenchDir&) = delete;
-    BenchDir& operator=(const BenchDir&) = delete;
-
-    bool isValid() const { return !m_path.empty(); }
-    std::string file(const std::string& name) const { return (fs::path(m_path) / name).string(); }
-
-private:
-    std::string m_path;
-};
-
-BenchDir& benchDir()
+testing::TempDir& benchDir()
 {
-    static BenchDir dir;
+    static testing::TempDir dir;
     return dir;
 }
 
@@ -67,10 +44,6 @@ const LargeSession& largeSession()
 {
     static const LargeSession session = [] {
         LargeSession s;
-        if (!benchDir().isValid()) {
-            s.error = "cannot create a directory under /tmp";
-            return s;
-        }
         s.path = benchDir().file("large.ridge");
         testing::SyntheticSpec spec;
         spec.kernels = kLargeKernels;
@@ -129,10 +102,6 @@ core::TimeQuery windowQuery(const LargeSession& session, bool oneStream)
 // With `withFinish`, finish() (index build, fsync, rename) is timed as well.
 void writeKernels(benchmark::State& state, bool withFinish)
 {
-    if (!benchDir().isValid()) {
-        state.SkipWithError("cannot create a directory under /tmp");
-        return;
-    }
     testing::SyntheticSpec spec;
     spec.kernels = state.range(0);
     spec.batchSize = state.range(1);

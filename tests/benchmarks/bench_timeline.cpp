@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/timeline.h"
+#include "tempdir.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>
@@ -73,31 +74,9 @@ void BM_TimelineOps(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * kOps);
 }
 
-class BenchDir {
-public:
-    BenchDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "ridgeline-bench-XXXXXX").string();
-        if (mkdtemp(pattern.data()))
-            m_path = pattern;
-    }
-    ~BenchDir()
-    {
-        std::error_code ec;
-        if (!m_path.empty())
-            fs::remove_all(m_path, ec);
-    }
-    BenchDir(const BenchDir&) = delete;
-    BenchDir& operator=(const BenchDir&) = delete;
-    std::string path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
-
 void BM_TimelineSession(benchmark::State& state)
 {
-    static BenchDir dir;
+    static testing::TempDir dir;
     static std::string error;
     static const std::string path = [] {
         const std::string p = dir.path() + "/timeline.ridge";

@@ -10,20 +10,6 @@
 
 namespace ridgeline::testing {
 
-TempDir::TempDir()
-{
-    std::string pattern = (std::filesystem::temp_directory_path() / "ridgeline-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        throw std::runtime_error("mkdtemp failed");
-    m_path = pattern;
-}
-
-TempDir::~TempDir()
-{
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-}
-
 std::string readBytes(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
