@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Everything the views show of one open session, loaded off the GUI thread and then shared
+// read-only by every view (the views hold a shared_ptr; nothing in it changes after loading).
+#pragma once
+
+#include "ridgeline/core/model.h"
+#include "ridgeline/core/report.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace ridgeline::ui {
+
+struct SessionDocument {
+    QString path;
+    core::KernelReport report; // meta, devices, kernel summaries, timeline summaries
+    std::vector<core::Ceiling> ceilings; // of every device, every source
+};
+
+using SessionDocumentPtr = std::shared_ptr<const SessionDocument>;
+
+} // namespace ridgeline::ui
