@@ -3,12 +3,15 @@
 // session share these types.
 #pragma once
 
+#include "kinetosource.h"
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,11 +20,6 @@
 #include <vector>
 
 namespace ridgeline::collectors::kineto {
-
-// A file's JSON text with simdjson's padding after `size()` bytes (capacity >= size + padding).
-core::Result<std::string> readTraceFile(const std::string& path);
-// Decompresses gzip (one or more members) or copies plain text into a padded buffer.
-core::Result<std::string> loadTraceBytes(std::string_view name, std::string_view bytes);
 
 // What an NCCL kernel's args say about its collective.
 struct CommInfo {
@@ -66,9 +64,35 @@ struct ParsedTrace {
     bool anyTime = false;
 };
 
-// Parses the padded JSON text of one trace. `progress` gets the fraction of bytes read.
+// Parses one trace as it streams in, its events in batches on `workers` threads (0: on the calling
+// thread). `progress` gets the fraction of the input read.
+// `batchBytes`: events handed to a worker at a time (0: the splitter's default).
 core::Result<ParsedTrace> parseTrace(
-    std::string_view name, const std::string& padded, const std::function<void(double)>& progress);
+    TraceSource& source, const std::function<void(double)>& progress, unsigned workers = 0, std::size_t batchBytes = 0);
+
+// Threads for parsing a file's events: one per hardware thread, at most 8.
+unsigned parseWorkers();
+
+// Parses the pieces kinetosplit.h cuts (simdjson On-Demand; one instance per thread).
+class PieceParser {
+public:
+    PieceParser();
+    ~PieceParser();
+    PieceParser(const PieceParser&) = delete;
+    PieceParser& operator=(const PieceParser&) = delete;
+    // A top-level member `{"key":value}` into `trace` (devices, distributedInfo, host name, ...).
+    core::Status member(std::string_view text, std::size_t capacity, ParsedTrace& trace);
+    // A batch of events `[...]` whose '[' is at byte `offset` of the trace, into `part` (names
+    // interned in the part; `part.name` is used in messages).
+    core::Status events(std::string_view text, std::size_t capacity, std::uint64_t offset, ParsedTrace& part);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Appends a batch's records to the trace, as if parsed in sequence after what it holds.
+void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
 
 // Helpers (kinetoevents.cpp).
 // A JSON number token in µs ("1712195495519689.047", "68.0", "1e3") as ns, rounded half away from

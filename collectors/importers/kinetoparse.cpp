@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// One pass of simdjson On-Demand over a Kineto trace: every key of every event is looked at once,
-// as raw text, and only the events Ridgeline keeps are unescaped. Nothing but the records kept
-// is allocated, so memory stays near the size of the JSON text itself.
+// simdjson On-Demand over a Kineto trace, one piece at a time as kinetosplit.h cuts it: every key
+// of every event is looked at once, as raw text, and only the events Ridgeline keeps are
+// unescaped. Nothing but the records kept is allocated; the text is never held whole.
 #include "kinetojson.h"
 
 #include <algorithm>
@@ -13,12 +13,17 @@ namespace {
 
 class Parser {
 public:
-    Parser(ParsedTrace& trace, const char* base, std::size_t size, const std::function<void(double)>& progress)
+    explicit Parser(ParsedTrace& trace)
         : m_trace(trace)
-        , m_base(base)
-        , m_size(size)
-        , m_progress(progress)
     { }
+
+    // The events of one batch: `text` is "[e1,e2,...]" whose '[' is at byte `offset` of the trace.
+    void batch(od::document& doc, std::string_view text, std::uint64_t offset)
+    {
+        m_base = text.data();
+        m_baseOffset = offset;
+        events(doc.get_array());
+    }
 
     void topLevel(od::document& doc)
     {
@@ -43,7 +48,7 @@ public:
         }
     }
 
-    std::size_t lastEventOffset() const { return m_lastEvent; }
+    std::uint64_t lastEventOffset() const { return m_lastEvent; }
 
 private:
     void deviceProperties(od::array array)
@@ -104,20 +109,15 @@ private:
             od::value event = element.value();
             ++m_trace.events;
             m_lastEvent = offsetOf(event);
-            // Every 5 % of the text.
-            if (m_progress && m_size > 0 && m_lastEvent >= m_nextReport) {
-                m_progress(static_cast<double>(m_lastEvent) / static_cast<double>(m_size));
-                m_nextReport = m_lastEvent + m_size / 20;
-            }
             if (event.type().value() == od::json_type::object)
                 oneEvent(event);
         }
     }
 
-    std::size_t offsetOf(od::value& value)
+    std::uint64_t offsetOf(od::value& value)
     {
         const char* at = value.current_location().value();
-        return static_cast<std::size_t>(at - m_base);
+        return m_baseOffset + static_cast<std::uint64_t>(at - m_base);
     }
 
     void oneEvent(od::value& event)
@@ -294,46 +294,92 @@ private:
     }
 
     ParsedTrace& m_trace;
-    const char* m_base;
-    std::size_t m_size;
-    const std::function<void(double)>& m_progress;
-    std::size_t m_lastEvent = 0;
-    std::size_t m_nextReport = 0;
+    const char* m_base = nullptr;
+    std::uint64_t m_baseOffset = 0;
+    std::uint64_t m_lastEvent = 0;
 };
+
+core::Error jsonError(std::string_view name, const simdjson::simdjson_error& e, std::string_view where)
+{
+    return core::makeError(core::ErrorCode::BadFile,
+        fmt::format("{}: malformed JSON in {}: {}", name, where, simdjson::error_message(e.error())));
+}
 
 } // namespace
 
-core::Result<ParsedTrace> parseTrace(
-    std::string_view name, const std::string& padded, const std::function<void(double)>& progress)
-{
-    ParsedTrace trace;
-    trace.name = std::string(name);
-    if (padded.find_first_not_of(" \t\r\n") == std::string::npos)
-        return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: the file is empty", name));
-    if (padded.capacity() < padded.size() + simdjson::SIMDJSON_PADDING)
-        return core::makeError(core::ErrorCode::Internal, fmt::format("{}: the JSON buffer lacks padding", name));
+struct PieceParser::Impl {
     od::parser parser;
-    Parser reader(trace, padded.data(), padded.size(), progress);
+};
+
+PieceParser::PieceParser()
+    : m_impl(std::make_unique<Impl>())
+{ }
+
+PieceParser::~PieceParser() = default;
+
+core::Status PieceParser::member(std::string_view text, std::size_t capacity, ParsedTrace& trace)
+{
+    Parser reader(trace);
     try {
-        od::document doc
-            = parser.iterate(simdjson::padded_string_view(padded.data(), padded.size(), padded.capacity()));
+        od::document doc = m_impl->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity));
         reader.topLevel(doc);
-        if (const auto trailing = doc.current_location(); !trailing.error())
-            return core::makeError(core::ErrorCode::BadFile,
-                fmt::format("{}: malformed JSON: unexpected text after the trace at byte {}", name,
-                    static_cast<std::size_t>(trailing.value_unsafe() - padded.data())));
     } catch (const simdjson::simdjson_error& e) {
-        const auto code = e.error();
-        if (code == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || code == simdjson::UNCLOSED_STRING)
-            return core::makeError(core::ErrorCode::BadFile,
-                fmt::format("{}: truncated or malformed JSON: the text ends at byte {} inside an unclosed {} ({})",
-                    name, padded.size(), code == simdjson::UNCLOSED_STRING ? "string" : "object or array",
-                    simdjson::error_message(code)));
-        return core::makeError(core::ErrorCode::BadFile,
-            fmt::format("{}: malformed JSON in the event starting at byte {} (of {}): {}", name,
-                reader.lastEventOffset(), padded.size(), simdjson::error_message(code)));
+        return jsonError(trace.name, e, fmt::format("the top-level member {:.40}", text.substr(1)));
     }
-    return trace;
+    return {};
+}
+
+core::Status PieceParser::events(std::string_view text, std::size_t capacity, std::uint64_t offset, ParsedTrace& part)
+{
+    Parser reader(part);
+    try {
+        od::document doc = m_impl->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity));
+        reader.batch(doc, text, offset);
+    } catch (const simdjson::simdjson_error& e) {
+        return jsonError(part.name, e, fmt::format("the event starting at byte {}", reader.lastEventOffset()));
+    }
+    return {};
+}
+
+void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
+{
+    std::vector<std::int64_t> nameIds;
+    nameIds.reserve(part.names.size());
+    for (auto& name : part.names) {
+        auto it = trace.nameIndex.find(name);
+        if (it == trace.nameIndex.end()) {
+            it = trace.nameIndex.emplace(name, static_cast<std::int64_t>(trace.names.size())).first;
+            trace.names.push_back(std::move(name));
+        }
+        nameIds.push_back(it->second);
+    }
+    for (auto& k : part.kernels) {
+        k.kernel.nameId = nameIds[static_cast<std::size_t>(k.kernel.nameId)];
+        trace.kernels.push_back(std::move(k));
+    }
+    const auto append = [](auto& to, auto& from) {
+        if (to.empty())
+            to = std::move(from);
+        else
+            to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+    };
+    append(trace.memops, part.memops);
+    append(trace.apiCalls, part.apiCalls);
+    append(trace.ranges, part.ranges);
+    for (auto& [key, value] : part.threadNames)
+        trace.threadNames[key] = std::move(value);
+    for (auto& [key, value] : part.processNames)
+        trace.processNames[key] = std::move(value);
+    for (const auto& [pid, count] : part.hostPidEvents)
+        trace.hostPidEvents[pid] += count;
+    for (const auto& [cat, count] : part.otherAcceleratorOps)
+        trace.otherAcceleratorOps[cat] += count;
+    trace.events += part.events;
+    if (part.anyTime) {
+        trace.firstNs = trace.anyTime ? std::min(trace.firstNs, part.firstNs) : part.firstNs;
+        trace.lastNs = trace.anyTime ? std::max(trace.lastNs, part.lastNs) : part.lastNs;
+        trace.anyTime = true;
+    }
 }
 
 } // namespace ridgeline::collectors::kineto

@@ -299,17 +299,20 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
             progress(static_cast<double>(i) / files, what);
         std::optional<kineto::ParsedTrace> trace;
         {
-            auto bytes = kineto::readTraceFile(path);
-            if (bytes.hasError())
-                return bytes.error();
-            auto parsed = kineto::parseTrace(path, bytes.value(), [&](double fraction) {
-                if (progress)
-                    progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
-            });
+            auto source = kineto::TraceSource::openFile(path);
+            if (source.hasError())
+                return source.error();
+            auto parsed = kineto::parseTrace(
+                *source.value(),
+                [&](double fraction) {
+                    if (progress)
+                        progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
+                },
+                kineto::parseWorkers());
             if (parsed.hasError())
                 return parsed.error();
             trace = std::move(parsed).value();
-        } // the JSON text is freed before the session grows
+        }
         if (!trace->baseTimeNs.empty())
             RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", i), trace->baseTimeNs));
         if (progress)
@@ -327,10 +330,8 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
 
 core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::string_view bytes)
 {
-    auto text = kineto::loadTraceBytes(name, bytes);
-    if (text.hasError())
-        return text.error();
-    auto parsed = kineto::parseTrace(name, text.value(), {});
+    auto source = kineto::TraceSource::fromBytes(name, bytes);
+    auto parsed = kineto::parseTrace(*source, {});
     if (parsed.hasError())
         return parsed.error();
     const auto& trace = parsed.value();

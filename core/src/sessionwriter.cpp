@@ -207,9 +207,10 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
     auto& database = writer.m_impl->db;
 
     // An atomic file is private until renamed; a live one is read while it grows (WAL, below).
-    const char* pragmas = options.atomic
-        ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;"
-        : "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;";
+    // An atomic writer's index build may sort on helper threads (SQLite's multi-threaded sorter).
+    const char* pragmas = options.atomic ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA "
+                                           "cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA threads=4;"
+                                         : "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;";
     auto configured = database.exec(pragmas);
     if (configured.hasError())
         return writeError(configured.error(), path);

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+#include "kinetosplit.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <fmt/format.h>
+#include <simdjson.h>
+#include <string>
+#include <vector>
+
+namespace ridgeline::collectors::kineto {
+
+namespace {
+
+constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+constexpr std::size_t kNeedMore = static_cast<std::size_t>(-1);
+
+enum ByteClass : unsigned char { Plain, Quote, Open, Close, Space, Delimiter };
+
+constexpr std::array<unsigned char, 256> makeClasses()
+{
+    std::array<unsigned char, 256> classes {};
+    classes['"'] = Quote;
+    classes['{'] = Open;
+    classes['['] = Open;
+    classes['}'] = Close;
+    classes[']'] = Close;
+    for (const char c : { ' ', '\t', '\r', '\n' })
+        classes[static_cast<unsigned char>(c)] = Space;
+    classes[','] = Delimiter;
+    classes[':'] = Delimiter;
+    return classes;
+}
+constexpr auto kClasses = makeClasses();
+
+inline unsigned char classOf(char c)
+{
+    return kClasses[static_cast<unsigned char>(c)];
+}
+
+// The position after the closing quote of the string whose opening quote is at `open`; kNeedMore
+// when the text ends first.
+std::size_t stringEnd(const char* text, std::size_t open, std::size_t end)
+{
+    std::size_t at = open + 1;
+    while (at < end) {
+        const void* quote = std::memchr(text + at, '"', end - at);
+        if (quote == nullptr)
+            return kNeedMore;
+        const auto q = static_cast<std::size_t>(static_cast<const char*>(quote) - text);
+        std::size_t backslashes = 0;
+        while (q - backslashes - 1 > open && text[q - backslashes - 1] == '\\')
+            ++backslashes;
+        if (backslashes % 2 == 0)
+            return q + 1;
+        at = q + 1;
+    }
+    return kNeedMore;
+}
+
+// The end of the JSON value that starts at `at` (an object, array, string or scalar); kNeedMore
+// when the text ends first. Brackets are only counted: simdjson checks that they match.
+std::size_t valueEndIn(const char* text, std::size_t at, std::size_t end)
+{
+    switch (classOf(text[at])) {
+    case Quote:
+        return stringEnd(text, at, end);
+    case Open: {
+        std::size_t depth = 0;
+        for (std::size_t i = at; i < end; ++i) {
+            switch (classOf(text[i])) {
+            case Quote:
+                i = stringEnd(text, i, end);
+                if (i == kNeedMore)
+                    return kNeedMore;
+                --i;
+                break;
+            case Open:
+                ++depth;
+                break;
+            case Close:
+                if (--depth == 0)
+                    return i + 1;
+                break;
+            default:
+                break;
+            }
+        }
+        return kNeedMore;
+    }
+    default: // a number or a literal: up to the next delimiter, space or bracket
+        for (std::size_t i = at; i < end; ++i) {
+            const auto c = classOf(text[i]);
+            if (c != Plain && c != Open && c != Quote)
+                return i;
+        }
+        return kNeedMore;
+    }
+}
+
+class Splitter {
+public:
+    Splitter(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options)
+        : m_source(source)
+        , m_handlers(handlers)
+        , m_options(options)
+        , m_buffer(std::max<std::size_t>(options.windowBytes, 16) + kPadding)
+    { }
+
+    core::Status run()
+    {
+        auto first = peek();
+        if (first.hasError())
+            return first.error();
+        if (first.value() < 0)
+            return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: the file is empty", name()));
+        if (first.value() == '[')
+            RIDGELINE_TRY(eventArray());
+        else if (first.value() == '{')
+            RIDGELINE_TRY(members());
+        else
+            return malformed("a trace is a JSON object or array");
+        auto after = peek();
+        if (after.hasError())
+            return after.error();
+        if (after.value() >= 0)
+            return core::makeError(core::ErrorCode::BadFile,
+                fmt::format("{}: malformed JSON: unexpected text after the trace at byte {}", name(), offsetOf(m_pos)));
+        return {};
+    }
+
+private:
+    const std::string& name() const { return m_source.name(); }
+    char* text() { return m_buffer.data(); }
+    std::size_t usable() const { return m_buffer.size() - kPadding; }
+    std::uint64_t offsetOf(std::size_t position) const { return m_shifted + position - 1; }
+
+    core::Error malformed(std::string_view what) const
+    {
+        return core::makeError(
+            core::ErrorCode::BadFile, fmt::format("{}: malformed JSON at byte {}: {}", name(), offsetOf(m_pos), what));
+    }
+    core::Error truncated() const
+    {
+        return core::makeError(core::ErrorCode::BadFile,
+            fmt::format("{}: truncated or malformed JSON: the text ends at byte {} inside an unclosed object, array "
+                        "or string",
+                name(), offsetOf(m_end)));
+    }
+
+    // Reads more text after what is kept ([m_keep, m_end) moves to position 1; position 0 stays free
+    // for the '[' of a batch). False at the end of the text.
+    core::Result<bool> fill()
+    {
+        if (m_eof)
+            return false;
+        if (m_keep > 1) {
+            const std::size_t shift = m_keep - 1;
+            std::memmove(text() + 1, text() + m_keep, m_end - m_keep);
+            m_shifted += shift;
+            m_keep -= shift;
+            m_pos -= shift;
+            m_end -= shift;
+            if (m_batchOpen) {
+                m_batchStart -= shift;
+                m_lastEnd = m_lastEnd > shift ? m_lastEnd - shift : 0;
+            }
+        }
+        if (m_end == usable()) // one value is bigger than the window: the window grows for it
+            m_buffer.resize((m_buffer.size() - kPadding) * 2 + kPadding);
+        auto got = m_source.read(text() + m_end, usable() - m_end);
+        if (got.hasError())
+            return got.error();
+        if (got.value() == 0) {
+            m_eof = true;
+            return false;
+        }
+        m_end += got.value();
+        return true;
+    }
+
+    // The next character after white space, or -1 at the end of the text.
+    core::Result<int> peek()
+    {
+        while (true) {
+            while (m_pos < m_end && classOf(text()[m_pos]) == Space)
+                ++m_pos;
+            if (m_pos < m_end)
+                return static_cast<int>(static_cast<unsigned char>(text()[m_pos]));
+            if (!m_batchOpen)
+                m_keep = m_pos;
+            auto more = fill();
+            if (more.hasError())
+                return more.error();
+            if (!more.value())
+                return -1;
+        }
+    }
+
+    // The end of the value at m_pos, reading more as needed (m_pos follows the text when it moves).
+    core::Result<std::size_t> valueEnd()
+    {
+        if (!m_batchOpen)
+            m_keep = m_pos;
+        while (true) {
+            const std::size_t end = valueEndIn(text(), m_pos, m_end);
+            if (end != kNeedMore)
+                return end;
+            auto more = fill();
+            if (more.hasError())
+                return more.error();
+            if (!more.value())
+                return truncated();
+        }
+    }
+
+    core::Status members()
+    {
+        ++m_pos;
+        auto c = peek();
+        RIDGELINE_TRY(c);
+        if (c.value() == '}') {
+            ++m_pos;
+            return {};
+        }
+        while (true) {
+            if (c.value() < 0)
+                return truncated();
+            if (c.value() != '"')
+                return malformed("expected a key");
+            auto keyEnd = valueEnd();
+            RIDGELINE_TRY(keyEnd);
+            const std::string key(text() + m_pos, keyEnd.value() - m_pos);
+            m_pos = keyEnd.value();
+            c = peek();
+            RIDGELINE_TRY(c);
+            if (c.value() != ':')
+                return c.value() < 0 ? core::Status(truncated()) : core::Status(malformed("expected ':' after a key"));
+            ++m_pos;
+            c = peek();
+            RIDGELINE_TRY(c);
+            if (c.value() < 0)
+                return truncated();
+            if (key == "\"traceEvents\"" && c.value() == '[')
+                RIDGELINE_TRY(eventArray());
+            else
+                RIDGELINE_TRY(member(key));
+            c = peek();
+            RIDGELINE_TRY(c);
+            if (c.value() == '}') {
+                ++m_pos;
+                return {};
+            }
+            if (c.value() != ',')
+                return c.value() < 0 ? core::Status(truncated()) : core::Status(malformed("expected ',' or '}'"));
+            ++m_pos;
+            c = peek();
+            RIDGELINE_TRY(c);
+        }
+    }
+
+    core::Status member(const std::string& key)
+    {
+        auto end = valueEnd();
+        RIDGELINE_TRY(end);
+        std::string object;
+        object.reserve(key.size() + (end.value() - m_pos) + 3 + kPadding);
+        object.append("{").append(key).append(":").append(text() + m_pos, end.value() - m_pos).append("}");
+        m_pos = end.value();
+        if (m_handlers.member)
+            RIDGELINE_TRY(m_handlers.member(object, object.capacity()));
+        return {};
+    }
+
+    core::Status eventArray()
+    {
+        ++m_pos;
+        auto c = peek();
+        RIDGELINE_TRY(c);
+        if (c.value() == ']') {
+            ++m_pos;
+            return {};
+        }
+        while (true) {
+            if (c.value() < 0)
+                return truncated();
+            if (!m_batchOpen) {
+                m_batchOpen = true;
+                m_batchStart = m_pos;
+                m_lastEnd = 0;
+                m_keep = m_pos;
+            }
+            std::size_t end = valueEndIn(text(), m_pos, m_end);
+            if (end == kNeedMore) {
+                if (m_lastEnd > m_batchStart) // hand over the whole events first: the window is then free
+                    RIDGELINE_TRY(flush());
+                if (!m_batchOpen) {
+                    m_batchOpen = true;
+                    m_batchStart = m_pos;
+                    m_lastEnd = 0;
+                }
+                m_keep = m_batchStart;
+                auto found = valueEnd();
+                RIDGELINE_TRY(found);
+                end = found.value();
+            }
+            m_lastEnd = end;
+            m_pos = end;
+            c = peek();
+            RIDGELINE_TRY(c);
+            if (c.value() == ']') {
+                RIDGELINE_TRY(flush());
+                ++m_pos;
+                return {};
+            }
+            if (c.value() != ',')
+                return c.value() < 0 ? core::Status(truncated())
+                                     : core::Status(malformed("expected ',' or ']' after an event"));
+            if (m_lastEnd - m_batchStart >= m_options.batchBytes)
+                RIDGELINE_TRY(flush());
+            ++m_pos;
+            c = peek();
+            RIDGELINE_TRY(c);
+            if (c.value() == ']')
+                return malformed("an event list ends with ','");
+        }
+    }
+
+    // Hands [m_batchStart, m_lastEnd) to simdjson as "[...]", in place: the bytes just before and
+    // just after are separators or space, replaced for the call and put back.
+    core::Status flush()
+    {
+        const std::size_t open = m_batchStart - 1;
+        const std::size_t close = m_lastEnd;
+        const char before = text()[open];
+        const char after = text()[close];
+        text()[open] = '[';
+        text()[close] = ']';
+        core::Status handled;
+        if (m_handlers.events)
+            handled = m_handlers.events(
+                std::string_view(text() + open, close + 1 - open), m_buffer.size() - open, offsetOf(open));
+        text()[open] = before;
+        text()[close] = after;
+        m_batchOpen = false;
+        m_lastEnd = 0;
+        m_keep = m_pos;
+        if (m_handlers.progress)
+            m_handlers.progress(m_source.fractionRead());
+        return handled;
+    }
+
+    TraceSource& m_source;
+    const SplitHandlers& m_handlers;
+    SplitOptions m_options;
+    std::vector<char> m_buffer;
+    std::size_t m_keep = 1; // text before this position may be dropped
+    std::size_t m_pos = 1;
+    std::size_t m_end = 1;
+    std::uint64_t m_shifted = 0; // text dropped from the front so far
+    bool m_eof = false;
+    bool m_batchOpen = false;
+    std::size_t m_batchStart = 0;
+    std::size_t m_lastEnd = 0;
+};
+
+} // namespace
+
+core::Status splitTrace(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options)
+{
+    return Splitter(source, handlers, options).run();
+}
+
+} // namespace ridgeline::collectors::kineto

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// One trace, streamed: the splitter cuts the text on this thread while worker threads parse the
+// batches of events; the batches' records are merged back in file order, so the result (and the
+// first error reported) is the same as a sequential parse. Batches in flight are bounded, so
+// memory stays at a few windows of text plus the records kept.
+#include "kinetointernal.h"
+#include "kinetosplit.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <simdjson.h>
+#include <thread>
+#include <vector>
+
+namespace ridgeline::collectors::kineto {
+
+namespace {
+
+struct Batch {
+    std::vector<char> text; // "[...]" followed by simdjson's padding
+    std::size_t size = 0;
+    std::uint64_t offset = 0;
+    std::string name;
+    std::promise<core::Result<ParsedTrace>> parsed;
+};
+
+// Worker threads, each with its own simdjson parser, taking batches in submission order.
+class ParsePool {
+public:
+    explicit ParsePool(unsigned threads)
+    {
+        for (unsigned i = 0; i < threads; ++i)
+            m_threads.emplace_back([this] { work(); });
+    }
+    ~ParsePool()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        m_wake.notify_all();
+        for (auto& thread : m_threads)
+            thread.join();
+    }
+    ParsePool(const ParsePool&) = delete;
+    ParsePool& operator=(const ParsePool&) = delete;
+
+    std::future<core::Result<ParsedTrace>> submit(std::unique_ptr<Batch> batch)
+    {
+        auto future = batch->parsed.get_future();
+        {
+            std::lock_guard lock(m_mutex);
+            m_queue.push_back(std::move(batch));
+        }
+        m_wake.notify_one();
+        return future;
+    }
+
+private:
+    void work()
+    {
+        PieceParser parser;
+        while (true) {
+            std::unique_ptr<Batch> batch;
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+                if (m_stopping)
+                    return;
+                batch = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            ParsedTrace part;
+            part.name = batch->name;
+            auto status = parser.events(
+                std::string_view(batch->text.data(), batch->size), batch->text.size(), batch->offset, part);
+            if (status.hasError())
+                batch->parsed.set_value(status.error());
+            else
+                batch->parsed.set_value(std::move(part));
+        }
+    }
+
+    std::vector<std::thread> m_threads;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<std::unique_ptr<Batch>> m_queue;
+    bool m_stopping = false;
+};
+
+} // namespace
+
+unsigned parseWorkers()
+{
+    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
+core::Result<ParsedTrace> parseTrace(
+    TraceSource& source, const std::function<void(double)>& progress, unsigned workers, std::size_t batchBytes)
+{
+    ParsedTrace trace;
+    trace.name = source.name();
+    PieceParser parser; // top-level members, and every batch when there are no workers
+    std::unique_ptr<ParsePool> pool; // started with the first batch
+    std::deque<std::future<core::Result<ParsedTrace>>> inFlight;
+    const std::size_t maxInFlight = 2 * std::size_t { workers };
+    bool batchFailed = false;
+
+    const auto mergeOldest = [&]() -> core::Status {
+        auto part = inFlight.front().get();
+        inFlight.pop_front();
+        if (part.hasError()) {
+            batchFailed = true;
+            return part.error();
+        }
+        mergeInto(trace, std::move(part).value());
+        return {};
+    };
+
+    SplitHandlers handlers;
+    handlers.member = [&](std::string_view text, std::size_t capacity) { return parser.member(text, capacity, trace); };
+    handlers.events = [&](std::string_view text, std::size_t capacity, std::uint64_t offset) -> core::Status {
+        if (workers == 0) {
+            ParsedTrace part;
+            part.name = trace.name;
+            auto parsed = parser.events(text, capacity, offset, part);
+            if (parsed.hasError()) {
+                batchFailed = true;
+                return parsed.error();
+            }
+            mergeInto(trace, std::move(part));
+            return {};
+        }
+        auto batch = std::make_unique<Batch>();
+        batch->text.resize(text.size() + simdjson::SIMDJSON_PADDING);
+        std::copy(text.begin(), text.end(), batch->text.begin());
+        batch->size = text.size();
+        batch->offset = offset;
+        batch->name = trace.name;
+        if (!pool)
+            pool = std::make_unique<ParsePool>(workers);
+        inFlight.push_back(pool->submit(std::move(batch)));
+        while (inFlight.size() > maxInFlight)
+            RIDGELINE_TRY(mergeOldest());
+        return {};
+    };
+    handlers.progress = progress;
+    SplitOptions options;
+    if (batchBytes > 0)
+        options.batchBytes = batchBytes;
+    auto split = splitTrace(source, handlers, options);
+    if (split.hasError() && batchFailed) // batches merge in file order: this is the first error
+        return split.error();
+    // A batch still in flight lies before where the splitter stopped: its error comes first.
+    while (!inFlight.empty())
+        RIDGELINE_TRY(mergeOldest());
+    if (split.hasError())
+        return split.error();
+    return trace;
+}
+
+} // namespace ridgeline::collectors::kineto

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+// The streaming splitter of the Kineto importer (collectors/importers/kinetosplit.h), checked
+// against a plain JSON reader: whatever the window and batch sizes, the pieces it hands over hold
+// exactly the trace's top-level members and events, in order.
+#include "kinetointernal.h"
+#include "kinetosource.h"
+#include "kinetosplit.h"
+#include "testutil.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+namespace kineto = ridgeline::collectors::kineto;
+namespace core = ridgeline::core;
+using ridgeline::testing::testDataPath;
+
+namespace {
+
+struct Pieces {
+    nlohmann::json members = nlohmann::json::object();
+    nlohmann::json events = nlohmann::json::array();
+    std::size_t batches = 0;
+    bool offsetsPointAtBrackets = true;
+    bool padded = true;
+};
+
+core::Result<Pieces> split(const std::string& name, const std::string& bytes, kineto::SplitOptions options)
+{
+    Pieces pieces;
+    kineto::SplitHandlers handlers;
+    handlers.member = [&](std::string_view text, std::size_t capacity) -> core::Status {
+        pieces.padded = pieces.padded && capacity >= text.size() + 64;
+        const nlohmann::json object = nlohmann::json::parse(text);
+        pieces.members.update(object);
+        return {};
+    };
+    handlers.events = [&](std::string_view text, std::size_t capacity, std::uint64_t offset) -> core::Status {
+        pieces.padded = pieces.padded && capacity >= text.size() + 64;
+        ++pieces.batches;
+        const nlohmann::json batch = nlohmann::json::parse(text);
+        pieces.events.insert(pieces.events.end(), batch.begin(), batch.end());
+        // For plain text the offset is where the batch's first event begins, minus one.
+        if (!bytes.empty() && bytes[0] != '\x1f') {
+            const std::size_t n = std::min<std::size_t>(8, text.size() - 2);
+            pieces.offsetsPointAtBrackets
+                = pieces.offsetsPointAtBrackets && bytes.compare(offset + 1, n, text.substr(1, n)) == 0;
+        }
+        return {};
+    };
+    auto source = kineto::TraceSource::fromBytes(name, bytes);
+    auto status = kineto::splitTrace(*source, handlers, options);
+    if (status.hasError())
+        return status.error();
+    return pieces;
+}
+
+std::string gzipped(const std::string& text)
+{
+    uLongf size = compressBound(static_cast<uLong>(text.size())) + 32;
+    std::string out(size, '\0');
+    z_stream stream {};
+    deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    stream.avail_in = static_cast<uInt>(text.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    deflate(&stream, Z_FINISH);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    return out;
+}
+
+std::string gunzipFile(const std::string& path)
+{
+    gzFile file = gzopen(path.c_str(), "rb");
+    std::string text;
+    char buffer[1 << 16];
+    int n = 0;
+    while ((n = gzread(file, buffer, sizeof buffer)) > 0)
+        text.append(buffer, static_cast<std::size_t>(n));
+    gzclose(file);
+    return text;
+}
+
+const kineto::SplitOptions kSizes[] = { { 16, 1 }, { 100, 50 }, { 4096, 1000 }, {} };
+
+void expectSameAsPlainReader(const std::string& name, const std::string& bytes, const std::string& text)
+{
+    const auto doc = nlohmann::json::parse(text);
+    nlohmann::json members = doc.is_object() ? doc : nlohmann::json::object();
+    const nlohmann::json events = doc.is_array() ? doc : members.value("traceEvents", nlohmann::json::array());
+    members.erase("traceEvents");
+    for (const auto& options : kSizes) {
+        SCOPED_TRACE(
+            testing::Message() << name << " window " << options.windowBytes << " batch " << options.batchBytes);
+        auto pieces = split(name, bytes, options);
+        ASSERT_TRUE(pieces.ok()) << pieces.error().message;
+        EXPECT_EQ(pieces.value().members, members);
+        EXPECT_EQ(pieces.value().events, events);
+        EXPECT_TRUE(pieces.value().offsetsPointAtBrackets);
+        EXPECT_TRUE(pieces.value().padded);
+        if (options.batchBytes == 1) {
+            EXPECT_EQ(pieces.value().batches, events.size()); // one event per batch
+        }
+    }
+}
+
+} // namespace
+
+TEST(KinetoSplit, EveryTraceSplitsIntoItsMembersAndEventsAtAnyWindowSize)
+{
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(testDataPath("kineto"))) {
+        const auto path = entry.path().string();
+        if (!entry.is_regular_file() || (path.ends_with(".json") == path.ends_with(".json.gz")))
+            continue;
+        const auto text = path.ends_with(".gz") ? gunzipFile(path) : ridgeline::testing::readBytes(path);
+        // The small windows are slow on the big files: those get the default sizes only.
+        if (text.size() > (std::size_t { 4 } << 20)) {
+            auto pieces = split(path, text, {});
+            ASSERT_TRUE(pieces.ok()) << pieces.error().message;
+            EXPECT_EQ(pieces.value().events, nlohmann::json::parse(text)["traceEvents"]) << path;
+        } else {
+            expectSameAsPlainReader(path, text, text);
+            expectSameAsPlainReader(path + " (gzip)", gzipped(text), text);
+        }
+        ++files;
+    }
+    EXPECT_GE(files, 13u);
+}
+
+TEST(KinetoSplit, StringsEscapesNestingAndLayout)
+{
+    const std::string texts[] = {
+        R"({"traceEvents":[{"name":"a\"}]{[,","args":{"x":[1,{"y":"\\"}],"z":"\\\"]"}},{"name":"\\\\"}]})",
+        R"(  { "a" : { "b" : [ 1 , 2 ] } ,  "traceEvents" : [ ]  , "c" : "}" }  )",
+        "[\n{\"ph\":\"X\"},\n\t{\"ph\":\"M\"}\r\n]",
+        R"({"traceEvents":[1,-2.5e3,true,null,"s",[],{}],"deviceProperties":[{"id":0}]})",
+        R"({"x":1,"traceEvents":[{"k":"\u00e9\ud83d\ude00"}],"y":[{"traceEvents":[1]}]})",
+        R"({})",
+        R"([])",
+    };
+    for (const auto& text : texts)
+        expectSameAsPlainReader("layout.json", text, text);
+}
+
+TEST(KinetoSplit, AnEventBiggerThanTheWindowGrowsIt)
+{
+    std::string big = R"({"traceEvents":[{"a":1},{"name":")" + std::string(100000, 'x') + R"("},{"b":[)";
+    for (int i = 0; i < 5000; ++i)
+        big += "{\"c\":" + std::to_string(i) + "},";
+    big += "0]}]}";
+    expectSameAsPlainReader("big-event.json", big, big);
+}
+
+TEST(KinetoSplit, BadTextGivesOneErrorWithItsOffset)
+{
+    struct Case {
+        std::string text, words;
+    };
+    for (const auto& [text, words] : std::vector<Case> {
+             { "", "the file is empty" },
+             { " \n\t ", "the file is empty" },
+             { R"({"traceEvents":[{"a":1},{"b":)", "ends at byte 29 inside an unclosed" },
+             { R"({"traceEvents":[{"a":"x)", "inside an unclosed" },
+             { R"({"traceEvents":[{"a":1} {"b":2}]})", "at byte 24: expected ',' or ']' after an event" },
+             { R"({"traceEvents":[{"a":1},]})", "an event list ends with ','" },
+             { R"({"traceEvents":[]} {"x":1})", "unexpected text after the trace at byte 19" },
+             { R"({"a" 1})", "expected ':'" },
+             { R"({1:2})", "expected a key" },
+             { R"({"a":1 "b":2})", "expected ',' or '}'" },
+             { "42", "a trace is a JSON object or array" },
+             { R"({"traceEvents":[)", "inside an unclosed" },
+         }) {
+        for (const auto& options : kSizes) {
+            SCOPED_TRACE(text);
+            auto pieces = split("bad.json", text, options);
+            ASSERT_FALSE(pieces.ok());
+            EXPECT_EQ(pieces.error().code, core::ErrorCode::BadFile);
+            EXPECT_NE(pieces.error().message.find("bad.json: "), std::string::npos) << pieces.error().message;
+            EXPECT_NE(pieces.error().message.find(words), std::string::npos) << pieces.error().message;
+        }
+    }
+}
+
+TEST(KinetoSplit, GzipMembersAndPaddingZerosAreOneText)
+{
+    const std::string first = R"({"traceEvents":[{"a":1},)";
+    const std::string second = R"({"b":2}]})";
+    const std::string bytes = gzipped(first) + gzipped(second) + std::string(10, '\0');
+    expectSameAsPlainReader("two-members.json.gz", bytes, first + second);
+
+    auto garbage = split("garbage.json.gz", gzipped(first + second) + "xyz", {});
+    ASSERT_FALSE(garbage.ok());
+    EXPECT_NE(garbage.error().message.find("unexpected data after the gzip stream"), std::string::npos);
+    const auto gz = gzipped(first + second);
+    auto cut = split("cut.json.gz", gz.substr(0, gz.size() - 12), {});
+    ASSERT_FALSE(cut.ok());
+    EXPECT_NE(cut.error().message.find("truncated gzip data"), std::string::npos) << cut.error().message;
+}
+
+namespace {
+
+void expectSameTrace(const kineto::ParsedTrace& a, const kineto::ParsedTrace& b)
+{
+    ASSERT_EQ(a.kernels.size(), b.kernels.size());
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) {
+        EXPECT_EQ(a.kernels[i].kernel, b.kernels[i].kernel) << i;
+        EXPECT_EQ(a.kernels[i].comm.has_value(), b.kernels[i].comm.has_value()) << i;
+        if (a.kernels[i].comm && b.kernels[i].comm) {
+            EXPECT_EQ(a.kernels[i].comm->collective, b.kernels[i].comm->collective) << i;
+            EXPECT_EQ(a.kernels[i].comm->inNelems, b.kernels[i].comm->inNelems) << i;
+        }
+    }
+    EXPECT_EQ(a.names, b.names);
+    EXPECT_EQ(a.memops, b.memops);
+    EXPECT_EQ(a.apiCalls, b.apiCalls);
+    EXPECT_EQ(a.ranges, b.ranges);
+    EXPECT_EQ(a.threadNames, b.threadNames);
+    EXPECT_EQ(a.processNames, b.processNames);
+    EXPECT_EQ(a.hostPidEvents, b.hostPidEvents);
+    EXPECT_EQ(a.devices, b.devices);
+    EXPECT_EQ(a.rank, b.rank);
+    EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.firstNs, b.firstNs);
+    EXPECT_EQ(a.lastNs, b.lastNs);
+}
+
+} // namespace
+
+// Batches parsed on worker threads merge back into exactly what one thread parses in sequence.
+TEST(KinetoSplit, ParallelBatchesMergeIntoTheSequentialResult)
+{
+    for (const auto* file : { "kineto/nccl_parser_config/nccl_data.json.gz",
+             "kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+             "kineto/trace_filter/sampled_rank-1.json.gz" }) {
+        SCOPED_TRACE(file);
+        auto sequential = kineto::TraceSource::openFile(testDataPath(file));
+        auto parallel = kineto::TraceSource::openFile(testDataPath(file));
+        ASSERT_TRUE(sequential.ok() && parallel.ok());
+        auto one = kineto::parseTrace(*sequential.value(), {}, 0);
+        auto many = kineto::parseTrace(*parallel.value(), {}, 3, 4096);
+        ASSERT_TRUE(one.ok()) << one.error().message;
+        ASSERT_TRUE(many.ok()) << many.error().message;
+        EXPECT_GT(one.value().kernels.size(), 0u);
+        expectSameTrace(one.value(), many.value());
+    }
+}
+
+// With batches in flight, the error reported is still the first one in the file.
+TEST(KinetoSplit, ParallelParseReportsTheFirstErrorInTheFile)
+{
+    std::string text = R"({"traceEvents":[{"ph":"X",, "cat":"kernel"},)";
+    for (int i = 0; i < 2000; ++i)
+        text += R"({"ph":"X","cat":"kernel","name":"k","ts":)" + std::to_string(i) + R"(,"dur":1},)";
+    text += R"({"ph":"X")"; // truncated at the end
+    auto source = kineto::TraceSource::fromBytes("first-error.json", text);
+    auto parsed = kineto::parseTrace(*source, {}, 3, 256);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().message.find("the event starting at byte 16"), std::string::npos)
+        << parsed.error().message;
+}
