@@ -35,7 +35,7 @@ include(${RIDGELINE_INSTALLER_DIR}/manpages.cmake)
 include(${RIDGELINE_INSTALLER_DIR}/completion/completion.cmake)
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/PACKAGING.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/ridgeline) # the package's name, not the project's
 
 # ---- CPack ----------------------------------------------------------------------------------
 set(CPACK_PACKAGE_NAME ridgeline)
@@ -43,14 +43,15 @@ set(CPACK_PACKAGE_VENDOR "Ridgeline")
 set(CPACK_PACKAGE_CONTACT "Ridgeline developers <dev@ridgeline.invalid>")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_PACKAGE_DESCRIPTION
-    "Ridgeline records every kernel, copy and collective of a CUDA program into one SQLite session\n"
-    "file (.ridge) and says of each kernel which resource bounds it and how far it is from its\n"
-    "roof: a Qt desktop app (ridgeline-ui) and a headless command line (ridgeline). It also imports\n"
-    "PyTorch profiler, Nsight Systems and Nsight Compute results.\n"
-    "Viewing, importing and reporting need no GPU software. Capturing a program needs an NVIDIA\n"
-    "driver and the CUDA Toolkit 13 (CUPTI, libnvperf_host.so), found at run time in CUDA_HOME,\n"
-    "/usr/local/cuda* or the loader path.")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "Ridgeline records every kernel, copy and collective of a CUDA program into one SQLite\n"
+    "session file (.ridge) and says of each kernel which resource bounds it and how far it is\n"
+    "from its roof: a Qt desktop app (ridgeline-ui) and a headless command line (ridgeline).\n"
+    "It also imports PyTorch profiler, Nsight Systems and Nsight Compute results.\n"
+    ".\n"
+    "Viewing, importing and reporting need no GPU software. Capturing a program needs an\n"
+    "NVIDIA driver and the CUDA Toolkit 13 (CUPTI, libnvperf_host.so), found at run time in\n"
+    "CUDA_HOME, /usr/local/cuda* or the loader path.")
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/packages)
 set(CPACK_GENERATOR "DEB;TGZ")
 set(CPACK_SOURCE_GENERATOR "")
@@ -58,7 +59,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_CHECKSUM SHA256)
 
 # Tarball: ridgeline-<version>-Linux-<arch>.tar.gz with one top directory, relocatable.
-set(CPACK_ARCHIVE_FILE_NAME "ridgeline-${PROJECT_VERSION}-Linux-${CMAKE_SYSTEM_PROCESSOR}")
+set(CPACK_PACKAGE_FILE_NAME "ridgeline-${PROJECT_VERSION}-Linux-${CMAKE_SYSTEM_PROCESSOR}")
 set(CPACK_INCLUDE_TOPLEVEL_DIRECTORY ON)
 
 # Debian package: installed under /usr; Depends computed by dpkg-shlibdeps from the ELF files
@@ -69,7 +70,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n${CPACK_PACKAGE_DESCRIPTION}")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}") # the summary is prepended
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 if(RIDGELINE_BUILD_UI)
     set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
