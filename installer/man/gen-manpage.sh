@@ -5,6 +5,8 @@
 # subsection under COMMANDS, made from `<program> <sub> --help`. ridgeline-ui needs
 # QT_QPA_PLATFORM=offscreen in the environment (set by the caller).
 set -euo pipefail
+# In a sanitizer build the program is instrumented: its --help is what matters here, not leaks.
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 program=$1
 output=$2
 extra=$3
