@@ -242,3 +242,26 @@ TEST(CuptiLocate, RealLoaderAnswersWithAnAbsolutePath)
 }
 
 } // namespace
+
+// On a machine with the CUDA Toolkit in /usr/local/cuda (the development machine), the default
+// search finds that toolkit's libraries; elsewhere the search must say what to install.
+TEST(CuptiLocate, DefaultSearchOnThisMachine)
+{
+    const char* cudaHome = std::getenv("CUDA_HOME");
+    const char* cudaPath = std::getenv("CUDA_PATH");
+    const auto found = locateCupti();
+    const fs::path toolkit = "/usr/local/cuda/lib64/libcupti.so.13";
+    if ((cudaHome == nullptr || *cudaHome == '\0') && (cudaPath == nullptr || *cudaPath == '\0')
+        && fs::is_regular_file(toolkit)) {
+        ASSERT_TRUE(found.ok()) << found.error().message;
+        EXPECT_EQ(found.value().cuptiLibrary, toolkit.string());
+        EXPECT_EQ(found.value().foundIn, "/usr/local/cuda");
+        if (fs::is_regular_file("/usr/local/cuda/lib64/libnvperf_host.so")) {
+            EXPECT_EQ(found.value().nvperfHostLibrary, "/usr/local/cuda/lib64/libnvperf_host.so");
+        }
+    } else if (found.hasError()) {
+        EXPECT_EQ(found.error().message.rfind(kCuptiMissingMessage, 0), 0U) << found.error().message;
+    } else {
+        EXPECT_TRUE(fs::is_regular_file(found.value().cuptiLibrary)) << found.value().cuptiLibrary;
+    }
+}
