@@ -5,6 +5,7 @@
 #   installer/setup.sh             install dependencies and build (into ./build)
 #   installer/setup.sh --test      ... then run every test (CTest)
 #   installer/setup.sh --run [F]   ... then open session F (default: the bundled example)
+#   installer/setup.sh --package   ... then build the .deb and .tar.gz into BUILD_DIR/packages/
 #   installer/setup.sh --deps      install dependencies only
 #
 # Options: --build-dir DIR, --sanitize (ASan + UBSan build), --no-ui (CLI and core only),
@@ -25,11 +26,12 @@ while [ $# -gt 0 ]; do
         --test) action=test ;;
         --run) action=run; if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then session=$2; shift; fi ;;
         --deps) action=deps ;;
+        --package) action=package ;;
         --build-dir) build_dir=$2; shift ;;
         --sanitize) sanitize=ON ;;
         --no-ui) ui=OFF ;;
         --werror) werror=ON ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown option '$1' (see --help)" >&2; exit 1 ;;
     esac
     shift
@@ -42,6 +44,8 @@ packages=(
     clang-14 libclang-rt-14-dev  # fuzzing in CI: libFuzzer (libclang_rt.fuzzer) is only Recommended by clang-14
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6 libqt6sql6-sqlite
     xvfb xauth
+    # packages (installer/packaging.cmake) and their tests (installer/test-packages.sh)
+    file help2man librsvg2-bin desktop-file-utils shared-mime-info libfile-mimeinfo-perl xdg-utils
 )
 
 as_root() {
@@ -94,6 +98,12 @@ install_dependencies
 configure_and_build
 
 case "$action" in
+    package)
+        # CPack: DEB and TGZ from this build (docs/PACKAGING.md); old packages are replaced.
+        rm -f "$build_dir"/packages/ridgeline[_-]*
+        (cd "$build_dir" && cpack -G "DEB;TGZ")
+        ls -l "$build_dir"/packages/ridgeline[_-]*
+        ;;
     test)
         # GUI tests get QT_QPA_PLATFORM=offscreen from CTest itself.
         exec ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600

@@ -35,6 +35,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("Ridgeline"));
     QApplication::setOrganizationName(QStringLiteral("Ridgeline"));
     QApplication::setApplicationVersion(QString::fromLatin1(ridgeline::core::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("ridgeline")); // resources/ridgeline.desktop
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/ridgeline/ridgeline.svg")));
 
     QCommandLineParser parser;
