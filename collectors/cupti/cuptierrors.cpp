@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cuptierrors.h"
 
+#include <cupti_version.h>
+
 namespace ridgeline::inject {
 
 namespace {
@@ -54,15 +56,15 @@ std::string cuptiErrorSentence(CUptiResult result, CuptiStage stage, const std::
     case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
         return "CUPTI cannot profile GPUs in SLI mode: disable SLI to profile; " + what + ".";
     case CUPTI_ERROR_INVALID_CHIP_NAME:
-        return "this CUPTI does not know the GPU's chip (a GPU newer than CUDA " + std::to_string(CUPTI_API_VERSION)
-            + "'s CUPTI): install a newer CUDA toolkit; " + what + ".";
+        return "this CUPTI (API version " + std::to_string(CUPTI_API_VERSION)
+            + ") does not know the GPU's chip, which is newer than it: install a newer CUDA toolkit; " + what + ".";
     case CUPTI_ERROR_NOT_SUPPORTED:
     case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
         return "CUPTI does not support " + std::string(stage == CuptiStage::Counters ? "counters" : "tracing")
             + " on this GPU or system (older than Turing for counters, MIG, vGPU or WSL); " + what + ".";
     case CUPTI_ERROR_NOT_COMPATIBLE:
     case CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE:
-        return "the NVIDIA driver is older than this CUPTI (CUDA " + std::to_string(CUPTI_API_VERSION)
+        return "the NVIDIA driver is older than this CUPTI (API version " + std::to_string(CUPTI_API_VERSION)
             + "): update the driver or capture with a CUPTI that matches it; " + what + ".";
     case CUPTI_ERROR_NOT_INITIALIZED:
         return "the CUDA driver could not be initialised (no NVIDIA GPU, or the driver is not loaded); " + what + ".";

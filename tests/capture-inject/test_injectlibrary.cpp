@@ -16,14 +16,14 @@ namespace ridgeline::testing {
 
 namespace {
 
-struct Run {
+struct CommandRun {
     int status = -1;
     std::string output; // stdout and stderr
 };
 
-Run run(const std::string& command)
+CommandRun run(const std::string& command)
 {
-    Run result;
+    CommandRun result;
     FILE* pipe = popen((command + " 2>&1").c_str(), "r");
     if (!pipe)
         return result;
@@ -34,7 +34,7 @@ Run run(const std::string& command)
     return result;
 }
 
-int exitCode(const Run& r)
+int exitCode(const CommandRun& r)
 {
     return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
 }
@@ -43,7 +43,7 @@ int exitCode(const Run& r)
 
 TEST(InjectLibrary, ExportsOnlyTheInjectionEntryPoints)
 {
-    const Run nm = run(std::string("nm -D --defined-only ") + RIDGELINE_INJECT_LIB);
+    const CommandRun nm = run(std::string("nm -D --defined-only ") + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(nm), 0) << nm.output;
     std::set<std::string> symbols;
     std::istringstream lines(nm.output);
@@ -60,7 +60,7 @@ TEST(InjectLibrary, ExportsOnlyTheInjectionEntryPoints)
 
 TEST(InjectLibrary, DoesNotNeedTheCudaDriverNorSharedSqliteOrFmt)
 {
-    const Run ldd = run(std::string("ldd ") + RIDGELINE_INJECT_LIB);
+    const CommandRun ldd = run(std::string("ldd ") + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(ldd), 0) << ldd.output;
     EXPECT_EQ(ldd.output.find("libcuda.so"), std::string::npos) << ldd.output;
     EXPECT_EQ(ldd.output.find("libsqlite3"), std::string::npos) << ldd.output;
@@ -72,7 +72,7 @@ TEST(InjectLibrary, DoesNotNeedTheCudaDriverNorSharedSqliteOrFmt)
 TEST(InjectLibrary, WithoutTheDriverItDeclinesAndSaysWhy)
 {
     TempDir dir;
-    const Run host = run("env -u CUDA_INJECTION64_PATH RIDGELINE_PART_DIR=" + dir.path() + " RIDGELINE_SESSION_ID=t1 "
+    const CommandRun host = run("env -u CUDA_INJECTION64_PATH RIDGELINE_PART_DIR=" + dir.path() + " RIDGELINE_SESSION_ID=t1 "
         + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
@@ -101,7 +101,7 @@ TEST(InjectLibrary, WithoutTheDriverItDeclinesAndSaysWhy)
 
 TEST(InjectLibrary, WithoutAPartDirectoryItDeclinesAndSaysWhy)
 {
-    const Run host = run(std::string("env -u RIDGELINE_PART_DIR ") + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
+    const CommandRun host = run(std::string("env -u RIDGELINE_PART_DIR ") + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
     EXPECT_NE(host.output.find("ridgeline: RIDGELINE_PART_DIR is not set"), std::string::npos) << host.output;
@@ -109,7 +109,7 @@ TEST(InjectLibrary, WithoutAPartDirectoryItDeclinesAndSaysWhy)
 
 TEST(InjectLibrary, AnUnwritablePartDirectoryIsASentence)
 {
-    const Run host = run(std::string("RIDGELINE_PART_DIR=/nonexistent/ridgeline-parts ") + RIDGELINE_INJECT_HOST + " "
+    const CommandRun host = run(std::string("RIDGELINE_PART_DIR=/nonexistent/ridgeline-parts ") + RIDGELINE_INJECT_HOST + " "
         + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
