@@ -12,8 +12,8 @@
 
 namespace ridgeline::inject {
 
-using BufferCompleted = void (*)(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t size,
-    std::size_t validSize);
+using BufferCompleted = void (*)(
+    CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t size, std::size_t validSize);
 
 struct ActivitySetup {
     // Kinds that could not be enabled, as user sentences (tracing goes on with the others).

@@ -153,7 +153,8 @@ void CUPTIAPI onBuffer(
         noteDropped(*capture, batch.records);
     }
     if (batch.unknownRecords > 0)
-        (void)capture->part->addWarning("CUPTI delivered records of kinds Ridgeline does not record; they were skipped.");
+        (void)capture->part->addWarning(
+            "CUPTI delivered records of kinds Ridgeline does not record; they were skipped.");
     noteDropped(*capture, droppedRecords(context, streamId));
 }
 
@@ -174,8 +175,9 @@ void finishCapture()
             static_cast<unsigned long long>(capture->part->dropped()), static_cast<int>(capture->owner));
     if (const auto orphans = capture->part->orphanCounters(); orphans > 0)
         report(*capture,
-            std::to_string(orphans) + " kernels were profiled whose activity record never arrived; their counters "
-                                      "are not in the session.",
+            std::to_string(orphans)
+                + " kernels were profiled whose activity record never arrived; their counters "
+                  "are not in the session.",
             false);
     if (capture->translator && capture->translator->openRanges() > 0)
         report(*capture,
@@ -235,7 +237,8 @@ int setUp()
     identity.command = commandLine();
     identity.sessionId = config.sessionId;
     identity.startNs = now();
-    const std::string path = config.partDir + "/" + capture->host + "-" + std::to_string(capture->owner) + ".part.ridge";
+    const std::string path
+        = config.partDir + "/" + capture->host + "-" + std::to_string(capture->owner) + ".part.ridge";
     auto part = PartWriter::create(path, identity);
     if (part.hasError())
         return fail("cannot write the part file " + path + " (" + part.error().message + "); nothing is recorded.");
@@ -261,7 +264,8 @@ int setUp()
 
     capture->translator.emplace(capture->part->processId(), [](CUpti_ActivityKind kind, std::uint32_t cbid) {
         const char* name = nullptr;
-        const auto domain = kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+        const auto domain
+            = kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
         if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
             return std::string();
         return std::string(name);
@@ -291,8 +295,7 @@ int setUp()
             if (auto added = capture->part->addCounters(correlationId, std::move(values)); added.hasError())
                 report(*capture, "writing counters failed (" + added.error().message + ").", false);
         };
-        sink.problem
-            = [capture](const std::string& sentence, bool fatal) { reportLocked(*capture, sentence, fatal); };
+        sink.problem = [capture](const std::string& sentence, bool fatal) { reportLocked(*capture, sentence, fatal); };
         sink.passes = [capture](const std::string& passes) {
             std::lock_guard guard(capture->mutex);
             if (capture->part)

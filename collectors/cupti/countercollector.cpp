@@ -9,10 +9,13 @@
 #include <cupti.h>
 #include <map>
 #include <mutex>
-#include <nvtx3/nvToolsExt.h>
-#include <generated_nvtx_meta.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+// The NVTX types first: CUPTI's parameter structs are declared in terms of them.
+#include <nvtx3/nvToolsExt.h>
+
+#include <generated_nvtx_meta.h>
 
 namespace ridgeline::inject {
 
@@ -251,8 +254,8 @@ core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const Ca
     auto impl = std::make_unique<Impl>();
     impl->config = config;
     impl->sink = std::move(sink);
-    auto filter = LaunchFilter::create(LaunchFilterOptions {
-        config.kernelRegex, config.launchSkip, config.launchCount, config.nvtxRange });
+    auto filter = LaunchFilter::create(
+        LaunchFilterOptions { config.kernelRegex, config.launchSkip, config.launchCount, config.nvtxRange });
     if (filter.hasError())
         return filter.error();
     impl->filter.emplace(std::move(filter).value());
@@ -262,9 +265,9 @@ core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const Ca
     };
     if (const CUptiResult r = cuptiSubscribe(&impl->subscriber, callback, impl.get()); r != CUPTI_SUCCESS)
         return fail(r, "cuptiSubscribe");
-    for (const CUpti_CallbackId cbid : { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-             CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-             CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    for (const CUpti_CallbackId cbid : { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+             CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+             CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
              CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz }) {
         if (const CUptiResult r = cuptiEnableCallback(1, impl->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
             r != CUPTI_SUCCESS) {

@@ -40,11 +40,13 @@ core::Result<std::vector<std::vector<std::string>>> counterGroups(const CaptureC
         const bool knownChip = std::find(chips.begin(), chips.end(), chip) != chips.end();
         if (!knownChip)
             return core::makeError(core::ErrorCode::InvalidArgument,
-                unsupportedChipSentence(chip, "a chip newer than this Ridgeline, or not an NVIDIA data-centre or "
-                                              "desktop GPU of Volta or later"));
+                unsupportedChipSentence(chip,
+                    "a chip newer than this Ridgeline, or not an NVIDIA data-centre or "
+                    "desktop GPU of Volta or later"));
         return core::makeError(core::ErrorCode::InvalidArgument,
-            "unknown metric set \"" + config.metricSet + "\" (roofline, full, none, or a comma-separated list of "
-                "metric names); no hardware counters were recorded (the trace is kept).");
+            "unknown metric set \"" + config.metricSet
+                + "\" (roofline, full, none, or a comma-separated list of "
+                  "metric names); no hardware counters were recorded (the trace is kept).");
     }
     return collectors::configGroups(*set);
 }
@@ -74,9 +76,10 @@ core::Result<CounterConfig> CounterConfig::create(
     if (const CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) {
         if (r == CUPTI_ERROR_INVALID_PARAMETER || r == CUPTI_ERROR_INVALID_METRIC_NAME)
             return core::makeError(core::ErrorCode::InvalidArgument,
-                "the " + chip + " chip does not have every metric asked for (CUPTI rejects the list; check the names "
-                    "with `ridgeline devices` or docs/METRIC-SETS.md); no hardware counters were recorded (the trace "
-                    "is kept).");
+                "the " + chip
+                    + " chip does not have every metric asked for (CUPTI rejects the list; check the names "
+                      "with `ridgeline devices` or docs/METRIC-SETS.md); no hardware counters were recorded (the trace "
+                      "is kept).");
         return cuptiFailure(r, "cuptiProfilerHostConfigAddMetrics");
     }
 

@@ -16,7 +16,6 @@ struct sigaction g_previous[kMaxSignal] = {};
 FlushFunction g_flush = nullptr;
 std::atomic<bool> g_installed { false };
 
-
 void passOn(int signal, siginfo_t* info, void* context)
 {
     const struct sigaction& previous = g_previous[signal];

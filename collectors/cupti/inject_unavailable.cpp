@@ -5,8 +5,9 @@
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
-    std::fprintf(stderr, "ridgeline: this Ridgeline was built without CUPTI (no CUDA toolkit was found), so no GPU "
-                         "activity can be recorded.\n");
+    std::fprintf(stderr,
+        "ridgeline: this Ridgeline was built without CUPTI (no CUDA toolkit was found), so no GPU "
+        "activity can be recorded.\n");
     return 0;
 }
 

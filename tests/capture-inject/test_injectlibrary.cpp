@@ -72,8 +72,8 @@ TEST(InjectLibrary, DoesNotNeedTheCudaDriverNorSharedSqliteOrFmt)
 TEST(InjectLibrary, WithoutTheDriverItDeclinesAndSaysWhy)
 {
     TempDir dir;
-    const CommandRun host = run("env -u CUDA_INJECTION64_PATH RIDGELINE_PART_DIR=" + dir.path() + " RIDGELINE_SESSION_ID=t1 "
-        + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
+    const CommandRun host = run("env -u CUDA_INJECTION64_PATH RIDGELINE_PART_DIR=" + dir.path()
+        + " RIDGELINE_SESSION_ID=t1 " + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
     const std::string sentence = "ridgeline: the NVIDIA CUDA driver (libcuda.so.1) is not loaded in this process";
@@ -101,7 +101,8 @@ TEST(InjectLibrary, WithoutTheDriverItDeclinesAndSaysWhy)
 
 TEST(InjectLibrary, WithoutAPartDirectoryItDeclinesAndSaysWhy)
 {
-    const CommandRun host = run(std::string("env -u RIDGELINE_PART_DIR ") + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
+    const CommandRun host
+        = run(std::string("env -u RIDGELINE_PART_DIR ") + RIDGELINE_INJECT_HOST + " " + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
     EXPECT_NE(host.output.find("ridgeline: RIDGELINE_PART_DIR is not set"), std::string::npos) << host.output;
@@ -109,11 +110,12 @@ TEST(InjectLibrary, WithoutAPartDirectoryItDeclinesAndSaysWhy)
 
 TEST(InjectLibrary, AnUnwritablePartDirectoryIsASentence)
 {
-    const CommandRun host = run(std::string("RIDGELINE_PART_DIR=/nonexistent/ridgeline-parts ") + RIDGELINE_INJECT_HOST + " "
-        + RIDGELINE_INJECT_LIB);
+    const CommandRun host = run(std::string("RIDGELINE_PART_DIR=/nonexistent/ridgeline-parts ") + RIDGELINE_INJECT_HOST
+        + " " + RIDGELINE_INJECT_LIB);
     ASSERT_EQ(exitCode(host), 0) << host.output;
     EXPECT_NE(host.output.find("InitializeInjection returned 0 then 0"), std::string::npos) << host.output;
-    EXPECT_NE(host.output.find("ridgeline: cannot write the part file /nonexistent/ridgeline-parts/"), std::string::npos)
+    EXPECT_NE(
+        host.output.find("ridgeline: cannot write the part file /nonexistent/ridgeline-parts/"), std::string::npos)
         << host.output;
 }
 

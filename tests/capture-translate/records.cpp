@@ -17,8 +17,8 @@ template <typename Record> Record zeroed()
 
 } // namespace
 
-CUpti_ActivityKernel10 kernelRecord(std::uint32_t correlationId, const char* name, std::uint64_t start,
-    std::uint64_t end)
+CUpti_ActivityKernel10 kernelRecord(
+    std::uint32_t correlationId, const char* name, std::uint64_t start, std::uint64_t end)
 {
     auto k = zeroed<CUpti_ActivityKernel10>();
     k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -50,8 +50,10 @@ CUpti_ActivityMemcpy6 memcpyRecord(std::uint32_t correlationId, CUpti_ActivityMe
     auto m = zeroed<CUpti_ActivityMemcpy6>();
     m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
     m.copyKind = static_cast<std::uint8_t>(kind);
-    m.srcKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.dstKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    m.srcKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED
+                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    m.dstKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
+                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
     m.bytes = bytes;
     m.start = start;
     m.end = end;
@@ -84,8 +86,8 @@ CUpti_ActivityMemcpyPtoP4 peerCopyRecord(std::uint32_t correlationId, std::uint3
     return m;
 }
 
-CUpti_ActivityMemset4 memsetRecord(std::uint32_t correlationId, std::uint64_t bytes, std::uint64_t start,
-    std::uint64_t end)
+CUpti_ActivityMemset4 memsetRecord(
+    std::uint32_t correlationId, std::uint64_t bytes, std::uint64_t start, std::uint64_t end)
 {
     auto m = zeroed<CUpti_ActivityMemset4>();
     m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
@@ -143,8 +145,8 @@ CUpti_ActivityMarkerData2 markerDataRecord(std::uint32_t id, std::uint32_t color
     return d;
 }
 
-CUpti_ActivitySynchronization2 syncRecord(CUpti_ActivitySynchronizationType type, std::uint32_t correlationId,
-    std::uint64_t start, std::uint64_t end)
+CUpti_ActivitySynchronization2 syncRecord(
+    CUpti_ActivitySynchronizationType type, std::uint32_t correlationId, std::uint64_t start, std::uint64_t end)
 {
     auto s = zeroed<CUpti_ActivitySynchronization2>();
     s.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
@@ -157,8 +159,8 @@ CUpti_ActivitySynchronization2 syncRecord(CUpti_ActivitySynchronizationType type
     return s;
 }
 
-CUpti_ActivityOverhead3 overheadRecord(CUpti_ActivityOverheadKind kind, std::uint32_t threadId, std::uint64_t start,
-    std::uint64_t end)
+CUpti_ActivityOverhead3 overheadRecord(
+    CUpti_ActivityOverheadKind kind, std::uint32_t threadId, std::uint64_t start, std::uint64_t end)
 {
     auto o = zeroed<CUpti_ActivityOverhead3>();
     o.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;

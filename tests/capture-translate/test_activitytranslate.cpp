@@ -102,7 +102,8 @@ TEST_F(Translate, CopiesKeepDirectionMemoryAndPeers)
 
 TEST_F(Translate, ApiCallsGetNamesDomainsAndThreads)
 {
-    auto runtime = apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 30, 555, 1, 9);
+    auto runtime
+        = apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 30, 555, 1, 9);
     auto driver = apiRecord(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 30, 555, 2, 8);
     auto unnamed = apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, 9999, 31, 556, 10, 12);
     auto named = threadNameRecord(556, "data loader");

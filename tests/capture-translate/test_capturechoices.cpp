@@ -39,9 +39,10 @@ TEST(CaptureConfig, DefaultsWhenNothingIsSet)
 
 TEST(CaptureConfig, ReadsEveryVariableOfTheContract)
 {
-    const auto config = configFrom({ { "RIDGELINE_PART_DIR", "/tmp/out.ridge.parts" }, { "RIDGELINE_SESSION_ID", "abc" },
-        { "RIDGELINE_METRICS", "full" }, { "RIDGELINE_KERNEL_REGEX", "gemm" }, { "RIDGELINE_LAUNCH_SKIP", "3" },
-        { "RIDGELINE_LAUNCH_COUNT", "10" }, { "RIDGELINE_NVTX_RANGE", "step" }, { "RIDGELINE_FLUSH_PERIOD_MS", "250" } });
+    const auto config = configFrom({ { "RIDGELINE_PART_DIR", "/tmp/out.ridge.parts" },
+        { "RIDGELINE_SESSION_ID", "abc" }, { "RIDGELINE_METRICS", "full" }, { "RIDGELINE_KERNEL_REGEX", "gemm" },
+        { "RIDGELINE_LAUNCH_SKIP", "3" }, { "RIDGELINE_LAUNCH_COUNT", "10" }, { "RIDGELINE_NVTX_RANGE", "step" },
+        { "RIDGELINE_FLUSH_PERIOD_MS", "250" } });
     EXPECT_EQ(config.partDir, "/tmp/out.ridge.parts");
     EXPECT_EQ(config.sessionId, "abc");
     EXPECT_EQ(config.metricsLabel(), "full");
@@ -104,7 +105,8 @@ TEST(LaunchFilter, RegexMatchesTheDemangledName)
 {
     auto filter = inject::LaunchFilter::create({ "^sgemm_tiled<", 0, {}, {} });
     ASSERT_TRUE(filter.ok());
-    EXPECT_TRUE(filter.value().select("_Z11sgemm_tiledILi32EEvPKfS1_Pfi", "sgemm_tiled<32>(float const*, float const*, float*, int)", false));
+    EXPECT_TRUE(filter.value().select(
+        "_Z11sgemm_tiledILi32EEvPKfS1_Pfi", "sgemm_tiled<32>(float const*, float const*, float*, int)", false));
     EXPECT_FALSE(filter.value().select("_Z5sgemmPKfS0_Pfi", "sgemm(float const*, float const*, float*, int)", false));
 }
 
@@ -146,13 +148,15 @@ TEST(NvtxRangeTracker, PushPopPerThreadStartEndPerProcess)
 
 TEST(NcclKernel, NewAndOldSymbolsMangledOrNot)
 {
-    auto modern = inject::ncclKernelInfo("_Z38ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE");
+    auto modern
+        = inject::ncclKernelInfo("_Z38ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE");
     ASSERT_TRUE(modern.has_value());
     EXPECT_EQ(modern->collective, "AllReduce");
     EXPECT_EQ(modern->dataType, "f32");
     EXPECT_EQ(modern->algorithm, "Ring");
     EXPECT_EQ(modern->protocol, "LL");
-    auto demangled = inject::ncclKernelInfo("ncclDevKernel_ReduceScatter_Sum_bf16_TREE_LL128(ncclDevKernelArgsStorage<4096ul>)");
+    auto demangled
+        = inject::ncclKernelInfo("ncclDevKernel_ReduceScatter_Sum_bf16_TREE_LL128(ncclDevKernelArgsStorage<4096ul>)");
     ASSERT_TRUE(demangled.has_value());
     EXPECT_EQ(demangled->collective, "ReduceScatter");
     EXPECT_EQ(demangled->dataType, "bf16");

@@ -94,8 +94,8 @@ TEST_F(PartFile, CountersFindTheirKernelInEitherOrder)
 {
     // Counters first (the usual order: they are read when the launch returns).
     part->expectCounters(50);
-    ASSERT_TRUE(part->addCounters(50, { { 0, "dram__bytes.sum", 4096, {} }, { 0, "gpu__time_duration.sum", 1500, {} } })
-                    .ok());
+    ASSERT_TRUE(
+        part->addCounters(50, { { 0, "dram__bytes.sum", 4096, {} }, { 0, "gpu__time_duration.sum", 1500, {} } }).ok());
     // Kernel first (its buffer was flushed before the launch returned).
     part->expectCounters(51);
     auto first = kernelRecord(50, "_Z1av", 10, 20);
