@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 // The NVTX types first: CUPTI's parameter structs are declared in terms of them.
+// clang-format off
 #include <nvtx3/nvToolsExt.h>
-
 #include <generated_nvtx_meta.h>
+// clang-format on
 
 namespace ridgeline::inject {
 
