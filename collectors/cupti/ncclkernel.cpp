@@ -83,9 +83,10 @@ std::optional<NcclKernelInfo> ncclKernelInfo(std::string_view symbol)
         { "LL128", "LL128" },
         { "SIMPLE", "Simple" },
     } };
-    static constexpr std::array<std::string_view, 24> kTypes { "i8", "u8", "i32", "u32", "i64", "u64", "f16", "f32",
+    // Old NCCL spells C types ("int8_t", "__nv_bfloat16"), which the '_' split cuts in two.
+    static constexpr std::array<std::string_view, 21> kTypes { "i8", "u8", "i32", "u32", "i64", "u64", "f16", "f32",
         "f64", "bf16", "f8e4m3", "f8e5m2", "int8_t", "uint8_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "half",
-        "float", "double", "__nv_bfloat16", "rawfloat", "int8" };
+        "float", "double" };
     for (std::size_t i = 1; i < parts.size(); ++i) {
         const std::string_view part = parts[i];
         for (const auto& [token, label] : kAlgorithms) {
@@ -96,10 +97,14 @@ std::optional<NcclKernelInfo> ncclKernelInfo(std::string_view symbol)
             if (part == token && info.protocol.empty())
                 info.protocol = std::string(label);
         }
+        const std::string joined
+            = i + 1 < parts.size() && parts[i + 1] == "t" ? std::string(part) + "_t" : std::string(part);
         for (const auto type : kTypes) {
-            if (part == type && info.dataType.empty())
+            if ((joined == type || part == type) && info.dataType.empty())
                 info.dataType = std::string(type);
         }
+        if (part == "bfloat16" && info.dataType.empty())
+            info.dataType = "bf16";
     }
     return info;
 }

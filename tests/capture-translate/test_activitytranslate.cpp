@@ -13,7 +13,7 @@ using Translate = PartFixture;
 
 TEST_F(Translate, KernelKeepsTimesLaunchConfigAndNames)
 {
-    const char* name = "_Z6triadPfPKfS1_f";
+    const char* name = "_Z5triadPfPKfS1_f";
     auto k = kernelRecord(17, name, 5'000, 7'500);
     writeBuffer({ asActivity(k) });
     auto reader = finishAndOpen();
@@ -45,9 +45,9 @@ TEST_F(Translate, KernelKeepsTimesLaunchConfigAndNames)
 
 TEST_F(Translate, NcclKernelCarriesACollective)
 {
-    const char* name = "_Z38ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE";
+    const char* name = "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE";
     auto k = kernelRecord(3, name, 100, 900);
-    auto other = kernelRecord(4, "_Z6triadPfPKfS1_f", 1000, 1100);
+    auto other = kernelRecord(4, "_Z5triadPfPKfS1_f", 1000, 1100);
     writeBuffer({ asActivity(other), asActivity(k) });
     auto reader = finishAndOpen();
     auto comms = reader.commOps();

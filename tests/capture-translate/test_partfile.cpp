@@ -31,9 +31,9 @@ TEST_F(PartFile, MixedBufferRoundTrips)
 {
     auto device = deviceRecord(0, "NVIDIA H100 80GB HBM3");
     auto api = apiRecord(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1, 555, 10, 20);
-    auto kernel1 = kernelRecord(1, "_Z6triadPfPKfS1_f", 30, 90);
+    auto kernel1 = kernelRecord(1, "_Z5triadPfPKfS1_f", 30, 90);
     auto copy = memcpyRecord(2, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 4096, 100, 130);
-    auto kernel2 = kernelRecord(3, "_Z6triadPfPKfS1_f", 140, 200);
+    auto kernel2 = kernelRecord(3, "_Z5triadPfPKfS1_f", 140, 200);
     auto set = memsetRecord(4, 64, 210, 215);
     auto start = markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 555, 5, "step", "app");
     auto end = markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 555, 250, nullptr, nullptr);
