@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-// libridgeline-inject.so: loaded by the CUDA driver through CUDA_INJECTION64_PATH.
-// Skeleton: the entry point exists and declines politely; the collector issue fills it
-// with the CUPTI Activity API and the Range Profiler (ARCHITECTURE §2).
+// libridgeline-inject.so: the two entry points, and nothing else, that the library exports
+// (exports.map). Loaded by the CUDA driver through CUDA_INJECTION64_PATH and by NVTX through
+// NVTX_INJECTION64_PATH; the work is in capture.cpp.
+#include "capture.h"
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
-    // Returning 0 tells the driver that injection did not set anything up.
-    return 0;
+    return ridgeline::inject::startCapture();
+}
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(void* getExportTable)
+{
+    return ridgeline::inject::forwardNvtxInjection(getExportTable);
 }

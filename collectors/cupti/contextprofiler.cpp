@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "contextprofiler.h"
+
+#include "cuptierrors.h"
+
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+namespace ridgeline::inject {
+
+namespace {
+
+core::Error failure(CUptiResult result, const char* call)
+{
+    return core::makeError(core::ErrorCode::Internal, cuptiErrorSentence(result, CuptiStage::Counters, call));
+}
+
+#define RIDGELINE_CUPTI(call, params)                                                                                  \
+    do {                                                                                                               \
+        if (const CUptiResult cuptiResult_ = call(&(params)); cuptiResult_ != CUPTI_SUCCESS)                           \
+            return failure(cuptiResult_, #call);                                                                       \
+    } while (false)
+
+} // namespace
+
+core::Result<std::string> ContextProfiler::chipOf(std::uint32_t deviceId)
+{
+    CUpti_Profiler_Initialize_Params init {};
+    init.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE;
+    RIDGELINE_CUPTI(cuptiProfilerInitialize, init);
+
+    CUpti_Profiler_DeviceSupported_Params support {};
+    support.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
+    support.cuDevice = static_cast<CUdevice>(deviceId);
+    support.api = CUPTI_PROFILER_RANGE_PROFILING;
+    RIDGELINE_CUPTI(cuptiProfilerDeviceSupported, support);
+    if (auto sentence = deviceSupportSentence(support, "GPU " + std::to_string(deviceId)); !sentence.empty())
+        return core::makeError(core::ErrorCode::InvalidArgument, sentence);
+
+    CUpti_Device_GetChipName_Params chip {};
+    chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+    chip.deviceIndex = deviceId;
+    RIDGELINE_CUPTI(cuptiDeviceGetChipName, chip);
+    return std::string(chip.pChipName ? chip.pChipName : "");
+}
+
+core::Result<std::unique_ptr<ContextProfiler>> ContextProfiler::create(
+    CUcontext context, const std::string& chip, const std::vector<std::vector<std::string>>& groups)
+{
+    std::unique_ptr<ContextProfiler> profiler(new ContextProfiler());
+    profiler->m_chip = chip;
+
+    CUpti_Profiler_GetCounterAvailability_Params availability {};
+    availability.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+    availability.ctx = context;
+    RIDGELINE_CUPTI(cuptiProfilerGetCounterAvailability, availability);
+    std::vector<std::uint8_t> availabilityImage(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = availabilityImage.data();
+    RIDGELINE_CUPTI(cuptiProfilerGetCounterAvailability, availability);
+
+    for (const auto& metrics : groups) {
+        auto config = CounterConfig::create(profiler->m_chip, metrics, availabilityImage);
+        if (config.hasError())
+            return config.error();
+        profiler->m_groups.push_back(Group { std::move(config).value(), {} });
+    }
+
+    CUpti_RangeProfiler_Enable_Params enable {};
+    enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    enable.ctx = context;
+    RIDGELINE_CUPTI(cuptiRangeProfilerEnable, enable);
+    profiler->m_object = enable.pRangeProfilerObject;
+    return profiler;
+}
+
+ContextProfiler::~ContextProfiler()
+{
+    if (!m_object)
+        return;
+    CUpti_RangeProfiler_Disable_Params disable {};
+    disable.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+    disable.pRangeProfilerObject = m_object;
+    cuptiRangeProfilerDisable(&disable);
+}
+
+core::Status ContextProfiler::prepareCounterData(Group& group)
+{
+    const auto& names = group.config.metrics();
+    std::vector<const char*> pointers;
+    for (const auto& name : names)
+        pointers.push_back(name.c_str());
+    if (group.counterData.empty()) {
+        CUpti_RangeProfiler_GetCounterDataSize_Params size {};
+        size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+        size.pRangeProfilerObject = m_object;
+        size.pMetricNames = pointers.data();
+        size.numMetrics = pointers.size();
+        size.maxNumOfRanges = 1; // one kernel per begin()/end()
+        size.maxNumRangeTreeNodes = 1;
+        RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataSize, size);
+        group.counterData.resize(size.counterDataSize);
+    }
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params init {};
+    init.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    init.pRangeProfilerObject = m_object;
+    init.counterDataSize = group.counterData.size();
+    init.pCounterData = group.counterData.data();
+    RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize, init);
+    return {};
+}
+
+core::Status ContextProfiler::begin(std::size_t groupIndex)
+{
+    Group& group = m_groups.at(groupIndex);
+    RIDGELINE_TRY(prepareCounterData(group));
+    CUpti_RangeProfiler_SetConfig_Params config {};
+    config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    config.pRangeProfilerObject = m_object;
+    config.configSize = group.config.image().size();
+    config.pConfig = group.config.image().data();
+    config.counterDataImageSize = group.counterData.size();
+    config.pCounterDataImage = group.counterData.data();
+    config.range = CUPTI_AutoRange;
+    config.replayMode = CUPTI_KernelReplay;
+    config.maxRangesPerPass = 1;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.passIndex = 0;
+    config.targetNestingLevel = 1;
+    RIDGELINE_CUPTI(cuptiRangeProfilerSetConfig, config);
+
+    CUpti_RangeProfiler_Start_Params start {};
+    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    start.pRangeProfilerObject = m_object;
+    RIDGELINE_CUPTI(cuptiRangeProfilerStart, start);
+    m_active = groupIndex;
+    m_started = true;
+    return {};
+}
+
+core::Result<std::vector<core::MetricValue>> ContextProfiler::end()
+{
+    if (!m_started)
+        return core::makeError(core::ErrorCode::Internal, "ContextProfiler::end() without begin()");
+    m_started = false;
+    Group& group = m_groups.at(m_active);
+    CUpti_RangeProfiler_Stop_Params stop {};
+    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    stop.pRangeProfilerObject = m_object;
+    RIDGELINE_CUPTI(cuptiRangeProfilerStop, stop);
+    if (!stop.isAllPassSubmitted)
+        return core::makeError(core::ErrorCode::Internal,
+            "CUPTI did not replay every counter pass of a kernel (kernel replay incomplete); that kernel has no "
+            "counters.");
+
+    CUpti_RangeProfiler_DecodeData_Params decode {};
+    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    decode.pRangeProfilerObject = m_object;
+    RIDGELINE_CUPTI(cuptiRangeProfilerDecodeData, decode);
+
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info {};
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = group.counterData.data();
+    info.counterDataImageSize = group.counterData.size();
+    RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
+    if (info.numTotalRanges == 0)
+        return std::vector<core::MetricValue> {}; // the launch ran no kernel on this context
+
+    auto values = group.config.evaluate(group.counterData, 0);
+    if (values.hasError())
+        return values.error();
+    std::vector<core::MetricValue> metrics;
+    const auto& names = group.config.metrics();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        metrics.push_back(core::MetricValue { 0, names[i], values.value()[i], {} });
+    return metrics;
+}
+
+} // namespace ridgeline::inject
