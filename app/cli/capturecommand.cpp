@@ -119,6 +119,8 @@ void printSummary(const col::AssemblyResult& r, const std::string& output)
 int runCapture(const CaptureOptions& options)
 {
     const Reporter report(options.progress);
+    // A file size limit makes writes fail with EFBIG (a clear error) instead of killing the launcher.
+    std::signal(SIGXFSZ, SIG_IGN);
     if (auto valid = validate(options); valid.hasError())
         return report.fail(ExitUsage, valid.error().message);
     const std::string host = hostName();
@@ -137,9 +139,6 @@ int runCapture(const CaptureOptions& options)
         std::filesystem::remove_all(out.partDir, ec);
         return report.fail(ExitInternal, library.error().message);
     }
-    // The launcher sees EFBIG instead of dying when a file size limit stops the merge.
-    std::signal(SIGXFSZ, SIG_IGN);
-
     const auto gpus = col::probeGpus();
     const std::string noGpu = col::noGpuSentence(gpus);
     if (!noGpu.empty())

@@ -58,10 +58,40 @@ template <typename F> bool load(void* lib, const char* name, F& fn)
     return fn != nullptr;
 }
 
+// Names of the errors cuInit gives on machines without a usable GPU, for drivers (and the
+// toolkit's stub) whose cuGetErrorName does not answer.
+const char* knownErrorName(CUresult rc)
+{
+    switch (rc) {
+    case 3:
+        return "CUDA_ERROR_NOT_INITIALIZED";
+    case 34:
+        return "CUDA_ERROR_STUB_LIBRARY";
+    case 46:
+        return "CUDA_ERROR_DEVICE_UNAVAILABLE";
+    case 100:
+        return "CUDA_ERROR_NO_DEVICE";
+    case 304:
+        return "CUDA_ERROR_OPERATING_SYSTEM";
+    case 802:
+        return "CUDA_ERROR_SYSTEM_NOT_READY";
+    case 803:
+        return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
+    case 804:
+        return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
+    case 999:
+        return "CUDA_ERROR_UNKNOWN";
+    default:
+        return nullptr;
+    }
+}
+
 std::string errorText(const Driver& d, CUresult rc)
 {
     const char* name = nullptr;
-    if (d.errorName != nullptr && d.errorName(rc, &name) == kSuccess && name != nullptr)
+    if (d.errorName == nullptr || d.errorName(rc, &name) != kSuccess || name == nullptr)
+        name = knownErrorName(rc);
+    if (name != nullptr)
         return fmt::format("{} ({})", name, rc);
     return fmt::format("CUDA error {}", rc);
 }

@@ -83,7 +83,7 @@ std::int64_t kernelsIn(const std::string& path)
 
 TEST(PartRecovery, UnfinishedPartIsReadFromItsWal)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto part = dir.file("host-1.part.ridge");
     writePartInChild(part, 120, false);
     ASSERT_TRUE(fs::exists(part + "-wal")) << "the killed writer should leave its WAL";
@@ -107,7 +107,7 @@ TEST(PartRecovery, UnfinishedPartIsReadFromItsWal)
 
 TEST(PartRecovery, GarbageIsAnErrorNotACrash)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto part = dir.file("bad.part.ridge");
     { std::ofstream(part) << "not a database at all, just text that is long enough to look like a header"; }
     fs::create_directory(dir.file("r"));
@@ -118,7 +118,7 @@ TEST(PartRecovery, GarbageIsAnErrorNotACrash)
 
 TEST(CaptureAssembly, MergesFinishedAndUnfinishedPartsAsPartial)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto parts = dir.file("out.ridge.parts");
     fs::create_directory(parts);
     writePartInChild(parts + "/testhost-1.part.ridge", 30, true);
@@ -166,7 +166,7 @@ TEST(CaptureAssembly, MergesFinishedAndUnfinishedPartsAsPartial)
 
 TEST(CaptureAssembly, FinishedPartsAndNormalExitAreComplete)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto parts = dir.file("o.ridge.parts");
     fs::create_directory(parts);
     const pid_t writer = writePartInChild(parts + "/testhost-5.part.ridge", 10, true);
@@ -189,7 +189,7 @@ TEST(CaptureAssembly, FinishedPartsAndNormalExitAreComplete)
 
 TEST(CaptureAssembly, ProgramKilledBySignalIsPartialEvenWithFinishedParts)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto parts = dir.file("k.ridge.parts");
     fs::create_directory(parts);
     writePartInChild(parts + "/testhost-9.part.ridge", 5, true);
@@ -206,7 +206,7 @@ TEST(CaptureAssembly, ProgramKilledBySignalIsPartialEvenWithFinishedParts)
 
 TEST(CaptureAssembly, RefusesToReplaceAnExistingOutputAndKeepsTheParts)
 {
-    testing::TempDir dir;
+    ridgeline::testing::TempDir dir;
     const auto parts = dir.file("e.ridge.parts");
     fs::create_directory(parts);
     writePartInChild(parts + "/testhost-3.part.ridge", 5, true);
