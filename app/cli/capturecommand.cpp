@@ -110,8 +110,8 @@ void printSummary(const col::AssemblyResult& r, const std::string& output)
         output, r.complete ? "complete" : "partial", r.kernels, r.memops, r.parts, r.parts == 1 ? "" : "s",
         r.devicesWithMeasuredCeilings > 0 ? ", with measured ceilings" : "");
     if (r.droppedRecords > 0)
-        std::cerr << fmt::format("ridgeline: warning: {} activity records were dropped (CUPTI buffers full)\n",
-            r.droppedRecords);
+        std::cerr << fmt::format(
+            "ridgeline: warning: {} activity records were dropped (CUPTI buffers full)\n", r.droppedRecords);
     for (const auto& warning : r.warnings)
         std::cerr << "ridgeline: warning: " << warning << '\n';
 }
@@ -129,8 +129,7 @@ int runCapture(const CaptureOptions& options)
         return report.fail(ExitUsage, expanded.error().message);
     auto prepared = col::prepareCaptureOutput(expanded.value(), options.force);
     if (prepared.hasError())
-        return report.fail(
-            prepared.error().code == core::ErrorCode::InvalidArgument ? ExitUsage : ExitOutputFailed,
+        return report.fail(prepared.error().code == core::ErrorCode::InvalidArgument ? ExitUsage : ExitOutputFailed,
             prepared.error().message);
     const auto& out = prepared.value();
     auto library = col::findCompanion(col::kInjectLibraryName, "RIDGELINE_INJECT_LIB");
@@ -204,8 +203,8 @@ int runCapture(const CaptureOptions& options)
     report.progress(col::progress::finished(
         result.complete ? "complete" : "partial", out.output, outcome.exitCode, result.kernels, result.memops));
     if (outcome.signal != 0)
-        std::cerr << fmt::format("ridgeline: the program was ended by signal {} ({})\n", outcome.signal,
-            strsignal(outcome.signal));
+        std::cerr << fmt::format(
+            "ridgeline: the program was ended by signal {} ({})\n", outcome.signal, strsignal(outcome.signal));
     return outcome.exitCode;
 }
 

@@ -56,8 +56,8 @@ int runCeilingsMeasure(const std::string& device, const std::string& format)
     }
     auto bench = col::findCompanion(col::kMicrobenchName, "RIDGELINE_MICROBENCH");
     if (bench.hasError())
-        return fail(ExitInternal,
-            bench.error().message + " (it is built only where CMake finds the CUDA compiler, nvcc)");
+        return fail(
+            ExitInternal, bench.error().message + " (it is built only where CMake finds the CUDA compiler, nvcc)");
     nlohmann::json all = nlohmann::json::array();
     for (int ordinal : ordinals) {
         std::cerr << fmt::format("ridgeline: measuring GPU {} (about a minute)...\n", ordinal);

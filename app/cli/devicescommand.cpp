@@ -25,8 +25,8 @@ std::string links(const col::GpuInfo& gpu)
     const auto& l = gpu.links;
     std::string nvlink = l.nvlinkActive < 0 ? "NVLink unknown (no NVML)"
         : l.nvlinkActive == 0               ? "no NVLink"
-                                            : fmt::format("NVLink {} links (~{:.0f} GB/s per direction)", l.nvlinkActive,
-                                                gpu.device.nvlinkBandwidthBytesPerS / 1e9);
+                              : fmt::format("NVLink {} links (~{:.0f} GB/s per direction)", l.nvlinkActive,
+                                  gpu.device.nvlinkBandwidthBytesPerS / 1e9);
     std::string pcie = l.pcieGeneration == 0
         ? "PCIe unknown"
         : fmt::format("PCIe gen{} x{} (~{:.0f} GB/s per direction)", l.pcieGeneration, l.pcieWidth,

@@ -90,8 +90,8 @@ core::Status storeMeasuredCeilings(const MeasuredCeilings& measured)
     std::error_code ec;
     fs::create_directories(ceilingCacheDir(), ec);
     if (ec)
-        return core::makeError(
-            core::ErrorCode::Io, fmt::format("cannot create the cache directory {}: {}", ceilingCacheDir(), ec.message()));
+        return core::makeError(core::ErrorCode::Io,
+            fmt::format("cannot create the cache directory {}: {}", ceilingCacheDir(), ec.message()));
     const auto path = ceilingCachePath(measured.uuid);
     const auto temporary = fmt::format("{}.tmp-{}", path, getpid());
     {

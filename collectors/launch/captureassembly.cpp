@@ -72,8 +72,7 @@ core::Status publish(const std::string& from, const std::string& to, bool overwr
 {
     if (overwrite) {
         if (::rename(from.c_str(), to.c_str()) != 0)
-            return core::makeError(
-                core::ErrorCode::Io, fmt::format("cannot write {}: {}", to, std::strerror(errno)));
+            return core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: {}", to, std::strerror(errno)));
         return {};
     }
     if (::link(from.c_str(), to.c_str()) != 0)
@@ -97,8 +96,8 @@ Recovered recoverParts(const AssemblyRequest& request, const std::string& recove
         auto copy = recoverPart(part, recoveredDir);
         auto summary = copy.ok() ? summarizePart(copy.value()) : core::Result<PartSummary>(copy.error());
         if (summary.hasError()) {
-            addOnce(result.warnings, fmt::format("part file {} could not be read ({}); it is kept", part,
-                                         summary.error().message));
+            addOnce(result.warnings,
+                fmt::format("part file {} could not be read ({}); it is kept", part, summary.error().message));
             result.partsKept = true;
             recovered.allComplete = false;
             continue;
@@ -117,8 +116,8 @@ Recovered recoverParts(const AssemblyRequest& request, const std::string& recove
     return recovered;
 }
 
-core::Status amend(const std::string& path, const AssemblyRequest& request, const Recovered& recovered,
-    AssemblyResult& result)
+core::Status amend(
+    const std::string& path, const AssemblyRequest& request, const Recovered& recovered, AssemblyResult& result)
 {
     core::SessionAmendment amendment;
     result.complete = recovered.allComplete && request.programEndedNormally && !result.partsKept;
@@ -177,16 +176,16 @@ core::Result<AssemblyResult> assembleCapture(const AssemblyRequest& request)
     };
     auto failed = [&](const core::Error& error) -> core::Error {
         cleanup();
-        return core::makeError(error.code,
-            fmt::format("{}; the captured data is kept in {}", error.message, request.partDir));
+        return core::makeError(
+            error.code, fmt::format("{}; the captured data is kept in {}", error.message, request.partDir));
     };
     if (auto written = writeBaseSession(base); written.hasError())
         return failed(written.error());
     if (recovered.copies.empty()) {
         fs::copy_file(base, staging, fs::copy_options::overwrite_existing, ec);
         if (ec)
-            return failed(core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: {}", staging,
-                                                                   ec.message())));
+            return failed(
+                core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: {}", staging, ec.message())));
     } else {
         std::vector<std::string> inputs { base };
         inputs.insert(inputs.end(), recovered.copies.begin(), recovered.copies.end());

@@ -69,11 +69,11 @@ core::Result<PreparedOutput> prepareCaptureOutput(const std::string& output, boo
                 prepared.partDir));
     const auto dir = fs::path(prepared.output).parent_path().string();
     if (!fs::is_directory(dir, ec))
-        return core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: the directory {} does not exist",
-                                                        output, dir));
+        return core::makeError(
+            core::ErrorCode::Io, fmt::format("cannot write {}: the directory {} does not exist", output, dir));
     if (::mkdir(prepared.partDir.c_str(), 0700) != 0)
-        return core::makeError(core::ErrorCode::Io,
-            fmt::format("cannot write in {} ({}): choose another -o", dir, std::strerror(errno)));
+        return core::makeError(
+            core::ErrorCode::Io, fmt::format("cannot write in {} ({}): choose another -o", dir, std::strerror(errno)));
     if (auto probed = probeWrite(prepared.partDir); probed.hasError()) {
         fs::remove_all(prepared.partDir, ec);
         return core::makeError(core::ErrorCode::Io,

@@ -105,8 +105,8 @@ core::Result<LaunchOutcome> Launcher::run()
     auto envPointers = pointers(env);
     LaunchOutcome outcome;
     outcome.startNs = wallNs();
-    const int spawned = posix_spawnp(&outcome.pid, argv.front().c_str(), nullptr, &attr, argvPointers.data(),
-        envPointers.data());
+    const int spawned
+        = posix_spawnp(&outcome.pid, argv.front().c_str(), nullptr, &attr, argvPointers.data(), envPointers.data());
     posix_spawnattr_destroy(&attr);
     if (spawned != 0) {
         const bool missing = spawned == ENOENT || spawned == ENOTDIR;

@@ -51,7 +51,8 @@ void describe(const Nvml& n, nvmlDevice_t dev, GpuInfo& gpu)
             continue; // links this GPU does not have answer "not supported" or "invalid argument"
         if (active == 1) {
             ++gpu.links.nvlinkActive;
-            if (gpu.links.nvlinkVersion == 0 && n.linkVersion != nullptr && n.linkVersion(dev, link, &value) == kSuccess)
+            if (gpu.links.nvlinkVersion == 0 && n.linkVersion != nullptr
+                && n.linkVersion(dev, link, &value) == kSuccess)
                 gpu.links.nvlinkVersion = static_cast<int>(value);
         }
     }

@@ -57,8 +57,8 @@ core::Result<std::string> expandOutputPattern(std::string_view pattern, const Pa
                 return bad(pattern, "%q{} names no environment variable");
             const auto value = lookup(name);
             if (!value)
-                return bad(pattern,
-                    fmt::format("environment variable {} is not set (it is needed for %q{{{}}})", name, name));
+                return bad(
+                    pattern, fmt::format("environment variable {} is not set (it is needed for %q{{{}}})", name, name));
             out += *value;
             i = close;
             break;

@@ -39,8 +39,8 @@ core::Result<std::string> recoverPart(const std::string& part, const std::string
         if (*suffix != '\0' && !fs::exists(from, ec))
             continue;
         if (!fs::copy_file(from, copy + suffix, fs::copy_options::overwrite_existing, ec))
-            return core::makeError(core::ErrorCode::Io,
-                fmt::format("cannot copy part file {} to {}: {}", from, intoDir, ec.message()));
+            return core::makeError(
+                core::ErrorCode::Io, fmt::format("cannot copy part file {} to {}: {}", from, intoDir, ec.message()));
     }
     // Opening for writing replays the log (or rolls back a hot journal); the checkpoint then moves
     // every committed page into the file and DELETE mode leaves no -wal behind.

@@ -18,8 +18,8 @@
         }                                                                                                              \
     } while (0)
 
-inline void kitExpect(const char* kernel, long long launches, double flops, double dramBytes, const char* dramCheck,
-    const char* verdict)
+inline void kitExpect(
+    const char* kernel, long long launches, double flops, double dramBytes, const char* dramCheck, const char* verdict)
 {
     std::printf("ridgeline-kit: {\"kernel\":\"%s\",\"launches\":%lld,\"flops\":%.17g,\"dram_bytes\":%.17g,"
                 "\"dram_check\":\"%s\",\"verdict\":\"%s\"}\n",

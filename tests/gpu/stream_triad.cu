@@ -3,7 +3,8 @@
 // DRAM traffic (two reads, one write) per element; arrays 64 Mi elements, far beyond L2.
 #include "kit.h"
 
-template <typename T> __global__ void triad(T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, T s, size_t n)
+template <typename T>
+__global__ void triad(T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, T s, size_t n)
 {
     const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n)

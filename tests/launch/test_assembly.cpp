@@ -8,8 +8,8 @@
 #include "tempdir.h"
 
 #include <csignal>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -109,7 +109,9 @@ TEST(PartRecovery, GarbageIsAnErrorNotACrash)
 {
     ridgeline::testing::TempDir dir;
     const auto part = dir.file("bad.part.ridge");
-    { std::ofstream(part) << "not a database at all, just text that is long enough to look like a header"; }
+    {
+        std::ofstream(part) << "not a database at all, just text that is long enough to look like a header";
+    }
     fs::create_directory(dir.file("r"));
     auto copy = recoverPart(part, dir.file("r"));
     const bool failed = copy.hasError() || summarizePart(copy.value()).hasError();
@@ -210,7 +212,9 @@ TEST(CaptureAssembly, RefusesToReplaceAnExistingOutputAndKeepsTheParts)
     const auto parts = dir.file("e.ridge.parts");
     fs::create_directory(parts);
     writePartInChild(parts + "/testhost-3.part.ridge", 5, true);
-    { std::ofstream(dir.file("e.ridge")) << "someone else's file"; }
+    {
+        std::ofstream(dir.file("e.ridge")) << "someone else's file";
+    }
     AssemblyRequest request;
     request.partDir = parts;
     request.output = dir.file("e.ridge");

@@ -40,7 +40,8 @@ TEST(CaptureNoDriver, SaysSoRunsTheProgramAndKeepsItsStatus)
     EXPECT_TRUE(contains(r.err, kNoDriverSentence)) << r.err;
     auto meta = metaOf(out);
     EXPECT_EQ(meta["status"], "complete");
-    EXPECT_TRUE(meta["capture.error"].starts_with("No GPU activity could be recorded: the NVIDIA driver is not installed"))
+    EXPECT_TRUE(
+        meta["capture.error"].starts_with("No GPU activity could be recorded: the NVIDIA driver is not installed"))
         << meta["capture.error"];
     EXPECT_EQ(meta["capture.parts"], "0");
 }
@@ -55,8 +56,9 @@ TEST(CaptureNoDriver, ThisMachinesOwnDriverLookup)
     std::vector<std::string> args { "capture", "-o", dir.file("own.ridge"), "--", LAUNCH_TARGET, "exit", "0" };
     auto r = runCli(args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_TRUE(contains(r.err, "ridgeline: No GPU activity could be recorded: the NVIDIA driver is not installed "
-                                "(libcuda.so.1: cannot open shared object file"))
+    EXPECT_TRUE(contains(r.err,
+        "ridgeline: No GPU activity could be recorded: the NVIDIA driver is not installed "
+        "(libcuda.so.1: cannot open shared object file"))
         << r.err;
 }
 
@@ -161,7 +163,9 @@ TEST(CaptureOutput, ExistingOutputNeedsForce)
 {
     TempDir dir;
     const auto out = dir.file("s.ridge");
-    { std::ofstream(out) << "keep me"; }
+    {
+        std::ofstream(out) << "keep me";
+    }
     auto r = capture(out, { "touch", dir.file("ran") });
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_TRUE(contains(r.err, "already exists (choose another name, or --force to replace it)")) << r.err;
@@ -176,7 +180,9 @@ TEST(CaptureOutput, LeftoverPartsOfAnEarlierCaptureAreNeverOverwritten)
     TempDir dir;
     const auto out = dir.file("s.ridge");
     fs::create_directory(out + ".parts");
-    { std::ofstream(out + ".parts/old.part.ridge") << "earlier data"; }
+    {
+        std::ofstream(out + ".parts/old.part.ridge") << "earlier data";
+    }
     auto r = capture(out, { "touch", dir.file("ran") });
     EXPECT_EQ(r.exitCode, 3) << r.err;
     EXPECT_TRUE(contains(r.err, "part files of an earlier capture that were not merged")) << r.err;
@@ -193,7 +199,9 @@ TEST(CaptureProgram, NotFoundIs127AndNotExecutableIs126)
     EXPECT_EQ(missing.exitCode, 127);
     EXPECT_TRUE(contains(missing.err, "ridgeline: /nonexistent/program: command not found")) << missing.err;
     EXPECT_FALSE(fs::exists(dir.file("a.ridge.parts")));
-    { std::ofstream(dir.file("script")) << "#!/bin/sh\nexit 0\n"; }
+    {
+        std::ofstream(dir.file("script")) << "#!/bin/sh\nexit 0\n";
+    }
     fs::permissions(dir.file("script"), fs::perms(0644));
     auto denied = runCli({ "capture", "-o", dir.file("b.ridge"), "--", dir.file("script") }, options);
     EXPECT_EQ(denied.exitCode, 126) << denied.err;

@@ -56,8 +56,8 @@ TEST(OutputPattern, UnsetVariableIsAClearError)
     auto r = expandOutputPattern("rank-%q{RANK}.ridge", context());
     ASSERT_TRUE(r.hasError());
     EXPECT_EQ(r.error().code, core::ErrorCode::InvalidArgument);
-    EXPECT_EQ(r.error().message,
-        "-o rank-%q{RANK}.ridge: environment variable RANK is not set (it is needed for %q{RANK})");
+    EXPECT_EQ(
+        r.error().message, "-o rank-%q{RANK}.ridge: environment variable RANK is not set (it is needed for %q{RANK})");
 }
 
 TEST(OutputPattern, MalformedPatternsAreErrors)
@@ -103,8 +103,12 @@ TEST(CaptureEnvironment, SetsTheContractAndDropsStaleFilters)
     EXPECT_TRUE(has("RIDGELINE_LAUNCH_COUNT=5"));
     EXPECT_TRUE(has("RIDGELINE_FLUSH_PERIOD_MS=1000"));
     EXPECT_FALSE(has("CUDA_INJECTION64_PATH=/x.so"));
-    EXPECT_EQ(std::count_if(env.begin(), env.end(), [](const std::string& e) { return e.starts_with("RIDGELINE_KERNEL_REGEX="); }), 0);
-    EXPECT_EQ(std::count_if(env.begin(), env.end(), [](const std::string& e) { return e.starts_with("RIDGELINE_LAUNCH_SKIP="); }), 0);
+    EXPECT_EQ(std::count_if(env.begin(), env.end(),
+                  [](const std::string& e) { return e.starts_with("RIDGELINE_KERNEL_REGEX="); }),
+        0);
+    EXPECT_EQ(std::count_if(
+                  env.begin(), env.end(), [](const std::string& e) { return e.starts_with("RIDGELINE_LAUNCH_SKIP="); }),
+        0);
 }
 
 TEST(CaptureEnvironment, MetricsValidation)
@@ -146,9 +150,10 @@ TEST(MeasuredCeilings, ParsesTheBenchmarkDocument)
 
 TEST(MeasuredCeilings, RejectsMalformedDocuments)
 {
-    for (const char* bad : { "", "[]", "{\"device\":{}}", R"({"device":{"uuid":"x"},"ceilings":[]})",
-             R"({"device":{"uuid":"GPU-8f3c0a1b-2233-4455-6677-88990011aabb"},"ceilings":[{"resource":"DRAM","value":1,"unit":"GB/s"}]})",
-             R"({"device":{"uuid":"GPU-8f3c0a1b-2233-4455-6677-88990011aabb"},"ceilings":[{"resource":"DRAM","value":"1"}]})" })
+    for (const char* bad :
+        { "", "[]", "{\"device\":{}}", R"({"device":{"uuid":"x"},"ceilings":[]})",
+            R"({"device":{"uuid":"GPU-8f3c0a1b-2233-4455-6677-88990011aabb"},"ceilings":[{"resource":"DRAM","value":1,"unit":"GB/s"}]})",
+            R"({"device":{"uuid":"GPU-8f3c0a1b-2233-4455-6677-88990011aabb"},"ceilings":[{"resource":"DRAM","value":"1"}]})" })
         EXPECT_TRUE(parseMeasuredCeilings(bad).hasError()) << bad;
 }
 

@@ -57,8 +57,8 @@ Measurement run(const DeviceFacts& device, const char* name, const char* resourc
     MB_CHECK(cudaFree(sink));
     const double fmas = static_cast<double>(blocks) * threads * kChains * (kIterations + 1.0);
     char note[128];
-    std::snprintf(note, sizeof note, "%d FMA chains per thread, %d blocks x %d threads, best of 10", kChains, blocks,
-        threads);
+    std::snprintf(
+        note, sizeof note, "%d FMA chains per thread, %d blocks x %d threads, best of 10", kChains, blocks, threads);
     return { name, resource, fmas * flopsPerFma / seconds, "FLOP/s", note };
 }
 
@@ -69,8 +69,8 @@ std::vector<Measurement> measureCompute(const DeviceFacts& device)
     return {
         run<double>(device, "fp64_fma", "FP64", 0.999, 0.001, 2.0),
         run<float>(device, "fp32_fma", "FP32", 0.999f, 0.001f, 2.0),
-        run<__half2>(device, "fp16_hfma2", "FP16", __floats2half2_rn(0.999f, 0.999f),
-            __floats2half2_rn(0.001f, 0.001f), 4.0),
+        run<__half2>(
+            device, "fp16_hfma2", "FP16", __floats2half2_rn(0.999f, 0.999f), __floats2half2_rn(0.001f, 0.001f), 4.0),
     };
 }
 

@@ -105,8 +105,8 @@ int main(int argc, char** argv)
     MB_CHECK(cudaDeviceGetAttribute(&d.smClockKhz, cudaDevAttrClockRate, ordinal));
     MB_CHECK(cudaDeviceGetAttribute(&d.memoryClockKhz, cudaDevAttrMemoryClockRate, ordinal));
     std::vector<microbench::Measurement> all;
-    for (auto* measure :
-        { &microbench::measureMemory, &microbench::measureCompute, &microbench::measureTensor, &microbench::measureTransfers }) {
+    for (auto* measure : { &microbench::measureMemory, &microbench::measureCompute, &microbench::measureTensor,
+             &microbench::measureTransfers }) {
         auto part = measure(d);
         all.insert(all.end(), part.begin(), part.end());
     }

@@ -44,7 +44,8 @@ template <typename T> __global__ void mmaKernel(float* sink)
 #endif
 }
 
-template <typename T> Measurement run(const DeviceFacts& device, const char* name, const char* resource, const char* type)
+template <typename T>
+Measurement run(const DeviceFacts& device, const char* name, const char* resource, const char* type)
 {
     float* sink = nullptr;
     MB_CHECK(cudaMalloc(&sink, 64 * 256 * sizeof(float)));

@@ -28,8 +28,9 @@ std::vector<Measurement> measureTransfers(const DeviceFacts& device)
     out.push_back({ "h2d_pinned", "", h2d, "B/s", "cudaMemcpyAsync of 256 MiB from pinned host memory, best of 10" });
     out.push_back({ "d2h_pinned", "", d2h, "B/s", "cudaMemcpyAsync of 256 MiB to pinned host memory, best of 10" });
     char note[200];
-    std::snprintf(note, sizeof note, "host link, pinned copies: host->device %.1f GB/s, device->host %.1f GB/s (the "
-                                     "higher is the ceiling)",
+    std::snprintf(note, sizeof note,
+        "host link, pinned copies: host->device %.1f GB/s, device->host %.1f GB/s (the "
+        "higher is the ceiling)",
         h2d / 1e9, d2h / 1e9);
     out.push_back({ "host_link", "PCIe", h2d > d2h ? h2d : d2h, "B/s", note });
 
@@ -46,16 +47,16 @@ std::vector<Measurement> measureTransfers(const DeviceFacts& device)
         MB_CHECK(cudaSetDevice(peer));
         MB_CHECK(cudaMalloc(&remote, kBytes));
         MB_CHECK(cudaSetDevice(device.ordinal));
-        const double seconds = bestSeconds(
-            10, [&] { MB_CHECK(cudaMemcpyPeerAsync(remote, peer, dev, device.ordinal, kBytes)); });
+        const double seconds
+            = bestSeconds(10, [&] { MB_CHECK(cudaMemcpyPeerAsync(remote, peer, dev, device.ordinal, kBytes)); });
         MB_CHECK(cudaFree(remote));
         int atomics = 0;
         (void)cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, device.ordinal, peer);
         std::snprintf(note, sizeof note, "cudaMemcpyPeerAsync of 256 MiB from GPU %d to GPU %d, best of 10%s",
             device.ordinal, peer, atomics ? " (native peer atomics: NVLink)" : "");
         // Native peer atomics mean an NVLink path; over PCIe the figure is no NVLink ceiling.
-        out.push_back({ "peer_to_" + std::to_string(peer), atomics ? "NVLink" : "", static_cast<double>(kBytes) / seconds,
-            "B/s", note });
+        out.push_back({ "peer_to_" + std::to_string(peer), atomics ? "NVLink" : "",
+            static_cast<double>(kBytes) / seconds, "B/s", note });
     }
     MB_CHECK(cudaFree(dev));
     return out;
