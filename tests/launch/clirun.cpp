@@ -35,10 +35,6 @@ CliRun::CliRun(const std::vector<std::string>& argv, const RunOptions& options)
             limit.rlim_cur = *options.fileSizeLimit;
             setrlimit(RLIMIT_FSIZE, &limit);
         }
-        if (options.dropPrivileges && geteuid() == 0) {
-            if (setgid(65534) != 0 || setuid(65534) != 0)
-                _exit(125);
-        }
         std::vector<char*> args;
         for (const auto& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));

@@ -14,7 +14,6 @@ struct RunOptions {
     std::vector<std::string> env; // "KEY=VALUE" set for the program
     std::string stdinData;
     std::optional<unsigned long> fileSizeLimit; // RLIMIT_FSIZE soft limit, bytes
-    bool dropPrivileges = false; // run as nobody (65534) when the test runs as root
     int timeoutSeconds = 60;
 };
 
