@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline ceilings`: the datasheet catalogue's peaks, for one GPU or all of them.
+#include "ceilingsmeasure.h"
 #include "commands.h"
 #include "exitcodes.h"
 #include "ridgeline/collectors/gpucatalogue.h"
@@ -20,6 +21,7 @@ namespace {
 struct CeilingsOptions {
     std::string device;
     std::string format = "table";
+    bool measure = false;
 };
 
 constexpr const char* kConventions = "Datasheet peaks: dense tensor figures (2:4 sparsity not counted), link "
@@ -79,6 +81,8 @@ void writeJson(const std::vector<const collectors::GpuSpec*>& gpus)
 
 int runCeilings(const CeilingsOptions& options)
 {
+    if (options.measure)
+        return runCeilingsMeasure(options.device, options.format);
     std::vector<const collectors::GpuSpec*> gpus;
     if (options.device.empty()) {
         for (const auto& gpu : collectors::gpuCatalogue())
@@ -108,12 +112,17 @@ Runner addCeilingsCommand(CLI::App& app)
     auto options = std::make_shared<CeilingsOptions>();
     auto* cmd = app.add_subcommand("ceilings", "Print the datasheet peak ceilings (FLOP/s, bandwidth) of known GPUs");
     cmd->add_option("-d,--device", options->device,
-        "Only this GPU: a CUDA device name (\"NVIDIA A100-SXM4-80GB\") or a catalogue name");
+        "Only this GPU: a CUDA device name (\"NVIDIA A100-SXM4-80GB\") or a catalogue name; with --measure, a "
+        "CUDA device number");
     cmd->add_option("-f,--format", options->format, "Output format")
         ->check(CLI::IsMember({ "table", "json" }))
         ->capture_default_str();
+    cmd->add_flag("--measure", options->measure,
+        "Measure this machine's GPUs with Ridgeline's CUDA microbenchmarks (--device N: only GPU N) and cache "
+        "the result; later captures store these measured ceilings");
     cmd->footer("Tensor-core peaks are dense (2:4 sparsity not counted); NVLink and PCIe are per direction.\n"
-                "An unknown --device exits with 2. A name that fits several GPUs (\"H100\") prints them all.");
+                "An unknown --device exits with 2. A name that fits several GPUs (\"H100\") prints them all.\n"
+                "--measure needs a GPU (exit 5 without one); results are cached in $XDG_CACHE_HOME/ridgeline.");
     return [options] { return runCeilings(*options); };
 }
 

@@ -13,8 +13,10 @@ namespace ridgeline::cli {
 
 using Runner = std::function<int()>;
 
+Runner addCaptureCommand(CLI::App& app);
 Runner addCeilingsCommand(CLI::App& app);
 Runner addCheckCommand(CLI::App& app);
+Runner addDevicesCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
 Runner addImportCommand(CLI::App& app);
 Runner addMergeCommand(CLI::App& app);

@@ -12,6 +12,7 @@ enum ExitCode : int {
     ExitBadInput = 2, // input file missing, unreadable, corrupt, not a session, or too new
     ExitOutputFailed = 3, // the output could not be written
     ExitInternal = 4, // a bug: please report it
+    ExitNoGpu = 5, // no NVIDIA driver or no GPU (devices, ceilings --measure)
 };
 
 inline constexpr const char* kExitCodeHelp = "Exit codes:\n"
@@ -20,7 +21,9 @@ inline constexpr const char* kExitCodeHelp = "Exit codes:\n"
                                              "  2  bad input file (missing, unreadable, corrupt, not a session, or "
                                              "written by a newer Ridgeline)\n"
                                              "  3  the output could not be written\n"
-                                             "  4  internal error (a bug: please report it)";
+                                             "  4  internal error (a bug: please report it)\n"
+                                             "  5  no NVIDIA driver or no GPU (devices, ceilings --measure)\n"
+                                             "capture exits with the captured program's status.";
 
 inline int exitCodeFor(const core::Error& error)
 {

@@ -20,8 +20,10 @@ int main(int argc, char** argv)
     app.footer(kExitCodeHelp);
 
     std::map<std::string, Runner> commands;
+    commands["capture"] = addCaptureCommand(app);
     commands["ceilings"] = addCeilingsCommand(app);
     commands["check"] = addCheckCommand(app);
+    commands["devices"] = addDevicesCommand(app);
     commands["export"] = addExportCommand(app);
     commands["import"] = addImportCommand(app);
     commands["merge"] = addMergeCommand(app);

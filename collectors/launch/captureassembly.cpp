@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/collectors/captureassembly.h"
+
+#include "ridgeline/collectors/partfiles.h"
+#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/sessionmerge.h"
+#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/sessionwriter.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace ridgeline::collectors {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void addOnce(std::vector<std::string>& list, const std::string& text)
+{
+    if (!text.empty() && std::find(list.begin(), list.end(), text) == list.end())
+        list.push_back(text);
+}
+
+std::string joined(const std::vector<std::string>& list)
+{
+    std::string out;
+    for (const auto& s : list)
+        out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+// The launcher's own session: empty, the first input of the merge (one part then merges the same
+// way as many) and, with no part at all, the session itself.
+core::Status writeBaseSession(const std::string& path)
+{
+    core::WriterOptions options;
+    options.replaceExisting = true;
+    auto writer = core::SessionWriter::create(path, options);
+    if (writer.hasError())
+        return writer.error();
+    return writer.value().finish(core::SessionStatus::Complete);
+}
+
+core::Result<std::map<std::string, std::vector<core::Ceiling>>> measuredFor(
+    const std::string& session, const AssemblyRequest& request)
+{
+    std::map<std::string, std::vector<core::Ceiling>> byUuid;
+    if (!request.measuredCeilings)
+        return byUuid;
+    auto reader = core::SessionReader::open(session);
+    if (reader.hasError())
+        return reader.error();
+    auto devices = reader.value().devices();
+    if (devices.hasError())
+        return devices.error();
+    for (const auto& device : devices.value()) {
+        auto ceilings = request.measuredCeilings(device.uuid);
+        if (!ceilings.empty())
+            byUuid[device.uuid] = std::move(ceilings);
+    }
+    return byUuid;
+}
+
+// Publishes `from` as `to`: never replaces a file without `overwrite` (link fails if it exists).
+core::Status publish(const std::string& from, const std::string& to, bool overwrite)
+{
+    if (overwrite) {
+        if (::rename(from.c_str(), to.c_str()) != 0)
+            return core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: {}", to, std::strerror(errno)));
+        return {};
+    }
+    if (::link(from.c_str(), to.c_str()) != 0)
+        return core::makeError(core::ErrorCode::Io,
+            errno == EEXIST ? fmt::format("{} appeared during the capture; not replaced (use --force)", to)
+                            : fmt::format("cannot write {}: {}", to, std::strerror(errno)));
+    ::unlink(from.c_str());
+    return {};
+}
+
+struct Recovered {
+    std::vector<std::string> copies;
+    bool allComplete = true;
+};
+
+Recovered recoverParts(const AssemblyRequest& request, const std::string& recoveredDir, AssemblyResult& result)
+{
+    Recovered recovered;
+    for (const auto& part : listPartFiles(request.partDir)) {
+        ++result.parts;
+        auto copy = recoverPart(part, recoveredDir);
+        auto summary = copy.ok() ? summarizePart(copy.value()) : core::Result<PartSummary>(copy.error());
+        if (summary.hasError()) {
+            addOnce(result.warnings,
+                fmt::format("part file {} could not be read ({}); it is kept", part, summary.error().message));
+            result.partsKept = true;
+            recovered.allComplete = false;
+            continue;
+        }
+        const auto& s = summary.value();
+        result.kernels += s.kernels;
+        result.memops += s.memops;
+        result.droppedRecords += s.droppedRecords;
+        recovered.allComplete = recovered.allComplete && s.complete;
+        if (auto it = s.meta.find("capture.error"); it != s.meta.end())
+            addOnce(result.errors, it->second);
+        if (auto it = s.meta.find("capture.warning"); it != s.meta.end())
+            addOnce(result.warnings, it->second);
+        recovered.copies.push_back(copy.value());
+    }
+    return recovered;
+}
+
+core::Status amend(
+    const std::string& path, const AssemblyRequest& request, const Recovered& recovered, AssemblyResult& result)
+{
+    core::SessionAmendment amendment;
+    result.complete = recovered.allComplete && request.programEndedNormally && !result.partsKept;
+    amendment.status = result.complete ? core::SessionStatus::Complete : core::SessionStatus::Partial;
+    std::vector<std::string> errors = request.launcherErrors;
+    for (const auto& e : result.errors)
+        addOnce(errors, e);
+    result.errors = errors;
+    std::string origin;
+    for (const auto& copy : recovered.copies)
+        origin += (origin.empty() ? "" : ", ") + fs::path(copy).filename().string();
+    amendment.meta = {
+        { core::metakey::Source, "capture" },
+        { core::metakey::Origin, origin.empty() ? "ridgeline capture (no part files)" : origin },
+        { core::metakey::CaptureCommand, request.program.command },
+        { core::metakey::Host, request.program.host },
+        { "capture.session_id", request.sessionId },
+        { "capture.parts", std::to_string(result.parts) },
+        { "capture.dropped_records", std::to_string(result.droppedRecords) },
+        { "capture.exit_status", std::to_string(request.program.exitStatus.value_or(-1)) },
+    };
+    if (!errors.empty())
+        amendment.meta["capture.error"] = joined(errors);
+    if (!result.warnings.empty())
+        amendment.meta["capture.warning"] = joined(result.warnings);
+    auto measured = measuredFor(path, request);
+    if (measured.hasError())
+        return measured.error();
+    amendment.ceilingsByUuid = std::move(measured).value();
+    amendment.processes = { request.program };
+    amendment.recomputeVerdicts = true;
+    auto amended = core::amendSession(path, amendment);
+    if (amended.hasError())
+        return amended.error();
+    result.devicesWithMeasuredCeilings = amended.value().devicesWithNewCeilings;
+    return {};
+}
+
+} // namespace
+
+core::Result<AssemblyResult> assembleCapture(const AssemblyRequest& request)
+{
+    AssemblyResult result;
+    const std::string recoveredDir = (fs::path(request.partDir) / "recovered").string();
+    std::error_code ec;
+    fs::create_directories(recoveredDir, ec);
+    if (ec)
+        return core::makeError(core::ErrorCode::Io, fmt::format("cannot create {}: {}", recoveredDir, ec.message()));
+    const auto recovered = recoverParts(request, recoveredDir, result);
+
+    const std::string base = (fs::path(recoveredDir) / "launcher.ridge").string();
+    const std::string staging = fmt::format("{}.tmp-capture-{}", request.output, getpid());
+    auto cleanup = [&] {
+        for (const char* suffix : { "", "-journal", "-wal", "-shm" })
+            fs::remove(staging + suffix, ec);
+    };
+    auto failed = [&](const core::Error& error) -> core::Error {
+        cleanup();
+        return core::makeError(
+            error.code, fmt::format("{}; the captured data is kept in {}", error.message, request.partDir));
+    };
+    if (auto written = writeBaseSession(base); written.hasError())
+        return failed(written.error());
+    if (recovered.copies.empty()) {
+        fs::copy_file(base, staging, fs::copy_options::overwrite_existing, ec);
+        if (ec)
+            return failed(
+                core::makeError(core::ErrorCode::Io, fmt::format("cannot write {}: {}", staging, ec.message())));
+    } else {
+        std::vector<std::string> inputs { base };
+        inputs.insert(inputs.end(), recovered.copies.begin(), recovered.copies.end());
+        if (auto merged = core::mergeSessions(inputs, staging, true); merged.hasError())
+            return failed(merged.error());
+    }
+    if (auto amended = amend(staging, request, recovered, result); amended.hasError())
+        return failed(amended.error());
+    if (auto published = publish(staging, request.output, request.overwrite); published.hasError())
+        return failed(published.error());
+    if (!result.partsKept)
+        fs::remove_all(request.partDir, ec);
+    return result;
+}
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# GPU validation kit (tests/gpu/README.md): builds the kit, captures each program with
+# `ridgeline capture`, checks counted FLOPs (±1 %) and DRAM bytes (±10 %) against the analytic
+# values each program prints, the verdicts, copies, NVTX ranges, processes and crash handling;
+# compares with `ncu --csv` where ncu exists; times capture overhead; prints one table.
+# Needs a GPU. Usage: tests/gpu/run.sh [BUILD_DIR]   (default: build). Exit 0 when every check passes.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" 2>/dev/null && pwd) || { echo "run.sh: no build directory ${1:-$ROOT/build}" >&2; exit 2; }
+RIDGELINE="$BUILD/bin/ridgeline"
+BIN="$BUILD/tests/gpu/bin"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ridgeline-kit.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+cmake --build "$BUILD" --target ridgeline ridgeline-inject ridgeline-gpu-kit >/dev/null || { echo "run.sh: build failed" >&2; exit 2; }
+"$RIDGELINE" devices >/dev/null 2>&1 || { "$RIDGELINE" devices; echo "run.sh: needs a GPU" >&2; exit 2; }
+
+PROGRAMS=(stream_triad sgemm dgemm gemm_bf16 copies latency streams nvtx_loop forks crash)
+NCU=$(command -v ncu || true)
+RESULTS="$WORK/results.tsv"
+: >"$RESULTS"
+
+seconds() { python3 -c 'import time; print(time.monotonic())'; }
+
+# check PROGRAM: compares one program's session with what the program printed; one TSV line per check.
+check() {
+    python3 - "$@" <<'PY'
+import csv, json, re, sqlite3, sys
+program, work, plain_rc, capture_rc, t0, t1, t2, t3, ncu_csv = sys.argv[1:10]
+t0, t1, t2, t3 = map(float, (t0, t1, t2, t3))
+session = f"{work}/{program}.ridge"
+rows = []
+def row(check, expected, measured, ok):
+    rows.append((program, check, str(expected), str(measured), "PASS" if ok else "FAIL"))
+def close(measured, expected, tol):
+    return expected != 0 and abs(measured - expected) <= tol * abs(expected)
+expect = []
+for line in open(f"{work}/{program}.out", errors="replace"):
+    if line.startswith("ridgeline-kit: "):
+        expect.append(json.loads(line[len("ridgeline-kit: "):]))
+try:
+    report = json.load(open(f"{work}/{program}.json"))
+except Exception as e:
+    report = {"kernels": []}
+    row("report", "json", f"unreadable ({e})", False)
+db = sqlite3.connect(f"file:{session}?mode=ro", uri=True)
+meta = dict(db.execute("SELECT key, value FROM meta"))
+for e in expect:
+    if "kernel" in e:
+        mine = [k for k in report["kernels"] if e["kernel"] in k["name"]]
+        launches = sum(k["launches"] for k in mine)
+        flops = sum(k["flops"] or 0 for k in mine)
+        dram = sum(k["dram_bytes"] or 0 for k in mine)
+        name = e["kernel"]
+        row(f"{name} launches", e["launches"], launches, launches == e["launches"])
+        row(f"{name} FLOPs ±1%", f"{e['flops']:.4g}", f"{flops:.4g}", close(flops, e["flops"], 0.01))
+        if e["dram_check"] == "exact":
+            row(f"{name} DRAM bytes ±10%", f"{e['dram_bytes']:.4g}", f"{dram:.4g}", close(dram, e["dram_bytes"], 0.10))
+        elif e["dram_check"] == "min":
+            row(f"{name} DRAM bytes ≥ compulsory-10%", f"{e['dram_bytes']:.4g}", f"{dram:.4g}", dram >= 0.9 * e["dram_bytes"])
+        want = e["verdict"]
+        if want != "any" and mine:
+            k = max(mine, key=lambda k: k["total_time_ns"])
+            got = k["verdict"] + (":" + k["bound_by"] if k.get("bound_by") and ":" in want else "")
+            row(f"{name} verdict", want, got, got == want)
+        elif mine:
+            k = max(mine, key=lambda k: k["total_time_ns"])
+            row(f"{name} verdict (reported)", "-", f"{k['verdict']}:{k.get('bound_by')}", True)
+    elif "memop" in e:
+        side = "src_memory" if e["memop"] == "memcpy_htod" else "dst_memory"
+        count, total = db.execute(f"SELECT count(*), coalesce(sum(bytes),0) FROM memops WHERE kind=? AND {side}=?",
+                                  (e["memop"], e["memory"])).fetchone()
+        row(f"{e['memop']} {e['memory']} count", e["count"], count, count == e["count"])
+        row(f"{e['memop']} {e['memory']} bytes", f"{e['bytes']:.4g}", f"{total:.4g}", total == e["bytes"])
+    elif "nvtx" in e:
+        (count,) = db.execute("SELECT count(*) FROM nvtx_ranges n JOIN strings s ON s.id = n.name_id WHERE s.value=?",
+                              (e["nvtx"],)).fetchone()
+        row(f"NVTX '{e['nvtx']}' ranges", e["count"], count, count == e["count"])
+    elif "processes" in e:
+        (count,) = db.execute("SELECT count(DISTINCT process_id) FROM kernels").fetchone()
+        row("processes with kernels", e["processes"], count, count == e["processes"])
+    elif "crash" in e:
+        (kernels,) = db.execute("SELECT count(*) FROM kernels").fetchone()
+        row("exit status", 139, capture_rc, int(capture_rc) == 139)
+        row("session status", "partial", meta.get("status"), meta.get("status") == "partial")
+        row("launches kept (of those before the crash)", f">0, ≤{e['launches_before_crash']}", kernels,
+            0 < kernels <= e["launches_before_crash"])
+if program != "crash":
+    row("exit status", plain_rc, capture_rc, plain_rc == capture_rc)
+    row("session status", "complete", meta.get("status"), meta.get("status") == "complete")
+if ncu_csv:
+    units = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+    with open(ncu_csv, newline="") as f:
+        lines = [l for l in f if l.startswith('"')]
+    table = list(csv.reader(lines))
+    if len(table) > 2:
+        head, unit_row, data = table[0], table[1], table[2:]
+        col = {h: i for i, h in enumerate(head)}
+        def value(r, m):
+            if m not in col or r[col[m]] in ("", "n/a"):
+                return 0.0
+            return float(r[col[m]].replace(",", "")) * units.get(unit_row[col[m]], 1)
+        for e in expect:
+            if "kernel" not in e:
+                continue
+            mine = [r for r in data if e["kernel"] in r[col.get("Kernel Name", 0)]]
+            if not mine:
+                continue
+            flops = sum(2 * value(r, f"smsp__sass_thread_inst_executed_op_{p}fma_pred_on.sum")
+                        + value(r, f"smsp__sass_thread_inst_executed_op_{p}add_pred_on.sum")
+                        + value(r, f"smsp__sass_thread_inst_executed_op_{p}mul_pred_on.sum")
+                        for r in mine for p in ("f", "d"))
+            dram = sum(value(r, "dram__bytes.sum") for r in mine)
+            ours = [k for k in report["kernels"] if e["kernel"] in k["name"]]
+            our_flops = sum(k["flops"] or 0 for k in ours)
+            our_dram = sum(k["dram_bytes"] or 0 for k in ours)
+            if flops > 0 and "tensor" not in e["verdict"]:
+                row(f"{e['kernel']} FLOPs vs ncu ±1%", f"{flops:.4g}", f"{our_flops:.4g}", close(our_flops, flops, 0.01))
+            if dram > 0:
+                row(f"{e['kernel']} DRAM vs ncu ±10%", f"{dram:.4g}", f"{our_dram:.4g}", close(our_dram, dram, 0.10))
+plain = max(t1 - t0, 1e-6)
+row("overhead trace-only", f"{plain:.2f} s", f"{t2 - t1:.2f} s (x{(t2 - t1) / plain:.2f})", True)
+row("overhead counters", f"{plain:.2f} s", f"{t3 - t2:.2f} s (x{(t3 - t2) / plain:.2f})", True)
+for r in rows:
+    print("\t".join(r))
+PY
+}
+
+for program in "${PROGRAMS[@]}"; do
+    exe="$BIN/$program"
+    t0=$(seconds); "$exe" >"$WORK/$program.plain.out" 2>&1; plain_rc=$?; t1=$(seconds)
+    "$RIDGELINE" capture --metrics none -o "$WORK/$program.trace.ridge" -- "$exe" >/dev/null 2>"$WORK/$program.trace.err"
+    t2=$(seconds)
+    "$RIDGELINE" capture -o "$WORK/$program.ridge" -- "$exe" >"$WORK/$program.out" 2>"$WORK/$program.err"
+    capture_rc=$?; t3=$(seconds)
+    "$RIDGELINE" report --format json "$WORK/$program.ridge" >"$WORK/$program.json" 2>>"$WORK/$program.err"
+    ncu_csv=""
+    if [[ -n "$NCU" && "$program" != crash && "$program" != forks ]]; then
+        metrics=dram__bytes.sum
+        for op in ffma fadd fmul dfma dadd dmul; do metrics+=",smsp__sass_thread_inst_executed_op_${op}_pred_on.sum"; done
+        "$NCU" --csv --page raw --metrics "$metrics" "$exe" >"$WORK/$program.ncu.csv" 2>/dev/null && ncu_csv="$WORK/$program.ncu.csv"
+    fi
+    check "$program" "$WORK" "$plain_rc" "$capture_rc" "$t0" "$t1" "$t2" "$t3" "$ncu_csv" >>"$RESULTS"
+done
+
+"$RIDGELINE" devices | head -4
+# One table, then the verdict of the run.
+python3 - "$RESULTS" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+head = ("program", "check", "expected", "measured", "result")
+widths = [max(len(r[i]) for r in rows + [head]) for i in range(5)]
+for r in [head] + rows:
+    print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+failed = sum(r[4] == "FAIL" for r in rows)
+print(f"\n{len(rows) - failed} of {len(rows)} checks passed")
+sys.exit(1 if failed else 0)
+PY

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// SGEMM C = A * B, n = 2048, naive (one thread per element) and tiled (32x32 shared-memory
+// tiles): 2 n^3 FLOPs each (one FMA per multiply-add). DRAM traffic is at least the compulsory
+// 3 n^2 floats (A and B read once, C written once): "min", since reuse depends on the caches.
+#include "kit.h"
+
+constexpr int kTile = 32;
+
+__global__ void sgemmNaive(const float* A, const float* B, float* C, int n)
+{
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n || col >= n)
+        return;
+    float sum = 0.f;
+    for (int k = 0; k < n; ++k)
+        sum = fmaf(A[row * n + k], B[k * n + col], sum);
+    C[row * n + col] = sum;
+}
+
+__global__ void sgemmTiled(const float* A, const float* B, float* C, int n)
+{
+    __shared__ float a[kTile][kTile];
+    __shared__ float b[kTile][kTile];
+    const int row = blockIdx.y * kTile + threadIdx.y;
+    const int col = blockIdx.x * kTile + threadIdx.x;
+    float sum = 0.f;
+    for (int t = 0; t < n; t += kTile) {
+        a[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
+        b[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < kTile; ++k)
+            sum = fmaf(a[threadIdx.y][k], b[k][threadIdx.x], sum);
+        __syncthreads();
+    }
+    C[row * n + col] = sum;
+}
+
+int main()
+{
+    const int n = 2048;
+    const size_t bytes = size_t(n) * n * sizeof(float);
+    float *A, *B, *C;
+    KIT_CHECK(cudaMalloc(&A, bytes));
+    KIT_CHECK(cudaMalloc(&B, bytes));
+    KIT_CHECK(cudaMalloc(&C, bytes));
+    KIT_CHECK(cudaMemset(A, 0, bytes));
+    KIT_CHECK(cudaMemset(B, 0, bytes));
+    const dim3 block(kTile, kTile), grid(n / kTile, n / kTile);
+    const int launches = 3;
+    for (int i = 0; i < launches; ++i)
+        sgemmNaive<<<grid, block>>>(A, B, C, n);
+    for (int i = 0; i < launches; ++i)
+        sgemmTiled<<<grid, block>>>(A, B, C, n);
+    KIT_CHECK(cudaGetLastError());
+    KIT_CHECK(cudaDeviceSynchronize());
+    const double flops = 2.0 * n * n * n * launches;
+    const double compulsory = 3.0 * bytes * launches;
+    kitExpect("sgemmNaive", launches, flops, compulsory, "min", "any");
+    kitExpect("sgemmTiled", launches, flops, compulsory, "min", "any");
+    return 0;
+}
