@@ -4,6 +4,7 @@
 #include "exporthtml.h"
 
 #include "exportcommon.h"
+#include "ridgeline/core/demangle.h"
 #include "ridgeline/core/exporters.h"
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/sessionreader.h"
@@ -87,8 +88,15 @@ void writeSummary(std::ostream& out, SessionReader& reader, const std::map<std::
     row("Status", htmlEscape(metaValue(meta, "status")));
     std::string deviceList;
     for (const auto& d : devices) {
-        deviceList += fmt::format("GPU {}: {} (compute capability {}.{}, {} SMs{}{})<br>\n", d.ordinal,
-            htmlEscape(d.name), d.ccMajor, d.ccMinor, d.smCount, d.host.empty() ? "" : ", host ", htmlEscape(d.host));
+        std::string facts;
+        if (d.ccMajor > 0)
+            facts = fmt::format("compute capability {}.{}", d.ccMajor, d.ccMinor);
+        if (d.smCount > 0)
+            facts += fmt::format("{}{} SMs", facts.empty() ? "" : ", ", d.smCount);
+        if (!d.host.empty())
+            facts += fmt::format("{}host {}", facts.empty() ? "" : ", ", htmlEscape(d.host));
+        deviceList += fmt::format("GPU {}: {}{}<br>\n", d.ordinal, htmlEscape(d.name),
+            facts.empty() ? " (the trace describes it no further)" : " (" + facts + ")");
     }
     row("Devices", deviceList.empty() ? "none recorded" : deviceList);
     row("Kernel launches", formatCount(counts.kernels));
@@ -129,11 +137,11 @@ void writeKernels(std::ostream& out, std::vector<KernelSummary> rows)
         fmt::print(out,
             "<tr><td class=\"num\">{:.1f} %</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-            "<td class=\"name\">{}</td><td class=\"reason\">{}</td></tr>\n",
+            "<td class=\"name\" title=\"{}\">{}</td><td class=\"reason\">{}</td></tr>\n",
             r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)), formatCount(r.launches),
             formatDuration(r.averageNs()), badge(a.verdict), a.boundBy.empty() ? "–" : htmlEscape(a.boundBy),
             a.boundUtilization ? fmt::format("{:.0f} %", *a.boundUtilization * 100.0) : "–", r.deviceId,
-            htmlEscape(r.name), htmlEscape(a.reason));
+            htmlEscape(r.name), htmlEscape(shortKernelName(r.name)), htmlEscape(a.reason));
     }
     out << "</table>\n";
 }
