@@ -100,7 +100,7 @@ void setRoof(RooflinePoint& p)
         p.fractionOfRoof = p.flopsPerS / *p.attainable;
 }
 
-// Why a kernel with this analysis has no point, or empty when it has one.
+// Why a kernel with this analysis has no point.
 std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::string>& levels)
 {
     if (!a.hasCounters)
@@ -109,20 +109,20 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
         return "no floating-point work counted (a log scale cannot show zero)";
     if (!a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
         return "no duration, so no FLOP/s";
-    for (const auto& level : levels) {
-        if (auto it = a.intensity.find(level); it != a.intensity.end() && it->second > 0)
-            return {};
-    }
     std::string names;
     for (const auto& level : levels)
         names += (names.empty() ? "" : "/") + level;
     return fmt::format("no {} traffic counted", names.empty() ? "memory" : names);
 }
 
-void addPoints(std::vector<RooflinePoint>& out, std::size_t index, const KernelSummary& row,
+// Appends the kernel's points; false when it has none.
+bool addPoints(std::vector<RooflinePoint>& out, std::size_t index, const KernelSummary& row,
     const RooflineChartOptions& options)
 {
     const auto& a = row.analysis;
+    if (!a.flops || !(*a.flops > 0) || !a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
+        return false;
+    const std::size_t before = out.size();
     const double seconds = *a.flops / *a.achievedFlopsPerS; // the launches that were counted
     for (const auto& level : options.levels) {
         auto intensity = a.intensity.find(level);
@@ -157,6 +157,7 @@ void addPoints(std::vector<RooflinePoint>& out, std::size_t index, const KernelS
             out.push_back(std::move(p));
         }
     }
+    return out.size() > before;
 }
 
 void fitAxes(RooflineChart& chart)
@@ -245,17 +246,22 @@ RooflineChart buildRooflineChart(
     chart.compute = linesOf(best, false);
     chart.ridges = ridgesOf(chart.memory, chart.compute);
 
+    std::vector<RooflinePoint> points; // in kernel order: the rows are read front to back
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const auto& row = kernels[i];
         if (!chosen(row.deviceId))
             continue;
-        if (auto reason = unplottedReason(row.analysis, options.levels); !reason.empty())
-            chart.unplotted.push_back({ i, std::move(reason) });
-        else
-            addPoints(chart.points, i, row, options);
+        if (!addPoints(points, i, row, options))
+            chart.unplotted.push_back({ i, unplottedReason(row.analysis, options.levels) });
     }
-    std::stable_sort(chart.points.begin(), chart.points.end(),
-        [](const RooflinePoint& a, const RooflinePoint& b) { return a.timeShare > b.timeShare; });
+    // Largest share first (stable); sorting compact keys, not the points, keeps this cheap at 100 k.
+    std::vector<std::pair<double, std::uint32_t>> order(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i)
+        order[i] = { -points[i].timeShare, static_cast<std::uint32_t>(i) };
+    std::sort(order.begin(), order.end());
+    chart.points.reserve(points.size());
+    for (const auto& [share, index] : order)
+        chart.points.push_back(std::move(points[index]));
     fitAxes(chart);
     placeLines(chart);
     return chart;

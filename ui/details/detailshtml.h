@@ -5,6 +5,7 @@
 #include "ridgeline/core/kerneldetails.h"
 #include "ridgeline/core/kernelsummary.h"
 
+#include <QObject>
 #include <QString>
 #include <optional>
 #include <vector>

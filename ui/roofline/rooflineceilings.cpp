@@ -9,6 +9,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPainter>
 #include <QPen>
 #include <QScatterSeries>
 #include <QtMath>
@@ -17,6 +18,17 @@
 namespace ridgeline::ui {
 
 namespace {
+
+// A ceiling label that stays readable over kernel points and grid lines.
+class Label final : public QGraphicsSimpleTextItem {
+public:
+    using QGraphicsSimpleTextItem::QGraphicsSimpleTextItem;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override
+    {
+        painter->fillRect(boundingRect().adjusted(-2, 0, 2, 0), QColor(255, 255, 255, 200));
+        QGraphicsSimpleTextItem::paint(painter, option, widget);
+    }
+};
 
 QPen penFor(const core::RooflineCeilingLine& line)
 {
@@ -81,15 +93,15 @@ void RooflineCeilings::set(const core::RooflineChart& chart)
                 marker->setVisible(false); // the label beside the line says it
             m_series.push_back(series);
             m_lines.push_back(line);
-            auto* label = new QGraphicsSimpleTextItem(QString::fromStdString(line.label), m_chart);
+            auto* label = new Label(QString::fromStdString(line.label), m_chart);
             label->setFont(font);
             label->setBrush(penFor(line).color().darker(120));
-            label->setZValue(5);
+            label->setZValue(20); // over the kernel points (rooflinepointsitem.h)
             m_labels.push_back(label);
         }
     }
     m_ridges = new QScatterSeries;
-    m_ridges->setName(QObject::tr("Ridge points"));
+    m_ridges->setName(QObject::tr("ridge"));
     m_ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     m_ridges->setMarkerSize(9);
     m_ridges->setColor(QColor(0x30, 0x30, 0x30));

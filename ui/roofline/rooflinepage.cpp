@@ -33,8 +33,10 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     toolbar->addWidget(new QLabel(tr("  Rank "), toolbar));
     toolbar->addWidget(m_rank);
     toolbar->addWidget(new QLabel(tr("  Points "), toolbar));
-    m_mode->addItem(tr("Combined (all FLOPs vs. the mix ceiling)"), int(core::RooflinePointMode::Combined));
+    m_mode->addItem(tr("Combined"), int(core::RooflinePointMode::Combined));
     m_mode->addItem(tr("Per precision"), int(core::RooflinePointMode::PerPrecision));
+    m_mode->setToolTip(tr("Combined: one point per kernel and memory level, all its FLOPs against the ceiling of "
+                          "its precision mix. Per precision: one point per precision (FP32, FP16 tensor, ...)."));
     toolbar->addWidget(m_mode);
     toolbar->addSeparator();
     for (const char* level : { "DRAM", "L2", "L1" }) {

@@ -46,8 +46,13 @@ void drawMarker(QPainter* painter, const RooflineMarker& m, QPointF centre, cons
 
 QPointF LogMapping::map(QPointF value) const
 {
-    const double fx = (std::log10(value.x()) - xMinLog) / (xMaxLog - xMinLog);
-    const double fy = (std::log10(value.y()) - yMinLog) / (yMaxLog - yMinLog);
+    return mapLog({ std::log10(value.x()), std::log10(value.y()) });
+}
+
+QPointF LogMapping::mapLog(QPointF logValue) const
+{
+    const double fx = (logValue.x() - xMinLog) / (xMaxLog - xMinLog);
+    const double fy = (logValue.y() - yMinLog) / (yMaxLog - yMinLog);
     return { plot.left() + fx * plot.width(), plot.bottom() - fy * plot.height() };
 }
 
@@ -60,6 +65,9 @@ RooflinePointsItem::RooflinePointsItem(QGraphicsItem* parent)
 void RooflinePointsItem::setMarkers(std::vector<RooflineMarker> markers, QList<QColor> palette)
 {
     m_markers = std::move(markers);
+    m_logValues.resize(m_markers.size());
+    for (std::size_t i = 0; i < m_markers.size(); ++i)
+        m_logValues[i] = { std::log10(m_markers[i].value.x()), std::log10(m_markers[i].value.y()) };
     if (palette != m_palette)
         m_sprites.clear();
     m_palette = std::move(palette);
@@ -94,7 +102,7 @@ void RooflinePointsItem::relayout()
     m_rows = std::max(1, static_cast<int>(std::ceil(plot.height() / kCell)));
     m_cells.assign(static_cast<std::size_t>(m_columns * m_rows), {});
     for (std::size_t i = 0; i < m_markers.size(); ++i) {
-        const QPointF pos = m_mapping.map(m_markers[i].value);
+        const QPointF pos = m_mapping.mapLog(m_logValues[i]);
         m_positions[i] = pos;
         if (!plot.contains(pos))
             continue;
@@ -118,7 +126,7 @@ int RooflinePointsItem::markerAt(QPointF scenePos) const
         for (int c = std::max(0, column - 1); c <= std::min(m_columns - 1, column + 1); ++c) {
             for (const int i : m_cells[static_cast<std::size_t>(r * m_columns + c)]) {
                 const QPointF d = m_positions[static_cast<std::size_t>(i)] - scenePos;
-                const qreal reach = m_markers[static_cast<std::size_t>(i)].radius + 2.0;
+                const qreal reach = qreal(m_markers[static_cast<std::size_t>(i)].radius) + 2.0;
                 if (d.x() * d.x() + d.y() * d.y() <= reach * reach)
                     best = std::max(best, i); // the one painted last is on top
             }
@@ -209,7 +217,7 @@ void RooflinePointsItem::paint(QPainter* painter, const QStyleOptionGraphicsItem
         drawMarker(painter, m, pos, m_palette.value(m.color, Qt::gray));
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(QColor(20, 20, 20), kHighlightWidth));
-        painter->drawPath(shapePath(m.shape, pos, m.radius + kHighlightWidth));
+        painter->drawPath(shapePath(m.shape, pos, qreal(m.radius) + kHighlightWidth));
     }
     painter->restore();
 }

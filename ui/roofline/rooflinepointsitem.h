@@ -29,6 +29,7 @@ struct LogMapping {
     QRectF plot;
     double xMinLog = 0, xMaxLog = 1, yMinLog = 0, yMaxLog = 1;
     QPointF map(QPointF value) const;
+    QPointF mapLog(QPointF logValue) const; // (log10 x, log10 y)
 };
 
 class RooflinePointsItem final : public QGraphicsItem {
@@ -62,6 +63,7 @@ private:
     std::vector<QLineF> m_arrows;
     std::vector<int> m_highlighted;
     LogMapping m_mapping;
+    std::vector<QPointF> m_logValues; // log10 of the markers' values, computed once per setMarkers
     std::vector<QPointF> m_positions; // scene positions of the markers
     // Hit-test grid: marker indexes per cell of kCell x kCell pixels of the plot area.
     std::vector<std::vector<int>> m_cells;

@@ -67,6 +67,7 @@ RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
     auto* c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
     c->legend()->setAlignment(Qt::AlignBottom);
+    c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_x->setBase(10);
     m_x->setLabelFormat(QStringLiteral("%g"));
     m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte of the memory level)"));
@@ -92,12 +93,15 @@ RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
         series->attachAxis(m_y);
         m_legend.push_back(series);
     };
-    for (const char* verdict : kVerdicts)
-        addLegend(QLatin1String(verdict), verdictColor(QLatin1String(verdict)), QScatterSeries::MarkerShapeCircle);
+    // Short names ("memory" for memory-bound) so that one row holds them all.
+    for (const char* verdict : kVerdicts) {
+        const QString name = QString::fromLatin1(verdict);
+        addLegend(name.section(QLatin1Char('-'), 0, 0), verdictColor(name), QScatterSeries::MarkerShapeCircle);
+    }
     const QColor grey(0xb0, 0xb0, 0xb0);
-    addLegend(tr("DRAM point"), grey, QScatterSeries::MarkerShapeCircle);
-    addLegend(tr("L2 point"), grey, QScatterSeries::MarkerShapeRectangle);
-    addLegend(tr("L1 point"), grey, QScatterSeries::MarkerShapeTriangle);
+    addLegend(tr("DRAM"), grey, QScatterSeries::MarkerShapeCircle);
+    addLegend(tr("L2"), grey, QScatterSeries::MarkerShapeRectangle);
+    addLegend(tr("L1"), grey, QScatterSeries::MarkerShapeTriangle);
 
     connect(c, &QChart::plotAreaChanged, this, &RooflineView::relayout);
     connect(m_x, &QLogValueAxis::rangeChanged, this, &RooflineView::relayout);
@@ -181,7 +185,7 @@ void RooflineView::rebuildPoints()
     }
     QList<QColor> palette;
     for (const char* verdict : kVerdicts)
-        palette.append(verdictColor(QLatin1String(verdict)));
+        palette.append(verdictColor(QString::fromLatin1(verdict)));
     m_points->setMarkers(std::move(markers), palette);
     std::vector<QLineF> arrows;
     for (const auto& arrow : m_arrows) {
@@ -194,8 +198,10 @@ void RooflineView::rebuildPoints()
 
 void RooflineView::resetZoom()
 {
+    m_settingRange = true;
     m_x->setRange(m_fullAxes.xMin(), m_fullAxes.xMax());
     m_y->setRange(m_fullAxes.yMin(), m_fullAxes.yMax());
+    m_settingRange = false;
     relayout();
 }
 
@@ -204,13 +210,17 @@ void RooflineView::zoomToValues(const QRectF& values)
     const QRectF r = values.normalized();
     if (!(r.left() > 0) || !(r.top() > 0) || !(r.width() > 0) || !(r.height() > 0))
         return;
+    m_settingRange = true;
     m_x->setRange(r.left(), r.right());
     m_y->setRange(r.top(), r.bottom());
+    m_settingRange = false;
     relayout();
 }
 
 void RooflineView::relayout()
 {
+    if (m_settingRange)
+        return;
     LogMapping mapping;
     mapping.plot = chart()->plotArea();
     mapping.xMinLog = std::log10(m_x->min());

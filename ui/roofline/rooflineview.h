@@ -84,6 +84,7 @@ private:
     QRubberBand* m_band;
     QPoint m_pressPos;
     bool m_dragging = false;
+    bool m_settingRange = false; // one relayout for both axes' range changes
 };
 
 } // namespace ridgeline::ui

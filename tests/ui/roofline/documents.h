@@ -6,6 +6,7 @@
 #include "sessiondocument.h"
 #include "tempdir.h"
 
+#include <QPixmap>
 #include <QString>
 #include <string>
 

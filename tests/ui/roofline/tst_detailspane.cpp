@@ -9,6 +9,7 @@
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBrowser>
@@ -76,7 +77,7 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("67 TFLOP/s (datasheet)")));
         QVERIFY(text.contains(QStringLiteral("used at %1 %").arg(bytes / seconds / 3.35e12 * 100, 0, 'f', 0)));
         QVERIFY(text.contains(q(k.analysis.reason)));
-        QVERIFY(text.contains(QStringLiteral("memory-bound bound by DRAM")));
+        QVERIFY(text.contains(QStringLiteral("bound by DRAM at 63 %")));
         for (const auto& advice : core::adviceFor(k.analysis))
             QVERIFY2(text.contains(q(advice)), advice.c_str());
         QVERIFY(text.contains(QStringLiteral("Reuse each byte more"))); // DRAM advice, not generic
@@ -89,8 +90,7 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("sm__sass_thread_inst_executed_op_fadd_pred_on.sum")));
         QVERIFY(text.contains(QStringLiteral("262,144")));
         QVERIFY(text.contains(QStringLiteral("the longest launch with counters")));
-        QVERIFY(text.contains(QStringLiteral("3 launches")) || text.contains(QStringLiteral("Launches\t3"))
-            || text.contains(QStringLiteral("Launches 3")));
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("Launches\\s+3\\s"))));
     }
 
     void oneLaunchIsAnalysedOnItsOwn()
