@@ -31,7 +31,8 @@ std::vector<LaunchConfig> configsOf(const std::vector<Kernel>& launches)
     return configs;
 }
 
-Result<KernelAnalysis> analyzeLaunch(SessionReader& reader, const Kernel& launch, const std::vector<MetricValue>& metrics)
+Result<KernelAnalysis> analyzeLaunch(
+    SessionReader& reader, const Kernel& launch, const std::vector<MetricValue>& metrics)
 {
     auto devices = reader.devices();
     if (devices.hasError())

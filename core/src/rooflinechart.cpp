@@ -14,8 +14,7 @@ namespace ridgeline::core {
 
 namespace {
 
-template <typename List, typename Value>
-bool contains(const List& list, const Value& value)
+template <typename List, typename Value> bool contains(const List& list, const Value& value)
 {
     return std::find(list.begin(), list.end(), value) != list.end();
 }
@@ -62,8 +61,8 @@ bool shareDevice(const RooflineCeilingLine& a, const RooflineCeilingLine& b)
 }
 
 // Every (slope, roof) pair of one device meets at a ridge point; equal ones are listed once.
-std::vector<RooflineRidge> ridgesOf(const std::vector<RooflineCeilingLine>& memory,
-    const std::vector<RooflineCeilingLine>& compute)
+std::vector<RooflineRidge> ridgesOf(
+    const std::vector<RooflineCeilingLine>& memory, const std::vector<RooflineCeilingLine>& compute)
 {
     std::vector<RooflineRidge> ridges;
     for (const auto& m : memory) {
@@ -116,8 +115,8 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
 }
 
 // Appends the kernel's points; false when it has none.
-bool addPoints(std::vector<RooflinePoint>& out, std::size_t index, const KernelSummary& row,
-    const RooflineChartOptions& options)
+bool addPoints(
+    std::vector<RooflinePoint>& out, std::size_t index, const KernelSummary& row, const RooflineChartOptions& options)
 {
     const auto& a = row.analysis;
     if (!a.flops || !(*a.flops > 0) || !a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
@@ -233,9 +232,8 @@ std::vector<Ceiling> bestCeilings(std::span<const Ceiling> ceilings)
 RooflineChart buildRooflineChart(
     std::span<const Ceiling> ceilings, std::span<const KernelSummary> kernels, const RooflineChartOptions& options)
 {
-    const auto chosen = [&](std::int64_t deviceId) {
-        return options.deviceIds.empty() || contains(options.deviceIds, deviceId);
-    };
+    const auto chosen
+        = [&](std::int64_t deviceId) { return options.deviceIds.empty() || contains(options.deviceIds, deviceId); };
     std::vector<Ceiling> best;
     for (auto& c : bestCeilings(ceilings)) {
         if (chosen(c.deviceId))

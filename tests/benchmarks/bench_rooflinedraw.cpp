@@ -148,7 +148,7 @@ void BM_QtScatterSeriesSetAndRender(benchmark::State& state)
         points.append({ r.analysis.intensity.at("DRAM"), *r.analysis.achievedFlopsPerS });
     }
     QChartView view;
-    auto* x = new QLogValueAxis, *y = new QLogValueAxis;
+    auto *x = new QLogValueAxis, *y = new QLogValueAxis;
     view.chart()->addAxis(x, Qt::AlignBottom);
     view.chart()->addAxis(y, Qt::AlignLeft);
     x->setRange(1e-2, 1e3);

@@ -51,7 +51,8 @@ std::map<std::pair<std::int64_t, std::string>, core::Ceiling> expectedBestCeilin
     };
     std::map<std::pair<std::int64_t, std::string>, core::Ceiling> best;
     for (const auto& c : ceilings) {
-        if (!(c.value > 0) || (!devices.empty() && std::find(devices.begin(), devices.end(), c.deviceId) == devices.end()))
+        if (!(c.value > 0)
+            || (!devices.empty() && std::find(devices.begin(), devices.end(), c.deviceId) == devices.end()))
             continue;
         const std::pair key { c.deviceId, c.resource };
         auto it = best.find(key);

@@ -151,7 +151,8 @@ TEST_F(RooflineChartTest, HierarchicalNcuFixtureMatchesCountersPerLevelAndPrecis
         const bool perPrecision = mode == RooflinePointMode::PerPrecision;
         SCOPED_TRACE(perPrecision ? "per precision" : "combined");
         const auto c = chart(mode);
-        const auto expected = ridgeline::testing::expectedPoints(*m_reader, m_rows, { "DRAM", "L2", "L1" }, perPrecision);
+        const auto expected
+            = ridgeline::testing::expectedPoints(*m_reader, m_rows, { "DRAM", "L2", "L1" }, perPrecision);
         ASSERT_FALSE(expected.empty());
         expectPointsMatch(c, m_rows, expected);
     }
@@ -183,13 +184,14 @@ TEST_F(RooflineChartTest, CeilingsAreTheBestPerResourceWithTheirSource)
     EXPECT_EQ(c.memory.size(), memory);
     EXPECT_EQ(c.compute.size(), compute);
     ASSERT_FALSE(c.compute.empty());
-    EXPECT_TRUE(std::is_sorted(c.compute.begin(), c.compute.end(),
-        [](const auto& a, const auto& b) { return a.value > b.value; }));
+    EXPECT_TRUE(std::is_sorted(
+        c.compute.begin(), c.compute.end(), [](const auto& a, const auto& b) { return a.value > b.value; }));
     // A ridge point for every (slope, roof) pair, at peak / bandwidth.
     EXPECT_EQ(c.ridges.size(), c.memory.size() * c.compute.size());
     for (const auto& r : c.ridges) {
         const auto m = std::find_if(c.memory.begin(), c.memory.end(), [&](auto& l) { return l.resource == r.memory; });
-        const auto k = std::find_if(c.compute.begin(), c.compute.end(), [&](auto& l) { return l.resource == r.compute; });
+        const auto k
+            = std::find_if(c.compute.begin(), c.compute.end(), [&](auto& l) { return l.resource == r.compute; });
         ASSERT_TRUE(m != c.memory.end() && k != c.compute.end());
         EXPECT_DOUBLE_EQ(r.intensity, k->value / m->value);
         EXPECT_DOUBLE_EQ(r.flopsPerS, k->value);

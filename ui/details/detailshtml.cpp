@@ -118,8 +118,9 @@ QString figuresSection(const core::KernelAnalysis& a)
         html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Ceilings and utilisation"));
         for (const auto& [res, c] : a.ceilingsUsed) {
             const bool bytes = isMemoryOrLink(res);
-            QString value = QStringLiteral("%1 <i>(%2)</i>")
-                                .arg(q(core::formatRate(c.value, bytes ? "B/s" : "FLOP/s")), q(core::toString(c.source)));
+            QString value
+                = QStringLiteral("%1 <i>(%2)</i>")
+                      .arg(q(core::formatRate(c.value, bytes ? "B/s" : "FLOP/s")), q(core::toString(c.source)));
             const auto util = a.utilization.find(res);
             if (util != a.utilization.end())
                 value += QObject::tr(" — used at %1").arg(percent(util->second));
@@ -162,8 +163,9 @@ QString launchSection(const DetailsInput& in)
     html += QStringLiteral("</table><h4>%1</h4>").arg(QObject::tr("Hardware counters"));
     const auto& d = *in.details;
     if (!d.countersLaunch || d.metrics.empty())
-        return html + QObject::tr("<p>No hardware counters were recorded for this %1.</p>")
-                          .arg(in.launchId >= 0 ? QObject::tr("launch") : QObject::tr("kernel"));
+        return html
+            + QObject::tr("<p>No hardware counters were recorded for this %1.</p>")
+                  .arg(in.launchId >= 0 ? QObject::tr("launch") : QObject::tr("kernel"));
     html += QObject::tr("<p>Of launch #%1 (%2)%3.</p><table border=0 cellspacing=0 cellpadding=2>")
                 .arg(d.countersLaunch->id)
                 .arg(q(core::formatDuration(static_cast<double>(d.countersLaunch->durationNs()))))

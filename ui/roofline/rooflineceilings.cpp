@@ -52,8 +52,7 @@ RooflineCeilings::RooflineCeilings(QChart* chart, QAbstractAxis* x, QAbstractAxi
     : m_chart(chart)
     , m_x(x)
     , m_y(y)
-{
-}
+{ }
 
 void RooflineCeilings::clear()
 {

@@ -162,11 +162,12 @@ void RooflinePage::updateStatus()
     std::map<std::string, int> reasons;
     for (const auto& u : chart.unplotted)
         ++reasons[u.reason];
-    QString text = tr("%n kernel(s) on the chart as %1 point(s), sized by their share of kernel time.", nullptr,
-        int(plotted.size()))
+    QString text = tr(
+        "%n kernel(s) on the chart as %1 point(s), sized by their share of kernel time.", nullptr, int(plotted.size()))
                        .arg(chart.points.size());
     for (const auto& [reason, count] : reasons)
-        text += QLatin1Char(' ') + tr("%n kernel(s) not on the chart: %1.", nullptr, count).arg(QString::fromStdString(reason));
+        text += QLatin1Char(' ')
+            + tr("%n kernel(s) not on the chart: %1.", nullptr, count).arg(QString::fromStdString(reason));
     if (!m_view->arrows().empty())
         text += QLatin1Char(' ') + tr("%n arrow(s) from the baseline session.", nullptr, int(m_view->arrows().size()));
     m_status->setText(text);

@@ -146,7 +146,8 @@ void RooflineView::setLevels(std::vector<std::string> levels)
 
 void RooflineView::rebuild()
 {
-    m_chart = m_doc ? core::buildRooflineChart(m_doc->ceilings, m_doc->report.kernels, m_options) : core::RooflineChart {};
+    m_chart
+        = m_doc ? core::buildRooflineChart(m_doc->ceilings, m_doc->report.kernels, m_options) : core::RooflineChart {};
     m_arrows.clear();
     m_baselineChart = {};
     m_fullAxes = m_chart.axes;
@@ -154,8 +155,8 @@ void RooflineView::rebuild()
         core::RooflineChartOptions options = m_options;
         options.deviceIds.clear(); // the baseline's device ids are its own; kernels pair by name
         m_baselineChart = core::buildRooflineChart(m_baseline->ceilings, m_baseline->report.kernels, options);
-        m_arrows = core::matchRooflineBaseline(
-            m_baselineChart, m_baseline->report.kernels, m_chart, m_doc->report.kernels);
+        m_arrows
+            = core::matchRooflineBaseline(m_baselineChart, m_baseline->report.kernels, m_chart, m_doc->report.kernels);
         for (const auto& arrow : m_arrows) {
             const auto& from = m_baselineChart.points[arrow.baselinePoint];
             widen(m_fullAxes, { from.intensity, from.flopsPerS });
@@ -180,8 +181,9 @@ void RooflineView::rebuildPoints()
     markers.reserve(m_chart.points.size());
     for (const auto& p : m_chart.points) {
         const auto& row = m_doc->report.kernels[p.kernel];
-        markers.push_back({ QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
-            verdictIndex(row.analysis.verdict), shapeOf(p.level) });
+        markers.push_back(
+            { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
+                verdictIndex(row.analysis.verdict), shapeOf(p.level) });
     }
     QList<QColor> palette;
     for (const char* verdict : kVerdicts)
@@ -275,7 +277,8 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
     QString where = text(row.deviceName) + QStringLiteral(" · ") + text(p.level);
     if (!p.precision.empty())
         where += QStringLiteral(" · ") + text(p.precision);
-    QString figures = tr("%1 FLOP/byte, %2").arg(p.intensity, 0, 'g', 3).arg(text(core::formatRate(p.flopsPerS, "FLOP/s")));
+    QString figures
+        = tr("%1 FLOP/byte, %2").arg(p.intensity, 0, 'g', 3).arg(text(core::formatRate(p.flopsPerS, "FLOP/s")));
     if (p.fractionOfRoof)
         figures += tr(", %1 % of the roof").arg(*p.fractionOfRoof * 100.0, 0, 'f', 0);
     return QStringLiteral("<b>%1</b><br>%2<br>%3<br>%4")

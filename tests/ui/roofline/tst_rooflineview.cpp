@@ -63,7 +63,8 @@ private:
         options.mode = mode;
         return core::buildRooflineChart(doc.ceilings, doc.report.kernels, options);
     }
-    static void expectViewHolds(const RooflineView& view, const core::RooflineChart& chart, const ui::SessionDocument& doc)
+    static void expectViewHolds(
+        const RooflineView& view, const core::RooflineChart& chart, const ui::SessionDocument& doc)
     {
         const auto& series = view.ceilings().series();
         QCOMPARE(series.size(), chart.memory.size() + chart.compute.size());
@@ -188,7 +189,8 @@ private Q_SLOTS:
         QCOMPARE(view.pointsItem()->highlighted(), expected);
 
         // A selection made elsewhere (the table) moves the highlight to the other kernel.
-        const auto other = std::find_if(points.begin(), points.end(), [&](const auto& q) { return q.nameId != p.nameId; });
+        const auto other
+            = std::find_if(points.begin(), points.end(), [&](const auto& q) { return q.nameId != p.nameId; });
         QVERIFY(other != points.end());
         selection.select({ other->nameId, other->deviceId, 42 }, this);
         QVERIFY(!view.pointsItem()->highlighted().empty());
@@ -311,8 +313,9 @@ private Q_SLOTS:
         const auto h100 = testing::ncuDocument(m_dir, "raw-roofline.csv");
         const auto details = testing::ncuDocument(m_dir, "details.csv");
         QVERIFY(h100 && details);
-        for (const auto& [doc, name] : { std::pair { m_small, "roofline-small" }, std::pair { m_nersc, "roofline-nersc" },
-                 std::pair { h100, "roofline-h100" }, std::pair { details, "roofline-details" } }) {
+        for (const auto& [doc, name] :
+            { std::pair { m_small, "roofline-small" }, std::pair { m_nersc, "roofline-nersc" },
+                std::pair { h100, "roofline-h100" }, std::pair { details, "roofline-details" } }) {
             ui::RooflinePage page(&selection);
             page.setDocument(doc);
             showView(page);

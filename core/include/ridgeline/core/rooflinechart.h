@@ -97,8 +97,8 @@ std::vector<Ceiling> bestCeilings(std::span<const Ceiling> ceilings);
 // The chart of the kernels (and ceilings) on the chosen devices. Ceilings are the session's best
 // per resource (integer tensor ops have no FLOP/s roof); identical ceilings of several devices
 // become one line. Points use the kernels' own analysis (KernelSummary::analysis).
-RooflineChart buildRooflineChart(
-    std::span<const Ceiling> ceilings, std::span<const KernelSummary> kernels, const RooflineChartOptions& options = {});
+RooflineChart buildRooflineChart(std::span<const Ceiling> ceilings, std::span<const KernelSummary> kernels,
+    const RooflineChartOptions& options = {});
 
 // The radius of a kernel's marker in pixels, by its share of time (area grows with the share).
 double rooflinePointRadius(double timeShare);
