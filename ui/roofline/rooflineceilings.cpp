@@ -23,9 +23,10 @@ namespace {
 class Label final : public QGraphicsSimpleTextItem {
 public:
     using QGraphicsSimpleTextItem::QGraphicsSimpleTextItem;
+    QColor background { 255, 255, 255, 200 };
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override
     {
-        painter->fillRect(boundingRect().adjusted(-2, 0, 2, 0), QColor(255, 255, 255, 200));
+        painter->fillRect(boundingRect().adjusted(-2, 0, 2, 0), background);
         QGraphicsSimpleTextItem::paint(painter, option, widget);
     }
 };
@@ -83,7 +84,10 @@ void RooflineCeilings::set(const core::RooflineChart& chart)
                 continue;
             auto* series = new QLineSeries;
             series->setName(QString::fromStdString(line.label));
-            series->setPen(penFor(line));
+            QPen pen = penFor(line);
+            if (m_dark)
+                pen.setColor(pen.color().lighter(150));
+            series->setPen(pen);
             series->replace(QList<QPointF> { { line.x0, line.y0 }, { line.x1, line.y1 } });
             m_chart->addSeries(series);
             series->attachAxis(m_x);
@@ -94,7 +98,8 @@ void RooflineCeilings::set(const core::RooflineChart& chart)
             m_lines.push_back(line);
             auto* label = new Label(QString::fromStdString(line.label), m_chart);
             label->setFont(font);
-            label->setBrush(penFor(line).color().darker(120));
+            label->setBrush(m_dark ? penFor(line).color().lighter(170) : penFor(line).color().darker(120));
+            label->background = m_dark ? QColor(30, 30, 30, 200) : QColor(255, 255, 255, 200);
             label->setZValue(20); // over the kernel points (rooflinepointsitem.h)
             m_labels.push_back(label);
         }
@@ -103,8 +108,8 @@ void RooflineCeilings::set(const core::RooflineChart& chart)
     m_ridges->setName(QObject::tr("ridge"));
     m_ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     m_ridges->setMarkerSize(9);
-    m_ridges->setColor(QColor(0x30, 0x30, 0x30));
-    m_ridges->setBorderColor(Qt::white);
+    m_ridges->setColor(m_dark ? QColor(0xe0, 0xe0, 0xe0) : QColor(0x30, 0x30, 0x30));
+    m_ridges->setBorderColor(m_dark ? Qt::black : Qt::white);
     QList<QPointF> ridges;
     for (const auto& r : chart.ridges)
         ridges.append({ r.intensity, r.flopsPerS });

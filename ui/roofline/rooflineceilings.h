@@ -22,6 +22,8 @@ class RooflineCeilings {
 public:
     RooflineCeilings(QChart* chart, QAbstractAxis* x, QAbstractAxis* y);
 
+    // Colours for a dark chart theme; applies at the next set().
+    void setDark(bool dark) { m_dark = dark; }
     // Replaces the series and labels with those of `chart`.
     void set(const core::RooflineChart& chart);
     // Places the labels for the current plot area and axis ranges.
@@ -41,6 +43,7 @@ private:
     std::vector<core::RooflineCeilingLine> m_lines; // in the order of m_series
     std::vector<QGraphicsSimpleTextItem*> m_labels;
     QScatterSeries* m_ridges = nullptr;
+    bool m_dark = false;
 };
 
 } // namespace ridgeline::ui

@@ -80,35 +80,55 @@ RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
     m_points = new RooflinePointsItem(c);
     m_points->setZValue(10);
 
-    // Legend entries only: verdict colours and the marker shape of each memory level.
-    auto addLegend = [&](const QString& name, const QColor& colour, QScatterSeries::MarkerShape shape) {
+    // Legend entries only: verdict colours and the marker shape of each memory level (styled in applyTheme).
+    for (int i = 0; i < 8; ++i) {
         auto* series = new QScatterSeries;
-        series->setName(name);
-        series->setColor(colour);
-        series->setBorderColor(colour.darker(170));
-        series->setMarkerShape(shape);
         series->setMarkerSize(10);
         c->addSeries(series);
         series->attachAxis(m_x);
         series->attachAxis(m_y);
         m_legend.push_back(series);
-    };
-    // Short names ("memory" for memory-bound) so that one row holds them all.
-    for (const char* verdict : kVerdicts) {
-        const QString name = QString::fromLatin1(verdict);
-        addLegend(name.section(QLatin1Char('-'), 0, 0), verdictColor(name), QScatterSeries::MarkerShapeCircle);
     }
-    const QColor grey(0xb0, 0xb0, 0xb0);
-    addLegend(tr("DRAM"), grey, QScatterSeries::MarkerShapeCircle);
-    addLegend(tr("L2"), grey, QScatterSeries::MarkerShapeRectangle);
-    addLegend(tr("L1"), grey, QScatterSeries::MarkerShapeTriangle);
-
     connect(c, &QChart::plotAreaChanged, this, &RooflineView::relayout);
     connect(m_x, &QLogValueAxis::rangeChanged, this, &RooflineView::relayout);
     connect(m_y, &QLogValueAxis::rangeChanged, this, &RooflineView::relayout);
     if (m_selection)
         connect(m_selection, &SelectionModel::selectionChanged, this, &RooflineView::followSelection);
+    applyTheme();
+}
+
+void RooflineView::applyTheme()
+{
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight); // resets series styles
+    chart()->setBackgroundRoundness(0);
+    m_ceilings->setDark(dark);
+    const QColor grey = dark ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
+    const std::pair<QString, QScatterSeries::MarkerShape> levels[] = { { tr("DRAM"), QScatterSeries::MarkerShapeCircle },
+        { tr("L2"), QScatterSeries::MarkerShapeRectangle }, { tr("L1"), QScatterSeries::MarkerShapeTriangle } };
+    for (std::size_t i = 0; i < m_legend.size(); ++i) {
+        auto* series = m_legend[i];
+        if (i < 5) {
+            // Short names ("memory" for memory-bound) so that one row holds them all.
+            const QString verdict = QString::fromLatin1(kVerdicts[i]);
+            series->setName(verdict.section(QLatin1Char('-'), 0, 0));
+            series->setColor(verdictColor(verdict));
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        } else {
+            series->setName(levels[i - 5].first);
+            series->setColor(grey);
+            series->setMarkerShape(levels[i - 5].second);
+        }
+        series->setBorderColor(series->color().darker(170));
+    }
     rebuild();
+}
+
+void RooflineView::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
 }
 
 RooflineView::~RooflineView() = default;

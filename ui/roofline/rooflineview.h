@@ -54,6 +54,7 @@ Q_SIGNALS:
     void chartRebuilt(); // after a new document, filter or mode
 
 protected:
+    void changeEvent(QEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -62,6 +63,7 @@ protected:
 
 private:
     void rebuild();
+    void applyTheme(); // light or dark chart, following the palette
     void rebuildPoints();
     void relayout();
     void followSelection(const KernelSelection& selection, const QObject* origin);

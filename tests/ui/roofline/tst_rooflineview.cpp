@@ -307,6 +307,26 @@ private Q_SLOTS:
         QVERIFY(!page.exportImage(QString::fromStdString(m_dir.file("missing/dir/x.png"))));
     }
 
+    void followsADarkPalette()
+    {
+        ui::SelectionModel selection;
+        ui::RooflinePage page(&selection);
+        const auto h100 = testing::ncuDocument(m_dir, "raw-roofline.csv");
+        QVERIFY(h100);
+        page.setDocument(h100);
+        QCOMPARE(page.view()->chart()->theme(), QChart::ChartThemeLight);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        page.setPalette(dark);
+        QCOMPARE(page.view()->chart()->theme(), QChart::ChartThemeDark);
+        expectViewHolds(*page.view(), expectedChart(*h100, core::RooflinePointMode::Combined), *h100);
+        showView(page);
+        QVERIFY(testing::savePicture(page.grab(), QStringLiteral("roofline-h100-dark")));
+    }
+
     void picturesAreNotEmpty()
     {
         ui::SelectionModel selection;
