@@ -104,8 +104,9 @@ void RooflineView::applyTheme()
     chart()->setBackgroundRoundness(0);
     m_ceilings->setDark(dark);
     const QColor grey = dark ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
-    const std::pair<QString, QScatterSeries::MarkerShape> levels[] = { { tr("DRAM"), QScatterSeries::MarkerShapeCircle },
-        { tr("L2"), QScatterSeries::MarkerShapeRectangle }, { tr("L1"), QScatterSeries::MarkerShapeTriangle } };
+    const std::pair<QString, QScatterSeries::MarkerShape> levels[]
+        = { { tr("DRAM"), QScatterSeries::MarkerShapeCircle }, { tr("L2"), QScatterSeries::MarkerShapeRectangle },
+              { tr("L1"), QScatterSeries::MarkerShapeTriangle } };
     for (std::size_t i = 0; i < m_legend.size(); ++i) {
         auto* series = m_legend[i];
         if (i < 5) {
