@@ -249,17 +249,9 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
             "hardware counters on it.</p>\n",
             htmlEscape(title));
         out << detail::rooflineSvg(ceilings.value(), kernels.value(), first.id, title);
-        std::int64_t plotted = 0, withoutCounters = 0;
-        for (const auto& r : kernels.value()) {
-            if (r.deviceId != first.id)
-                continue;
-            auto ai = r.analysis.intensity.find("DRAM");
-            if (r.analysis.achievedFlopsPerS && *r.analysis.achievedFlopsPerS > 0 && ai != r.analysis.intensity.end()
-                && ai->second > 0)
-                ++plotted;
-            else
-                ++withoutCounters;
-        }
+        const auto chart = detail::htmlRooflineChart(ceilings.value(), kernels.value(), first.id);
+        const auto plotted = static_cast<std::int64_t>(chart.points.size());
+        const auto withoutCounters = static_cast<std::int64_t>(chart.unplotted.size());
         out << "<p class=\"legend\">";
         for (const char* v : kVerdicts)
             out << badge(v);

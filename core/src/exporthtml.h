@@ -4,6 +4,7 @@
 
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/model.h"
+#include "ridgeline/core/rooflinechart.h"
 
 #include <string>
 #include <vector>
@@ -17,7 +18,8 @@ namespace ridgeline::core::detail {
 std::string rooflineSvg(const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows,
     std::int64_t deviceId, const std::string& title);
 
-// The best ceiling per resource: measured over counters over datasheet; the highest of one source.
-std::vector<Ceiling> bestCeilings(const std::vector<Ceiling>& ceilings);
+// The chart rooflineSvg draws: DRAM points (combined) and the ceilings of one device.
+RooflineChart htmlRooflineChart(
+    const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows, std::int64_t deviceId);
 
 } // namespace ridgeline::core::detail

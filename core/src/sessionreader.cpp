@@ -406,6 +406,13 @@ Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::in
     return out;
 }
 
+Result<std::vector<Kernel>> SessionReader::kernelsOfName(std::int64_t nameId, std::int64_t deviceId)
+{
+    return m_impl->collect<Kernel>(
+        fmt::format("SELECT {} FROM kernels WHERE name_id = ?1 AND device_id = ?2 ORDER BY start_ns", kKernelColumns),
+        { nameId, deviceId }, kernelFromRow);
+}
+
 Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
 {
     return m_impl->collectWindow<MemOp>("memops",

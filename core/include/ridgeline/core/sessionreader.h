@@ -68,6 +68,8 @@ public:
     Status forEachMetric(const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
     // The kernels with these ids (missing ids are skipped), in the order given.
     Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
+    // Every launch of one kernel name on one device, in start order (uses the name index).
+    Result<std::vector<Kernel>> kernelsOfName(std::int64_t nameId, std::int64_t deviceId);
     Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
     Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
     Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});

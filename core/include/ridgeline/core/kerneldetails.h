@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// What the details pane shows of one kernel beyond its summary: its launch configurations and
+// the raw counters of one launch, read on demand from the session (off the GUI thread).
+#pragma once
+
+#include "ridgeline/core/model.h"
+#include "ridgeline/core/result.h"
+#include "ridgeline/core/roofline.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace ridgeline::core {
+
+class SessionReader;
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    int registersPerThread = 0;
+    int staticSharedBytes = 0;
+    int dynamicSharedBytes = 0;
+    std::int64_t launches = 0; // launches with exactly this configuration
+    bool operator==(const LaunchConfig&) const = default;
+};
+
+struct KernelDetails {
+    std::int64_t launches = 0; // of this kernel on this device (1 for a launch)
+    std::vector<LaunchConfig> configs; // distinct configurations, most launches first
+    // The launch whose counters are listed: the selected launch, or else the longest launch that has
+    // counters (the one whose ceilings the kernel's roofline uses); empty when none has any.
+    std::optional<Kernel> countersLaunch;
+    std::vector<MetricValue> metrics; // its raw counters, by name
+    // A selected launch analysed on its own (its counters, its device's ceilings, its collective).
+    std::optional<KernelAnalysis> launchAnalysis;
+};
+
+// `launchId` >= 0: that launch only (NotFound when it is not a launch of this kernel).
+Result<KernelDetails> loadKernelDetails(
+    SessionReader& reader, std::int64_t nameId, std::int64_t deviceId, std::int64_t launchId = -1);
+
+} // namespace ridgeline::core

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// The details pane for kernels and launches of fixture sessions with counters: the figures, the
+// ceilings and their source, the verdict sentence, the advice, the launch configuration and the
+// raw counters, loaded off the GUI thread.
+#include "details/detailspane.h"
+#include "documents.h"
+#include "qtwarnings.h"
+#include "ridgeline/core/advice.h"
+#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/units.h"
+
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextBrowser>
+
+using namespace ridgeline;
+using ui::DetailsPane;
+
+class TestDetailsPane : public QObject {
+    Q_OBJECT
+private:
+    testing::TempDir m_dir;
+    ui::SessionDocumentPtr m_small;
+    ui::SessionDocumentPtr m_nersc;
+
+    static QString shown(const DetailsPane& pane) { return pane.browser()->toPlainText(); }
+    static QString q(const std::string& s) { return QString::fromStdString(s); }
+    static bool selectAndWait(ui::SelectionModel& selection, DetailsPane& pane, const ui::KernelSelection& s)
+    {
+        QSignalSpy loaded(&pane, &DetailsPane::detailsLoaded);
+        selection.select(s, nullptr);
+        return loaded.count() > 0 || loaded.wait(10000);
+    }
+    const core::KernelSummary& vectorAdd() const
+    {
+        return m_small->report.kernels[static_cast<std::size_t>(
+            testing::kernelIndex(*m_small, "vectorAdd(float const*, float const*, float*, int)"))];
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        testing::installQtWarningRecorder();
+        m_small = testing::smallFixtureDocument(m_dir);
+        m_nersc = testing::ncuDocument(m_dir, "raw-nersc.csv");
+        QVERIFY(m_small && m_nersc);
+        QVERIFY(testing::kernelIndex(*m_small, "vectorAdd(float const*, float const*, float*, int)") >= 0);
+    }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void nothingSelectedSaysHowToSelect()
+    {
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_small);
+        QVERIFY(shown(pane).contains(QStringLiteral("Select a kernel")));
+        QVERIFY(!pane.isLoading());
+    }
+
+    void kernelFiguresCeilingsVerdictAndAdvice()
+    {
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_small);
+        const auto& k = vectorAdd();
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, -1 }));
+        const QString text = shown(pane);
+        // The fixture's counted launch: 262144 FADD (1 FLOP each) and 2 MiB of DRAM traffic in 1 µs,
+        // against DRAM 3.35 TB/s and FP32 67 TFLOP/s (datasheet).
+        const double flops = 262144.0, bytes = 2097152.0, seconds = 1e-6;
+        QVERIFY2(text.contains(q(core::formatRate(flops / seconds, "FLOP/s"))), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("%1 FLOP/B").arg(flops / bytes, 0, 'g', 4)));
+        const double ofRoof = flops / seconds / (3.35e12 * flops / bytes);
+        QVERIFY(text.contains(QStringLiteral("%1 %").arg(ofRoof * 100, 0, 'f', 0)));
+        QVERIFY(text.contains(QStringLiteral("3.35 TB/s (datasheet)")));
+        QVERIFY(text.contains(QStringLiteral("67 TFLOP/s (datasheet)")));
+        QVERIFY(text.contains(QStringLiteral("used at %1 %").arg(bytes / seconds / 3.35e12 * 100, 0, 'f', 0)));
+        QVERIFY(text.contains(q(k.analysis.reason)));
+        QVERIFY(text.contains(QStringLiteral("bound by DRAM at 63 %")));
+        for (const auto& advice : core::adviceFor(k.analysis))
+            QVERIFY2(text.contains(q(advice)), advice.c_str());
+        QVERIFY(text.contains(QStringLiteral("Reuse each byte more"))); // DRAM advice, not generic
+        // Launch configuration and the raw counters of the counted launch.
+        QVERIFY(text.contains(QStringLiteral("1024 × 1 × 1")));
+        QVERIFY(text.contains(QStringLiteral("256 × 1 × 1")));
+        QVERIFY(text.contains(q(core::formatBytes(4096))));
+        QVERIFY(text.contains(QStringLiteral("dram__bytes.sum")));
+        QVERIFY(text.contains(q(core::formatBytes(bytes))));
+        QVERIFY(text.contains(QStringLiteral("sm__sass_thread_inst_executed_op_fadd_pred_on.sum")));
+        QVERIFY(text.contains(QStringLiteral("262,144")));
+        QVERIFY(text.contains(QStringLiteral("the longest launch with counters")));
+        QVERIFY(text.contains(QRegularExpression(QStringLiteral("Launches\\s+3\\s"))));
+    }
+
+    void oneLaunchIsAnalysedOnItsOwn()
+    {
+        auto reader = core::SessionReader::open(m_small->path.toStdString());
+        QVERIFY(reader.ok());
+        const auto& k = vectorAdd();
+        auto launches = reader.value().kernelsOfName(k.nameId, k.deviceId);
+        QVERIFY(launches.ok() && launches.value().size() == 3);
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_small);
+        const auto counted = launches.value()[0], plain = launches.value()[1];
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, counted.id }));
+        QVERIFY(shown(pane).contains(QStringLiteral("#%1 of 3 launches").arg(counted.id)));
+        QVERIFY(shown(pane).contains(QStringLiteral("dram__bytes.sum")));
+        QVERIFY(shown(pane).contains(QStringLiteral("memory-bound")));
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, plain.id }));
+        const QString text = shown(pane);
+        QVERIFY(text.contains(QStringLiteral("No hardware counters were recorded for this launch")));
+        QVERIFY(text.contains(QStringLiteral("unknown: no counters for this kernel"))); // its own verdict
+        QVERIFY(text.contains(QStringLiteral("Collect hardware counters")));
+    }
+
+    void hierarchicalKernelShowsEveryLevelAndPrecision()
+    {
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_nersc);
+        const int index = testing::kernelIndex(*m_nersc, "volta_h884gemm_128x128_ldg8_nn");
+        QVERIFY(index >= 0);
+        const auto& k = m_nersc->report.kernels[static_cast<std::size_t>(index)];
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, -1 }));
+        const QString text = shown(pane);
+        for (const auto& [level, intensity] : k.analysis.intensity)
+            QVERIFY2(text.contains(QStringLiteral("%1 FLOP/B").arg(intensity, 0, 'g', 4)), level.c_str());
+        QVERIFY(text.contains(QStringLiteral("FP16_tensor")));
+        QVERIFY(text.contains(QStringLiteral("l1tex__t_bytes.sum")));
+        QVERIFY(text.contains(q(k.analysis.reason)));
+        QVERIFY(text.contains(QStringLiteral("16 × 16 × 1")));
+    }
+
+    void latestSelectionWinsAndBadFilesSayWhy()
+    {
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_small);
+        const auto& first = m_small->report.kernels[0];
+        const auto& k = vectorAdd();
+        QSignalSpy loaded(&pane, &DetailsPane::detailsLoaded);
+        selection.select({ first.nameId, first.deviceId, -1 }, nullptr);
+        selection.select({ k.nameId, k.deviceId, -1 }, nullptr);
+        QVERIFY(loaded.wait(10000));
+        QTest::qWait(50); // a late answer for the first selection would arrive now
+        QCOMPARE(loaded.count(), 1);
+        QVERIFY(shown(pane).contains(QStringLiteral("dram__bytes.sum")));
+        QVERIFY(shown(pane).startsWith(q(k.name)));
+
+        auto moved = std::make_shared<ui::SessionDocument>(*m_small);
+        moved->path = QString::fromStdString(m_dir.file("gone.ridge"));
+        pane.setDocument(moved);
+        QVERIFY(loaded.wait(10000));
+        QVERIFY2(shown(pane).contains(QStringLiteral("Cannot read the launches")), qPrintable(shown(pane)));
+        QVERIFY(shown(pane).contains(q(k.analysis.reason))); // the summary is still there
+        selection.clear(nullptr);
+        QVERIFY(shown(pane).contains(QStringLiteral("Select a kernel")));
+    }
+
+    void pictureIsNotEmpty()
+    {
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(m_small);
+        pane.resize(700, 900);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        const auto& k = vectorAdd();
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, -1 }));
+        QVERIFY(testing::savePicture(pane.grab(), QStringLiteral("details-small")));
+    }
+};
+
+QTEST_MAIN(TestDetailsPane)
+#include "tst_detailspane.moc"

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// The details pane's text: one kernel (or launch) as HTML sections with every figure and its unit.
+#pragma once
+
+#include "ridgeline/core/kerneldetails.h"
+#include "ridgeline/core/kernelsummary.h"
+
+#include <QObject>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace ridgeline::ui {
+
+struct DetailsInput {
+    const core::KernelSummary* kernel = nullptr;
+    const core::Device* device = nullptr; // null when the session does not describe it
+    qint64 launchId = -1; // a selected launch, or -1 for the kernel as a whole
+    // Launch configurations and raw counters, once loaded; `loading` while they are being read.
+    const core::KernelDetails* details = nullptr;
+    bool loading = false;
+    QString loadError;
+};
+
+QString detailsHtml(const DetailsInput& input);
+// A metric value in its unit: bytes, durations, rates and counts in readable form.
+QString formatMetric(double value, const std::string& unit);
+
+} // namespace ridgeline::ui

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "detailspane.h"
+
+#include "detailshtml.h"
+#include "ridgeline/core/sessionreader.h"
+
+#include <QFutureWatcher>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ridgeline::ui {
+
+DetailsPane::DetailsPane(SelectionModel* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_browser(new QTextBrowser(this))
+{
+    m_browser->setOpenLinks(false);
+    m_browser->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    if (selection) {
+        // The pane never selects anything itself: it follows every change, whoever made it.
+        connect(selection, &SelectionModel::selectionChanged, this,
+            [this](const KernelSelection& s, const QObject*) { showSelection(s); });
+        m_selection = selection->current();
+    }
+    render();
+}
+
+void DetailsPane::setDocument(SessionDocumentPtr doc)
+{
+    m_doc = std::move(doc);
+    showSelection(m_selection);
+}
+
+void DetailsPane::showSelection(const KernelSelection& selection)
+{
+    m_selection = selection;
+    m_kernel = nullptr;
+    m_details.reset();
+    m_error.clear();
+    ++m_generation; // results of earlier requests are dropped
+    if (m_doc && !selection.isEmpty()) {
+        for (const auto& k : m_doc->report.kernels) {
+            if (k.nameId == selection.nameId && k.deviceId == selection.deviceId)
+                m_kernel = &k;
+        }
+    }
+    m_loading = m_kernel != nullptr;
+    render();
+    if (m_loading)
+        load();
+}
+
+void DetailsPane::load()
+{
+    const std::string path = m_doc->path.toStdString();
+    const auto nameId = m_selection.nameId, deviceId = m_selection.deviceId, launchId = m_selection.launchId;
+    const quint64 generation = m_generation;
+    auto* watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher] {
+        finished(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([path, nameId, deviceId, launchId, generation] {
+        Loaded loaded;
+        loaded.generation = generation;
+        auto reader = core::SessionReader::open(path);
+        if (reader.hasError()) {
+            loaded.error = QString::fromStdString(reader.error().message);
+            return loaded;
+        }
+        auto details = core::loadKernelDetails(reader.value(), nameId, deviceId, launchId);
+        if (details.hasError())
+            loaded.error = QString::fromStdString(details.error().message);
+        else
+            loaded.details = std::move(details).value();
+        return loaded;
+    }));
+}
+
+void DetailsPane::finished(Loaded loaded)
+{
+    if (loaded.generation != m_generation)
+        return; // the selection moved on
+    m_loading = false;
+    m_details = std::move(loaded.details);
+    m_error = loaded.error.isEmpty() ? QString() : tr("Cannot read the launches: %1").arg(loaded.error);
+    render();
+    Q_EMIT detailsLoaded();
+}
+
+void DetailsPane::render()
+{
+    DetailsInput input;
+    input.kernel = m_kernel;
+    input.launchId = m_selection.launchId;
+    input.details = m_details ? &*m_details : nullptr;
+    input.loading = m_loading;
+    input.loadError = m_error;
+    if (m_doc && m_kernel) {
+        for (const auto& d : m_doc->report.devices) {
+            if (d.id == m_kernel->deviceId)
+                input.device = &d;
+        }
+    }
+    m_browser->setHtml(detailsHtml(input));
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Everything about the selected kernel (or launch): its figures with units, ceilings and their
+// source, the verdict sentence and what to try, the roofline position in numbers, the launch
+// configuration and the raw counters. The summary shows at once; configurations and counters
+// are read from the session file off the GUI thread.
+#pragma once
+
+#include "ridgeline/core/kerneldetails.h"
+#include "selectionmodel.h"
+#include "sessiondocument.h"
+
+#include <QWidget>
+#include <optional>
+
+class QTextBrowser;
+
+namespace ridgeline::ui {
+
+class DetailsPane final : public QWidget {
+    Q_OBJECT
+public:
+    explicit DetailsPane(SelectionModel* selection, QWidget* parent = nullptr);
+
+    void setDocument(SessionDocumentPtr doc);
+    void showSelection(const KernelSelection& selection);
+
+    QTextBrowser* browser() const { return m_browser; }
+    QWidget* exportWidget() { return this; }
+    bool isLoading() const { return m_loading; }
+
+Q_SIGNALS:
+    void detailsLoaded(); // launch configurations and counters of the current selection are shown
+
+private:
+    struct Loaded {
+        quint64 generation = 0;
+        std::optional<core::KernelDetails> details;
+        QString error;
+    };
+    void render();
+    void load();
+    void finished(Loaded loaded);
+
+    SessionDocumentPtr m_doc;
+    KernelSelection m_selection;
+    const core::KernelSummary* m_kernel = nullptr;
+    std::optional<core::KernelDetails> m_details;
+    QString m_error;
+    bool m_loading = false;
+    quint64 m_generation = 0;
+    QTextBrowser* m_browser;
+};
+
+} // namespace ridgeline::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The roofline page: the chart and its toolbar (device, rank, combined or per-precision points,
+// memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
+#pragma once
+
+#include "selectionmodel.h"
+#include "sessiondocument.h"
+
+#include <QWidget>
+
+class QAction;
+class QComboBox;
+class QLabel;
+
+namespace ridgeline::ui {
+
+class RooflineView;
+
+class RooflinePage final : public QWidget {
+    Q_OBJECT
+public:
+    explicit RooflinePage(SelectionModel* selection, QWidget* parent = nullptr);
+
+    void setDocument(SessionDocumentPtr doc);
+    void setBaseline(SessionDocumentPtr baseline);
+    bool exportImage(const QString& path);
+    QWidget* exportWidget();
+
+    RooflineView* view() const { return m_view; }
+    QComboBox* deviceFilter() const { return m_device; }
+    QComboBox* rankFilter() const { return m_rank; }
+    QComboBox* pointMode() const { return m_mode; }
+    QAction* levelAction(const QString& level) const; // "DRAM", "L2", "L1"
+    QLabel* status() const { return m_status; }
+
+private:
+    void applyFilter();
+    void applyLevels();
+    void updateStatus();
+
+    SessionDocumentPtr m_doc;
+    RooflineView* m_view;
+    QComboBox* m_device;
+    QComboBox* m_rank;
+    QComboBox* m_mode;
+    QList<QAction*> m_levels;
+    QLabel* m_status;
+};
+
+} // namespace ridgeline::ui

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+#include "rooflineview.h"
+
+#include "ridgeline/core/units.h"
+#include "rooflineceilings.h"
+#include "rooflinepointsitem.h"
+#include "verdictcolors.h"
+
+#include <QHelpEvent>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLogValueAxis>
+#include <QMouseEvent>
+#include <QRubberBand>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <cmath>
+
+namespace ridgeline::ui {
+
+namespace {
+
+constexpr const char* kVerdicts[] = { core::verdict::ComputeBound, core::verdict::MemoryBound,
+    core::verdict::CommunicationBound, core::verdict::LatencyBound, core::verdict::Unknown };
+constexpr int kDragThreshold = 5; // pixels before a press becomes a zoom rectangle
+
+quint8 verdictIndex(const std::string& verdict)
+{
+    for (quint8 i = 0; i < 4; ++i) {
+        if (verdict == kVerdicts[i])
+            return i;
+    }
+    return 4;
+}
+
+MarkerShape shapeOf(const std::string& level)
+{
+    return level == "L2" ? MarkerShape::Square : level == "L1" ? MarkerShape::Triangle : MarkerShape::Circle;
+}
+
+QString text(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Whole decades around `axes` that also hold `value`.
+void widen(core::RooflineAxes& axes, QPointF value)
+{
+    axes.xMinLog = std::min(axes.xMinLog, std::floor(std::log10(value.x())));
+    axes.xMaxLog = std::max(axes.xMaxLog, std::ceil(std::log10(value.x())));
+    axes.yMinLog = std::min(axes.yMinLog, std::floor(std::log10(value.y())));
+    axes.yMaxLog = std::max(axes.yMaxLog, std::ceil(std::log10(value.y())));
+}
+
+} // namespace
+
+RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
+    : QChartView(new QChart, parent)
+    , m_selection(selection)
+    , m_x(new QLogValueAxis)
+    , m_y(new QLogValueAxis)
+    , m_band(new QRubberBand(QRubberBand::Rectangle, viewport()))
+{
+    setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::NoRubberBand); // ours: a click must still select
+    auto* c = chart();
+    c->setAnimationOptions(QChart::NoAnimation);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_x->setBase(10);
+    m_x->setLabelFormat(QStringLiteral("%g"));
+    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte of the memory level)"));
+    m_y->setBase(10);
+    m_y->setLabelFormat(QStringLiteral("%.0e"));
+    m_y->setTitleText(tr("Performance (FLOP/s)"));
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    m_ceilings = std::make_unique<RooflineCeilings>(c, m_x, m_y);
+    m_points = new RooflinePointsItem(c);
+    m_points->setZValue(10);
+
+    // Legend entries only: verdict colours and the marker shape of each memory level (styled in applyTheme).
+    for (int i = 0; i < 8; ++i) {
+        auto* series = new QScatterSeries;
+        series->setMarkerSize(10);
+        c->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+        m_legend.push_back(series);
+    }
+    connect(c, &QChart::plotAreaChanged, this, &RooflineView::relayout);
+    connect(m_x, &QLogValueAxis::rangeChanged, this, &RooflineView::relayout);
+    connect(m_y, &QLogValueAxis::rangeChanged, this, &RooflineView::relayout);
+    if (m_selection)
+        connect(m_selection, &SelectionModel::selectionChanged, this, &RooflineView::followSelection);
+    applyTheme();
+}
+
+void RooflineView::applyTheme()
+{
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight); // resets series styles
+    chart()->setBackgroundRoundness(0);
+    m_ceilings->setDark(dark);
+    const QColor grey = dark ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
+    const std::pair<QString, QScatterSeries::MarkerShape> levels[]
+        = { { tr("DRAM"), QScatterSeries::MarkerShapeCircle }, { tr("L2"), QScatterSeries::MarkerShapeRectangle },
+              { tr("L1"), QScatterSeries::MarkerShapeTriangle } };
+    for (std::size_t i = 0; i < m_legend.size(); ++i) {
+        auto* series = m_legend[i];
+        if (i < 5) {
+            // Short names ("memory" for memory-bound) so that one row holds them all.
+            const QString verdict = QString::fromLatin1(kVerdicts[i]);
+            series->setName(verdict.section(QLatin1Char('-'), 0, 0));
+            series->setColor(verdictColor(verdict));
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        } else {
+            series->setName(levels[i - 5].first);
+            series->setColor(grey);
+            series->setMarkerShape(levels[i - 5].second);
+        }
+        series->setBorderColor(series->color().darker(170));
+    }
+    rebuild();
+}
+
+void RooflineView::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
+}
+
+RooflineView::~RooflineView() = default;
+
+void RooflineView::setDocument(SessionDocumentPtr doc)
+{
+    m_doc = std::move(doc);
+    m_options.deviceIds.clear();
+    rebuild();
+}
+
+void RooflineView::setBaseline(SessionDocumentPtr baseline)
+{
+    m_baseline = std::move(baseline);
+    rebuild();
+}
+
+void RooflineView::setDeviceFilter(std::vector<qint64> deviceIds)
+{
+    m_options.deviceIds.assign(deviceIds.begin(), deviceIds.end());
+    rebuild();
+}
+
+void RooflineView::setPointMode(core::RooflinePointMode mode)
+{
+    m_options.mode = mode;
+    rebuild();
+}
+
+void RooflineView::setLevels(std::vector<std::string> levels)
+{
+    m_options.levels = std::move(levels);
+    rebuild();
+}
+
+void RooflineView::rebuild()
+{
+    m_chart
+        = m_doc ? core::buildRooflineChart(m_doc->ceilings, m_doc->report.kernels, m_options) : core::RooflineChart {};
+    m_arrows.clear();
+    m_baselineChart = {};
+    m_fullAxes = m_chart.axes;
+    if (m_doc && m_baseline) {
+        core::RooflineChartOptions options = m_options;
+        options.deviceIds.clear(); // the baseline's device ids are its own; kernels pair by name
+        m_baselineChart = core::buildRooflineChart(m_baseline->ceilings, m_baseline->report.kernels, options);
+        m_arrows
+            = core::matchRooflineBaseline(m_baselineChart, m_baseline->report.kernels, m_chart, m_doc->report.kernels);
+        for (const auto& arrow : m_arrows) {
+            const auto& from = m_baselineChart.points[arrow.baselinePoint];
+            widen(m_fullAxes, { from.intensity, from.flopsPerS });
+        }
+    }
+    m_ceilings->set(m_chart);
+    rebuildPoints();
+    for (std::size_t i = 5; i < m_legend.size(); ++i) {
+        const char* level = i == 5 ? "DRAM" : i == 6 ? "L2" : "L1";
+        const bool shown = std::find(m_options.levels.begin(), m_options.levels.end(), level) != m_options.levels.end();
+        for (auto* marker : chart()->legend()->markers(m_legend[i]))
+            marker->setVisible(shown);
+    }
+    resetZoom();
+    highlight(m_selection ? m_selection->current() : KernelSelection {});
+    Q_EMIT chartRebuilt();
+}
+
+void RooflineView::rebuildPoints()
+{
+    std::vector<RooflineMarker> markers;
+    markers.reserve(m_chart.points.size());
+    for (const auto& p : m_chart.points) {
+        const auto& row = m_doc->report.kernels[p.kernel];
+        markers.push_back(
+            { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
+                verdictIndex(row.analysis.verdict), shapeOf(p.level) });
+    }
+    QList<QColor> palette;
+    for (const char* verdict : kVerdicts)
+        palette.append(verdictColor(QString::fromLatin1(verdict)));
+    m_points->setMarkers(std::move(markers), palette);
+    std::vector<QLineF> arrows;
+    for (const auto& arrow : m_arrows) {
+        const auto& from = m_baselineChart.points[arrow.baselinePoint];
+        const auto& to = m_chart.points[arrow.currentPoint];
+        arrows.emplace_back(QPointF(from.intensity, from.flopsPerS), QPointF(to.intensity, to.flopsPerS));
+    }
+    m_points->setArrows(std::move(arrows));
+}
+
+void RooflineView::resetZoom()
+{
+    m_settingRange = true;
+    m_x->setRange(m_fullAxes.xMin(), m_fullAxes.xMax());
+    m_y->setRange(m_fullAxes.yMin(), m_fullAxes.yMax());
+    m_settingRange = false;
+    relayout();
+}
+
+void RooflineView::zoomToValues(const QRectF& values)
+{
+    const QRectF r = values.normalized();
+    if (!(r.left() > 0) || !(r.top() > 0) || !(r.width() > 0) || !(r.height() > 0))
+        return;
+    m_settingRange = true;
+    m_x->setRange(r.left(), r.right());
+    m_y->setRange(r.top(), r.bottom());
+    m_settingRange = false;
+    relayout();
+}
+
+void RooflineView::relayout()
+{
+    if (m_settingRange)
+        return;
+    LogMapping mapping;
+    mapping.plot = chart()->plotArea();
+    mapping.xMinLog = std::log10(m_x->min());
+    mapping.xMaxLog = std::log10(m_x->max());
+    mapping.yMinLog = std::log10(m_y->min());
+    mapping.yMaxLog = std::log10(m_y->max());
+    if (!(mapping.xMinLog < mapping.xMaxLog) || !(mapping.yMinLog < mapping.yMaxLog))
+        return;
+    m_points->setMapping(mapping);
+    m_ceilings->placeLabels(mapping);
+}
+
+void RooflineView::followSelection(const KernelSelection& selection, const QObject* origin)
+{
+    if (origin != this)
+        highlight(selection);
+}
+
+void RooflineView::highlight(const KernelSelection& selection)
+{
+    std::vector<int> selected;
+    for (std::size_t i = 0; i < m_chart.points.size(); ++i) {
+        const auto& p = m_chart.points[i];
+        if (!selection.isEmpty() && p.nameId == selection.nameId && p.deviceId == selection.deviceId)
+            selected.push_back(static_cast<int>(i));
+    }
+    m_points->setHighlighted(std::move(selected));
+}
+
+QPointF RooflineView::chartPos(QPoint viewPos) const
+{
+    return chart()->mapFromScene(mapToScene(viewPos));
+}
+
+int RooflineView::pointAt(QPoint viewPos) const
+{
+    return m_points->markerAt(chartPos(viewPos));
+}
+
+QPoint RooflineView::viewPosition(int point) const
+{
+    return mapFromScene(chart()->mapToScene(m_points->scenePosition(point)));
+}
+
+QString RooflineView::toolTipAt(QPoint viewPos) const
+{
+    const int index = pointAt(viewPos);
+    if (index < 0 || !m_doc)
+        return {};
+    const auto& p = m_chart.points[static_cast<std::size_t>(index)];
+    const auto& row = m_doc->report.kernels[p.kernel];
+    QString where = text(row.deviceName) + QStringLiteral(" · ") + text(p.level);
+    if (!p.precision.empty())
+        where += QStringLiteral(" · ") + text(p.precision);
+    QString figures
+        = tr("%1 FLOP/byte, %2").arg(p.intensity, 0, 'g', 3).arg(text(core::formatRate(p.flopsPerS, "FLOP/s")));
+    if (p.fractionOfRoof)
+        figures += tr(", %1 % of the roof").arg(*p.fractionOfRoof * 100.0, 0, 'f', 0);
+    return QStringLiteral("<b>%1</b><br>%2<br>%3<br>%4")
+        .arg(text(row.name).toHtmlEscaped(), where.toHtmlEscaped(), figures.toHtmlEscaped(),
+            text(row.analysis.reason).toHtmlEscaped());
+}
+
+bool RooflineView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, viewport());
+        return true;
+    }
+    return QChartView::viewportEvent(event);
+}
+
+void RooflineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QChartView::mousePressEvent(event);
+    m_pressPos = event->position().toPoint();
+    m_dragging = false;
+    event->accept();
+}
+
+void RooflineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if ((event->buttons() & Qt::LeftButton) && (m_dragging || (pos - m_pressPos).manhattanLength() >= kDragThreshold)) {
+        m_dragging = true;
+        m_band->setGeometry(QRect(m_pressPos, pos).normalized());
+        m_band->show();
+        event->accept();
+        return;
+    }
+    QChartView::mouseMoveEvent(event);
+}
+
+void RooflineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QChartView::mouseReleaseEvent(event);
+    const QPoint pos = event->position().toPoint();
+    if (m_dragging) {
+        m_band->hide();
+        m_dragging = false;
+        const auto& mapping = m_points->mapping();
+        auto value = [&](QPoint p) {
+            const QPointF c = chartPos(p);
+            const double fx = (c.x() - mapping.plot.left()) / mapping.plot.width();
+            const double fy = (mapping.plot.bottom() - c.y()) / mapping.plot.height();
+            return QPointF(std::pow(10.0, mapping.xMinLog + fx * (mapping.xMaxLog - mapping.xMinLog)),
+                std::pow(10.0, mapping.yMinLog + fy * (mapping.yMaxLog - mapping.yMinLog)));
+        };
+        zoomToValues(QRectF(value(m_pressPos), value(pos)));
+    } else if (const int index = pointAt(pos); index >= 0) {
+        const auto& p = m_chart.points[static_cast<std::size_t>(index)];
+        const KernelSelection selection { p.nameId, p.deviceId, -1 };
+        highlight(selection);
+        if (m_selection)
+            m_selection->select(selection, this);
+    }
+    event->accept();
+}
+
+void RooflineView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    resetZoom();
+    event->accept();
+}
+
+bool RooflineView::exportImage(const QString& path)
+{
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size());
+        svg.setViewBox(rect());
+        svg.setTitle(tr("Roofline"));
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return false;
+        render(&painter);
+        return painter.end();
+    }
+    return grab().save(path);
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The roofline chart (Qt Charts): log-log axes, a line and a label per ceiling, ridge points, and
+// the kernels of core's roofline view-model coloured by verdict and sized by their share of time.
+// Hover shows the verdict sentence; a click selects the kernel in the shared SelectionModel; a
+// drag zooms to the rectangle, a double click resets the zoom. With a baseline session, arrows
+// lead from each kernel's baseline position to its current one.
+#pragma once
+
+#include "ridgeline/core/rooflinechart.h"
+#include "selectionmodel.h"
+#include "sessiondocument.h"
+
+#include <QChartView>
+#include <vector>
+
+class QLogValueAxis;
+class QRubberBand;
+class QScatterSeries;
+
+namespace ridgeline::ui {
+
+class RooflineCeilings;
+class RooflinePointsItem;
+
+class RooflineView final : public QChartView {
+    Q_OBJECT
+public:
+    explicit RooflineView(SelectionModel* selection, QWidget* parent = nullptr);
+    ~RooflineView() override;
+
+    void setDocument(SessionDocumentPtr doc); // null: no session, empty chart
+    void setBaseline(SessionDocumentPtr baseline); // null: no arrows
+    void setDeviceFilter(std::vector<qint64> deviceIds); // empty: every device
+    void setPointMode(core::RooflinePointMode mode);
+    void setLevels(std::vector<std::string> levels); // memory levels that get points
+    void resetZoom();
+    void zoomToValues(const QRectF& values); // (FLOP/byte, FLOP/s), any corner order
+    // PNG (or any raster format Qt writes) or SVG, by the file's extension.
+    bool exportImage(const QString& path);
+    QWidget* exportWidget() { return this; }
+
+    const core::RooflineChart& chartModel() const { return m_chart; }
+    const std::vector<core::RooflineArrow>& arrows() const { return m_arrows; }
+    const core::RooflineChart& baselineModel() const { return m_baselineChart; }
+    const RooflineCeilings& ceilings() const { return *m_ceilings; }
+    RooflinePointsItem* pointsItem() const { return m_points; }
+    QLogValueAxis* xAxis() const { return m_x; }
+    QLogValueAxis* yAxis() const { return m_y; }
+    int pointAt(QPoint viewPos) const; // index into chartModel().points, or -1
+    QPoint viewPosition(int point) const;
+    QString toolTipAt(QPoint viewPos) const; // rich text; empty off the points
+
+Q_SIGNALS:
+    void chartRebuilt(); // after a new document, filter or mode
+
+protected:
+    void changeEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    void rebuild();
+    void applyTheme(); // light or dark chart, following the palette
+    void rebuildPoints();
+    void relayout();
+    void followSelection(const KernelSelection& selection, const QObject* origin);
+    void highlight(const KernelSelection& selection);
+    QPointF chartPos(QPoint viewPos) const;
+
+    SelectionModel* m_selection;
+    SessionDocumentPtr m_doc;
+    SessionDocumentPtr m_baseline;
+    core::RooflineChartOptions m_options;
+    core::RooflineChart m_chart;
+    core::RooflineChart m_baselineChart;
+    std::vector<core::RooflineArrow> m_arrows;
+    core::RooflineAxes m_fullAxes; // before zooming: the view-model's, widened for baseline points
+    QLogValueAxis* m_x;
+    QLogValueAxis* m_y;
+    std::unique_ptr<RooflineCeilings> m_ceilings;
+    RooflinePointsItem* m_points;
+    std::vector<QScatterSeries*> m_legend; // empty series: verdict colours and level shapes
+    QRubberBand* m_band;
+    QPoint m_pressPos;
+    bool m_dragging = false;
+    bool m_settingRange = false; // one relayout for both axes' range changes
+};
+
+} // namespace ridgeline::ui
