@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/timelinerow.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <limits>
+#include <queue>
+
+namespace ridgeline::core {
+
+namespace {
+
+__extension__ using Int128 = __int128;
+
+constexpr std::array<const char*, kTimelineItemKindCount> kKindNames { "kernel", "collective", "memcpy", "memset",
+    "API call", "NVTX range", "idle gap" };
+
+std::uint8_t styleOf(TimelineItemKind kind, TimelineVerdict verdict)
+{
+    return static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (static_cast<unsigned>(verdict) << 4U));
+}
+TimelineItemKind kindOf(std::uint8_t style)
+{
+    return static_cast<TimelineItemKind>(style & 0x0FU);
+}
+TimelineVerdict verdictOf(std::uint8_t style)
+{
+    return static_cast<TimelineVerdict>(style >> 4U);
+}
+
+// floor(a / b) for b > 0.
+std::int64_t floorDiv(Int128 a, Int128 b)
+{
+    Int128 q = a / b;
+    if (a % b != 0 && a < 0)
+        --q;
+    return static_cast<std::int64_t>(q);
+}
+
+} // namespace
+
+const char* toString(TimelineItemKind kind)
+{
+    const auto i = static_cast<std::size_t>(kind);
+    return i < kKindNames.size() ? kKindNames[i] : "?";
+}
+
+PixelGrid::PixelGrid(TimeWindow window, int pixels)
+    : m_window(window)
+    , m_pixels(std::max(pixels, 1))
+{
+    if (m_window.endNs <= m_window.startNs)
+        m_window.endNs = m_window.startNs + 1;
+}
+
+std::int64_t PixelGrid::columnOf(std::int64_t t) const
+{
+    const Int128 offset = Int128(t) - m_window.startNs;
+    return floorDiv(offset * m_pixels, Int128(m_window.endNs) - m_window.startNs);
+}
+
+std::int64_t PixelGrid::startOf(std::int64_t column) const
+{
+    // The smallest t with columnOf(t) >= column: ceil(column · length / pixels).
+    const Int128 length = Int128(m_window.endNs) - m_window.startNs;
+    return m_window.startNs - floorDiv(-(Int128(column) * length), m_pixels);
+}
+
+double PixelGrid::nsPerPixel() const
+{
+    return static_cast<double>(m_window.endNs - m_window.startNs) / m_pixels;
+}
+
+TimelineRow TimelineRow::fromSorted(std::span<const TimelineItem> items)
+{
+    TimelineRow row;
+    const std::size_t n = items.size();
+    row.m_start.reserve(n);
+    row.m_end.reserve(n);
+    row.m_source.reserve(n);
+    row.m_name.reserve(n);
+    row.m_style.reserve(n);
+    const std::size_t blocks = (n + kBlock - 1) / kBlock + 1;
+    row.m_blockSums.assign(blocks * kCategories, 0);
+    Sums running {};
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i % kBlock == 0)
+            std::copy(running.begin(), running.end(),
+                row.m_blockSums.begin() + static_cast<std::ptrdiff_t>(i / kBlock * kCategories));
+        const auto& it = items[i];
+        row.m_start.push_back(it.startNs);
+        row.m_end.push_back(std::max(it.endNs, it.startNs));
+        row.m_source.push_back(it.sourceId);
+        row.m_name.push_back(it.nameIndex);
+        row.m_style.push_back(styleOf(it.kind, it.verdict));
+        const std::int64_t weight = row.m_end.back() - it.startNs + 1;
+        running[static_cast<std::size_t>(it.verdict)] += weight;
+        running[kTimelineVerdictCount + static_cast<std::size_t>(it.kind)] += weight;
+    }
+    std::copy(running.begin(), running.end(), row.m_blockSums.end() - static_cast<std::ptrdiff_t>(kCategories));
+    return row;
+}
+
+TimelineItem TimelineRow::item(std::size_t i) const
+{
+    return { m_start[i], m_end[i], m_source[i], m_name[i], kindOf(m_style[i]), verdictOf(m_style[i]) };
+}
+
+void TimelineRow::addRange(std::size_t from, std::size_t to, Sums& sums, std::int64_t sign) const
+{
+    for (std::size_t i = from; i < to; ++i) {
+        const std::int64_t weight = sign * (m_end[i] - m_start[i] + 1);
+        sums[static_cast<std::size_t>(verdictOf(m_style[i]))] += weight;
+        sums[kTimelineVerdictCount + static_cast<std::size_t>(kindOf(m_style[i]))] += weight;
+    }
+}
+
+TimelineRow::Sums TimelineRow::prefix(std::size_t end) const
+{
+    // From the nearer stored block boundary: at most kBlock / 2 ops are read.
+    std::size_t block = end / kBlock;
+    const std::size_t lastBlock = m_blockSums.size() / kCategories - 1;
+    if (end % kBlock > kBlock / 2 && block + 1 <= lastBlock)
+        ++block;
+    Sums sums {};
+    std::copy_n(m_blockSums.begin() + static_cast<std::ptrdiff_t>(block * kCategories), kCategories, sums.begin());
+    const std::size_t boundary = std::min(block * kBlock, size());
+    if (boundary <= end)
+        addRange(boundary, end, sums, 1);
+    else
+        addRange(end, boundary, sums, -1);
+    return sums;
+}
+
+LodItem TimelineRow::merged(std::size_t first, std::size_t last) const
+{
+    Sums sums {};
+    if (last - first <= kBlock) {
+        addRange(first, last, sums, 1);
+    } else {
+        const Sums a = prefix(first);
+        sums = prefix(last);
+        for (std::size_t c = 0; c < kCategories; ++c)
+            sums[c] -= a[c];
+    }
+    const auto verdictEnd = sums.begin() + static_cast<std::ptrdiff_t>(kTimelineVerdictCount);
+    LodItem item;
+    item.startNs = m_start[first];
+    item.endNs = m_end[last - 1]; // the rows do not overlap, so ends are in order too
+    item.first = static_cast<std::uint32_t>(first);
+    item.count = static_cast<std::uint32_t>(last - first);
+    item.verdict = static_cast<TimelineVerdict>(std::max_element(sums.begin(), verdictEnd) - sums.begin());
+    item.kind = static_cast<TimelineItemKind>(std::max_element(verdictEnd, sums.end()) - verdictEnd);
+    return item;
+}
+
+namespace {
+
+// The level-of-detail walk over positions [0, n) of a sorted, non-overlapping sequence; start(k)
+// and end(k) give the times of position k; emit(first, last) receives each column's positions.
+template <typename Start, typename End, typename Emit>
+void walkColumns(const PixelGrid& grid, std::size_t n, Start start, End end, Emit emit)
+{
+    const std::int64_t t0 = grid.window().startNs;
+    const std::int64_t t1 = grid.window().endNs;
+    // Positions as an index range: the first op overlapping the window, or an instant at its start.
+    auto firstWhere = [&](std::size_t from, auto pred) {
+        std::size_t lo = from, hi = n;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (pred(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    };
+    // Galloping from `from`: the next column's first op is usually near, and its neighbourhood cached.
+    auto gallopTo = [&](std::size_t from, auto pred) {
+        std::size_t lo = from, hi = from, step = 1;
+        while (hi < n && !pred(hi)) {
+            lo = hi + 1;
+            hi = lo + step;
+            step *= 2;
+        }
+        hi = std::min(hi, n);
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (pred(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    };
+    std::size_t k = std::min(firstWhere(0, [&](std::size_t i) { return end(i) > t0; }),
+        firstWhere(0, [&](std::size_t i) { return start(i) >= t0; }));
+    while (k < n && start(k) < t1) {
+        const std::int64_t column = start(k) <= t0 ? 0 : grid.columnOf(start(k));
+        const std::int64_t next = grid.startOf(column + 1);
+        const std::size_t j = gallopTo(k + 1, [&](std::size_t i) { return start(i) >= next; });
+        emit(k, j);
+        k = j;
+    }
+}
+
+} // namespace
+
+void TimelineRow::lod(const PixelGrid& grid, std::vector<LodItem>& out) const
+{
+    walkColumns(
+        grid, size(), [this](std::size_t i) { return m_start[i]; }, [this](std::size_t i) { return m_end[i]; },
+        [&](std::size_t first, std::size_t last) {
+            if (last - first == 1) {
+                out.push_back({ m_start[first], m_end[first], static_cast<std::uint32_t>(first), 1,
+                    kindOf(m_style[first]), verdictOf(m_style[first]) });
+            } else {
+                out.push_back(merged(first, last));
+            }
+        });
+}
+
+void TimelineRow::lod(const PixelGrid& grid, std::span<const std::uint32_t> subset, std::vector<LodItem>& out) const
+{
+    walkColumns(
+        grid, subset.size(), [&](std::size_t k) { return m_start[subset[k]]; },
+        [&](std::size_t k) { return m_end[subset[k]]; },
+        [&](std::size_t first, std::size_t last) {
+            const std::uint32_t i = subset[first];
+            out.push_back({ m_start[i], m_end[subset[last - 1]], i, static_cast<std::uint32_t>(last - first),
+                kindOf(m_style[i]), verdictOf(m_style[i]) });
+        });
+}
+
+std::optional<std::uint32_t> TimelineRow::itemAt(std::int64_t t, std::int64_t toleranceNs) const
+{
+    // The last op starting at or before t, and the one after it.
+    const auto after = std::upper_bound(m_start.begin(), m_start.end(), t);
+    const auto next = static_cast<std::size_t>(after - m_start.begin());
+    std::optional<std::uint32_t> best;
+    std::int64_t bestDistance = std::numeric_limits<std::int64_t>::max();
+    if (next > 0) {
+        const std::size_t i = next - 1;
+        // Ends are exclusive: the last ns of an op is end - 1; an instant is at its start.
+        bestDistance = t < m_end[i] || (m_start[i] == m_end[i] && t == m_start[i]) ? 0 : t - (m_end[i] - 1);
+        best = static_cast<std::uint32_t>(i);
+    }
+    if (next < size() && m_start[next] - t < bestDistance) {
+        bestDistance = m_start[next] - t;
+        best = static_cast<std::uint32_t>(next);
+    }
+    if (!best || bestDistance > toleranceNs)
+        return std::nullopt;
+    return best;
+}
+
+std::size_t TimelineRow::memoryBytes() const
+{
+    return m_start.capacity() * sizeof(std::int64_t) + m_end.capacity() * sizeof(std::int64_t)
+        + m_source.capacity() * sizeof(std::int64_t) + m_name.capacity() * sizeof(std::int32_t) + m_style.capacity()
+        + m_blockSums.capacity() * sizeof(std::int64_t) + sizeof(TimelineRow);
+}
+
+std::vector<TimelineRow> layoutRows(std::vector<TimelineItem>& items)
+{
+    auto order = [](const TimelineItem& a, const TimelineItem& b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
+    };
+    if (!std::is_sorted(items.begin(), items.end(), order))
+        std::stable_sort(items.begin(), items.end(), order);
+    // Common case first: nothing overlaps, one row, no copy.
+    bool overlaps = false;
+    for (std::size_t i = 1; i < items.size() && !overlaps; ++i)
+        overlaps = items[i].startNs < items[i - 1].endNs;
+    std::vector<TimelineRow> rows;
+    if (items.empty())
+        return rows;
+    if (!overlaps) {
+        rows.push_back(TimelineRow::fromSorted(items));
+        return rows;
+    }
+    std::vector<std::vector<TimelineItem>> parts;
+    std::vector<std::int64_t> rowEnd;
+    for (const auto& it : items) {
+        std::size_t r = 0;
+        while (r < rowEnd.size() && rowEnd[r] > it.startNs)
+            ++r;
+        if (r == rowEnd.size()) {
+            parts.emplace_back();
+            rowEnd.push_back(0);
+        }
+        parts[r].push_back(it);
+        rowEnd[r] = std::max(it.endNs, it.startNs);
+    }
+    rows.reserve(parts.size());
+    for (auto& part : parts) {
+        rows.push_back(TimelineRow::fromSorted(part));
+        std::vector<TimelineItem>().swap(part);
+    }
+    return rows;
+}
+
+std::vector<TimelineItem> idleGaps(std::span<const TimelineRow* const> busy)
+{
+    // A k-way merge of the rows by start (each row is sorted), sweeping the union of the ops.
+    struct Head {
+        std::int64_t startNs;
+        std::size_t row;
+        std::size_t index;
+        bool operator>(const Head& o) const { return startNs > o.startNs; }
+    };
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (std::size_t r = 0; r < busy.size(); ++r) {
+        if (!busy[r]->empty())
+            heads.push({ busy[r]->startNs(0), r, 0 });
+    }
+    std::vector<TimelineItem> gaps;
+    std::optional<std::int64_t> coveredUntil;
+    while (!heads.empty()) {
+        const Head h = heads.top();
+        heads.pop();
+        const TimelineRow& row = *busy[h.row];
+        if (coveredUntil && h.startNs > *coveredUntil) {
+            TimelineItem gap;
+            gap.startNs = *coveredUntil;
+            gap.endNs = h.startNs;
+            gap.kind = TimelineItemKind::IdleGap;
+            gaps.push_back(gap);
+        }
+        coveredUntil = std::max(coveredUntil.value_or(row.endNs(h.index)), row.endNs(h.index));
+        if (h.index + 1 < row.size())
+            heads.push({ row.startNs(h.index + 1), h.row, h.index + 1 });
+    }
+    return gaps;
+}
+
+} // namespace ridgeline::core
