@@ -3,8 +3,8 @@
 
 #include "fileheader.h"
 #include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sqlite.h"
 #include "schema.h"
+#include "ridgeline/core/sqlite.h"
 
 #include <array>
 #include <fmt/format.h>

@@ -71,8 +71,7 @@ public:
     Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
     // Every metric of every kernel, ordered by kernel id (what the roofline analysis needs).
-    Status forEachMetric(
-        const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
+    Status forEachMetric(const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
     // The kernels with these ids (missing ids are skipped), in the order given.
     Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
     Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
