@@ -233,16 +233,18 @@ void Loader::addHostLanes(const ThreadKey& key, HostThread& thread)
     base.rank = rank == m_rankOf.end() ? -1 : rank->second;
     base.processId = key.first;
     base.threadId = key.second;
-    std::string who = "Thread " + std::to_string(key.second);
+    // Profilers often name threads after their id already ("thread 4037 (python)").
+    const std::string tid = std::to_string(key.second);
+    std::string who = "Thread " + tid;
     if (auto name = m_threadNames.find(key); name != m_threadNames.end() && !name->second.empty())
-        who += " (" + name->second + ")";
+        who = name->second.find(tid) != std::string::npos ? name->second : who + " (" + name->second + ")";
     TimelineLane calls = base;
     calls.kind = TimelineLaneKind::HostThread;
     calls.label = who;
     m_builder.addLane(std::move(calls), std::move(thread.calls));
     TimelineLane ranges = base;
     ranges.kind = TimelineLaneKind::Nvtx;
-    ranges.label = "NVTX · " + who;
+    ranges.label = "NVTX · thread " + tid;
     m_builder.addLane(std::move(ranges), std::move(thread.ranges));
 }
 

@@ -187,7 +187,7 @@ TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
     for (const auto& l : d.lanes())
         labels.push_back(std::to_string(l.rank) + ":" + l.label);
     const std::vector<std::string> expected { "0:GPU idle", "0:Stream 7", "0:Stream 9", "0:Collectives",
-        "0:Thread 100 (python)", "0:NVTX · Thread 100 (python)", "1:Stream 7", "1:Collectives", "1:Thread 201" };
+        "0:Thread 100 (python)", "0:NVTX · thread 100", "1:Stream 7", "1:Collectives", "1:Thread 201" };
     EXPECT_EQ(labels, expected);
     // Rank 0's device 0 is idle over [2500, 3000) and [3500, 5000); rank 1's device 1 never
     // (its kernel and its collective without a kernel touch).
