@@ -29,6 +29,27 @@ TimelineVerdict verdictOf(std::uint8_t style)
     return static_cast<TimelineVerdict>(style >> 4U);
 }
 
+// The first i in [from, n) with pred(i), pred being false then true; n when none. Galloping from
+// `from`: the answer is usually near, and its neighbourhood cached.
+template <typename Pred> std::size_t gallop(std::size_t from, std::size_t n, Pred pred)
+{
+    std::size_t lo = from, hi = from, step = 1;
+    while (hi < n && !pred(hi)) {
+        lo = hi + 1;
+        hi = lo + step;
+        step *= 2;
+    }
+    hi = std::min(hi, n);
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (pred(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 // floor(a / b) for b > 0.
 std::int64_t floorDiv(Int128 a, Int128 b)
 {
@@ -56,14 +77,25 @@ PixelGrid::PixelGrid(TimeWindow window, int pixels)
 
 std::int64_t PixelGrid::columnOf(std::int64_t t) const
 {
-    const Int128 offset = Int128(t) - m_window.startNs;
-    return floorDiv(offset * m_pixels, Int128(m_window.endNs) - m_window.startNs);
+    // 64-bit arithmetic when it cannot overflow (windows shorter than ~50 days on 2000 pixels and t
+    // near the window); 128-bit otherwise.
+    const std::int64_t length = m_window.endNs - m_window.startNs;
+    std::int64_t offset = 0;
+    if (length <= std::numeric_limits<std::int64_t>::max() / 4 / m_pixels
+        && !__builtin_sub_overflow(t, m_window.startNs, &offset) && offset >= -length && offset <= 2 * length) {
+        const std::int64_t scaled = offset * m_pixels;
+        return scaled >= 0 ? scaled / length : -((-scaled + length - 1) / length);
+    }
+    return floorDiv((Int128(t) - m_window.startNs) * m_pixels, Int128(length));
 }
 
 std::int64_t PixelGrid::startOf(std::int64_t column) const
 {
-    // The smallest t with columnOf(t) >= column: ceil(column · length / pixels).
-    const Int128 length = Int128(m_window.endNs) - m_window.startNs;
+    // The smallest t with columnOf(t) >= column: start + ceil(column · length / pixels).
+    const std::int64_t length = m_window.endNs - m_window.startNs;
+    if (column >= 0 && column <= 2 * static_cast<std::int64_t>(m_pixels)
+        && length <= std::numeric_limits<std::int64_t>::max() / 4 / m_pixels)
+        return m_window.startNs + (column * length + m_pixels - 1) / m_pixels;
     return m_window.startNs - floorDiv(-(Int128(column) * length), m_pixels);
 }
 
@@ -83,8 +115,11 @@ TimelineRow TimelineRow::fromSorted(std::span<const TimelineItem> items)
     row.m_style.reserve(n);
     const std::size_t blocks = (n + kBlock - 1) / kBlock + 1;
     row.m_blockSums.assign(blocks * kCategories, 0);
+    row.m_blockStart.reserve(blocks - 1);
     Sums running {};
     for (std::size_t i = 0; i < n; ++i) {
+        if (i % kBlock == 0)
+            row.m_blockStart.push_back(items[i].startNs);
         if (i % kBlock == 0)
             std::copy(running.begin(), running.end(),
                 row.m_blockSums.begin() + static_cast<std::ptrdiff_t>(i / kBlock * kCategories));
@@ -133,14 +168,17 @@ TimelineRow::Sums TimelineRow::prefix(std::size_t end) const
     return sums;
 }
 
-LodItem TimelineRow::merged(std::size_t first, std::size_t last) const
+LodItem TimelineRow::merged(std::size_t first, std::size_t last, PrefixCache& cache) const
 {
     Sums sums {};
     if (last - first <= kBlock) {
         addRange(first, last, sums, 1);
     } else {
-        const Sums a = prefix(first);
-        sums = prefix(last);
+        // Columns follow one another: this column's start is usually the previous one's end.
+        const Sums a = cache.index == first ? cache.sums : prefix(first);
+        cache.sums = prefix(last);
+        cache.index = last;
+        sums = cache.sums;
         for (std::size_t c = 0; c < kCategories; ++c)
             sums[c] -= a[c];
     }
@@ -155,51 +193,51 @@ LodItem TimelineRow::merged(std::size_t first, std::size_t last) const
     return item;
 }
 
+void TimelineRow::prefetch(std::size_t i) const
+{
+    // The block of starts the search will bisect (kBlock · 8 bytes: 4 cache lines), and the rest.
+    const std::size_t block = i / kBlock * kBlock;
+    for (std::size_t j = block; j < std::min(block + kBlock, size()); j += 8)
+        __builtin_prefetch(&m_start[j]);
+    __builtin_prefetch(&m_end[i]);
+    __builtin_prefetch(&m_style[i]);
+    __builtin_prefetch(&m_blockSums[i / kBlock * kCategories]);
+    __builtin_prefetch(&m_blockSums[i / kBlock * kCategories + 8]);
+    __builtin_prefetch(&m_blockStart[i / kBlock]);
+}
+
+std::size_t TimelineRow::firstStartingAt(std::size_t from, std::int64_t t) const
+{
+    const std::size_t n = size();
+    if (from >= n || m_start[from] >= t)
+        return from;
+    // Gallop over the block starts (a dense array, 1/kBlock of the ops), then search one block.
+    const std::size_t blocks = m_blockStart.size();
+    const std::size_t b0 = from / kBlock + 1;
+    const std::size_t b = gallop(b0, blocks, [&](std::size_t i) { return m_blockStart[i] >= t; });
+    const std::size_t lo = b > b0 ? std::max(from + 1, (b - 1) * kBlock + 1) : from + 1;
+    const std::size_t hi = b < blocks ? b * kBlock : n;
+    return static_cast<std::size_t>(std::lower_bound(m_start.begin() + static_cast<std::ptrdiff_t>(lo),
+                                        m_start.begin() + static_cast<std::ptrdiff_t>(hi), t)
+        - m_start.begin());
+}
+
 namespace {
 
 // The level-of-detail walk over positions [0, n) of a sorted, non-overlapping sequence; start(k)
-// and end(k) give the times of position k; emit(first, last) receives each column's positions.
-template <typename Start, typename End, typename Emit>
-void walkColumns(const PixelGrid& grid, std::size_t n, Start start, End end, Emit emit)
+// and end(k) give the times of position k, next(from, t) the first position >= from whose start is
+// >= t; emit(first, last) receives each column's positions.
+template <typename Start, typename End, typename Next, typename Emit>
+void walkColumns(const PixelGrid& grid, std::size_t n, Start start, End end, Next next, Emit emit)
 {
     const std::int64_t t0 = grid.window().startNs;
     const std::int64_t t1 = grid.window().endNs;
-    // Positions as an index range: the first op overlapping the window, or an instant at its start.
-    auto firstWhere = [&](std::size_t from, auto pred) {
-        std::size_t lo = from, hi = n;
-        while (lo < hi) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            if (pred(mid))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        return lo;
-    };
-    // Galloping from `from`: the next column's first op is usually near, and its neighbourhood cached.
-    auto gallopTo = [&](std::size_t from, auto pred) {
-        std::size_t lo = from, hi = from, step = 1;
-        while (hi < n && !pred(hi)) {
-            lo = hi + 1;
-            hi = lo + step;
-            step *= 2;
-        }
-        hi = std::min(hi, n);
-        while (lo < hi) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            if (pred(mid))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        return lo;
-    };
-    std::size_t k = std::min(firstWhere(0, [&](std::size_t i) { return end(i) > t0; }),
-        firstWhere(0, [&](std::size_t i) { return start(i) >= t0; }));
+    // The first op overlapping the window, or an instant at its start.
+    std::size_t k = std::min(gallop(0, n, [&](std::size_t i) { return end(i) > t0; }),
+        gallop(0, n, [&](std::size_t i) { return start(i) >= t0; }));
     while (k < n && start(k) < t1) {
         const std::int64_t column = start(k) <= t0 ? 0 : grid.columnOf(start(k));
-        const std::int64_t next = grid.startOf(column + 1);
-        const std::size_t j = gallopTo(k + 1, [&](std::size_t i) { return start(i) >= next; });
+        const std::size_t j = next(k + 1, grid.startOf(column + 1));
         emit(k, j);
         k = j;
     }
@@ -209,23 +247,32 @@ void walkColumns(const PixelGrid& grid, std::size_t n, Start start, End end, Emi
 
 void TimelineRow::lod(const PixelGrid& grid, std::vector<LodItem>& out) const
 {
+    PrefixCache cache;
     walkColumns(
         grid, size(), [this](std::size_t i) { return m_start[i]; }, [this](std::size_t i) { return m_end[i]; },
+        [this](std::size_t from, std::int64_t t) { return firstStartingAt(from, t); },
         [&](std::size_t first, std::size_t last) {
+            // Zoomed out, each column starts far from the last one: fetch where the next column
+            // probably ends while this one is worked out (the walk waits on memory, not on arithmetic).
+            if (const std::size_t ahead = 2 * last - first; last - first > kBlock && ahead < size())
+                prefetch(ahead);
             if (last - first == 1) {
                 out.push_back({ m_start[first], m_end[first], static_cast<std::uint32_t>(first), 1,
                     kindOf(m_style[first]), verdictOf(m_style[first]) });
             } else {
-                out.push_back(merged(first, last));
+                out.push_back(merged(first, last, cache));
             }
         });
 }
 
 void TimelineRow::lod(const PixelGrid& grid, std::span<const std::uint32_t> subset, std::vector<LodItem>& out) const
 {
+    const auto start = [&](std::size_t k) { return m_start[subset[k]]; };
     walkColumns(
-        grid, subset.size(), [&](std::size_t k) { return m_start[subset[k]]; },
-        [&](std::size_t k) { return m_end[subset[k]]; },
+        grid, subset.size(), start, [&](std::size_t k) { return m_end[subset[k]]; },
+        [&](std::size_t from, std::int64_t t) {
+            return gallop(from, subset.size(), [&](std::size_t k) { return start(k) >= t; });
+        },
         [&](std::size_t first, std::size_t last) {
             const std::uint32_t i = subset[first];
             out.push_back({ m_start[i], m_end[subset[last - 1]], i, static_cast<std::uint32_t>(last - first),
@@ -259,7 +306,8 @@ std::size_t TimelineRow::memoryBytes() const
 {
     return m_start.capacity() * sizeof(std::int64_t) + m_end.capacity() * sizeof(std::int64_t)
         + m_source.capacity() * sizeof(std::int64_t) + m_name.capacity() * sizeof(std::int32_t) + m_style.capacity()
-        + m_blockSums.capacity() * sizeof(std::int64_t) + sizeof(TimelineRow);
+        + m_blockSums.capacity() * sizeof(std::int64_t) + m_blockStart.capacity() * sizeof(std::int64_t)
+        + sizeof(TimelineRow);
 }
 
 std::vector<TimelineRow> layoutRows(std::vector<TimelineItem>& items)

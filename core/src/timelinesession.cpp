@@ -50,7 +50,8 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reade
     }
     if (window && window->endNs <= window->startNs)
         return makeError(ErrorCode::InvalidArgument, "The time window is empty: its end must come after its start.");
-    auto source = detail::SessionGpuOps::load(reader, { window, true, true });
+    // The whole session: kernels in storage order (a narrow scan); analyzeTimeline orders them.
+    auto source = detail::SessionGpuOps::load(reader, { window, true, window.has_value() });
     if (source.hasError())
         return source.error();
     std::map<GroupKey, std::vector<TimelineOp>> groups;

@@ -121,6 +121,11 @@ TEST(PixelGrid, StartOfIsTheFirstNsOfEachColumn)
             EXPECT_LT(grid.columnOf(w.endNs - 1), pixels);
         EXPECT_EQ(grid.columnOf(w.endNs), pixels);
         EXPECT_LT(grid.columnOf(w.startNs - 1), 0);
+        // Far outside the window (the 128-bit path): still exact floors.
+        const std::int64_t length = w.endNs - w.startNs;
+        EXPECT_EQ(grid.columnOf(w.startNs - 10 * length), -10 * pixels);
+        EXPECT_EQ(grid.columnOf(w.endNs + 10 * length), 11 * pixels);
+        EXPECT_EQ(grid.columnOf(w.startNs - 10 * length - 1), -10 * pixels - (pixels + length - 1) / length);
     }
 }
 

@@ -224,7 +224,9 @@ private Q_SLOTS:
         m_selection->select({ nameId, lane.deviceId, item.sourceId }, &table);
         QCOMPARE(view->selectedOp(), ref);
         QVERIFY(view->pointOf(*ref).has_value());
-        (void)m_page->grab(); // paints the outlines
+        view->zoomBy(1.0 / 16); // with the neighbouring launches in view
+        const QImage image = m_page->grab().toImage(); // paints the outlines
+        QVERIFY(image.save(QStringLiteral("/tmp/ridgeline-timeline-selected.png")));
         QVERIFY(view->itemsPaintedLastFrame() > 0);
     }
 

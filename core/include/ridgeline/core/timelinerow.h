@@ -94,7 +94,14 @@ private:
     using Sums = std::array<std::int64_t, kCategories>;
     void addRange(std::size_t from, std::size_t to, Sums& sums, std::int64_t sign) const;
     Sums prefix(std::size_t end) const; // per category, the weight of ops [0, end)
-    LodItem merged(std::size_t first, std::size_t last) const; // ops [first, last)
+    struct PrefixCache {
+        std::size_t index = static_cast<std::size_t>(-1);
+        Sums sums {};
+    };
+    LodItem merged(std::size_t first, std::size_t last, PrefixCache& cache) const; // ops [first, last)
+    // The first op at or after `from` that starts at or after t.
+    std::size_t firstStartingAt(std::size_t from, std::int64_t t) const;
+    void prefetch(std::size_t i) const; // the cache lines the walk will read around op i
 
     std::vector<std::int64_t> m_start;
     std::vector<std::int64_t> m_end;
@@ -102,6 +109,7 @@ private:
     std::vector<std::int32_t> m_name;
     std::vector<std::uint8_t> m_style; // kind | verdict << 4
     std::vector<std::int64_t> m_blockSums; // kCategories per block: prefix weight up to min(kBlock·b, size)
+    std::vector<std::int64_t> m_blockStart; // start of op kBlock·b: a dense index for the searches
 };
 
 // Splits items into rows in which no two overlap: first fit in start order (the longer first when
