@@ -18,6 +18,9 @@
 #include <benchmark/benchmark.h>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <malloc.h>
+#include <unistd.h>
 #include <map>
 #include <memory>
 #include <string>
@@ -135,6 +138,14 @@ void BM_TimelineLod(benchmark::State& state)
     state.counters["items"] = static_cast<double>(total);
 }
 
+double residentBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    double pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
 void BM_TimelineLoad(benchmark::State& state)
 {
     static testing::TempDir dir;
@@ -162,6 +173,16 @@ void BM_TimelineLoad(benchmark::State& state)
     }
     state.counters["bytes_per_op"] = bytesPerOp;
     state.SetItemsProcessed(state.iterations() * 1'000'000);
+    // What the process keeps resident for the loaded timeline: RSS with it held, minus RSS without
+    // it, after handing freed memory back to the system (the reader is closed by then).
+    malloc_trim(0);
+    const double before = residentBytes();
+    auto reader = core::SessionReader::open(path);
+    auto held = core::loadTimelineData(reader.value());
+    reader = core::SessionReader::open(path); // drops the first reader's page cache
+    malloc_trim(0);
+    state.counters["rss_bytes_per_op"] = (residentBytes() - before) / 1e6;
+    benchmark::DoNotOptimize(held.ok());
 }
 
 void paintArgs(benchmark::internal::Benchmark* b)
