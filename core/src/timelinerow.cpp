@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <limits>
-#include <queue>
 
 namespace ridgeline::core {
 
@@ -71,6 +69,10 @@ PixelGrid::PixelGrid(TimeWindow window, int pixels)
     : m_window(window)
     , m_pixels(std::max(pixels, 1))
 {
+    // Within ±(2^62 - 1) the window's length fits in int64 (item times are within ±2^61).
+    constexpr std::int64_t limit = (std::int64_t { 1 } << 62) - 1;
+    m_window.startNs = std::clamp(m_window.startNs, -limit, limit - 1);
+    m_window.endNs = std::clamp(m_window.endNs, -limit, limit);
     if (m_window.endNs <= m_window.startNs)
         m_window.endNs = m_window.startNs + 1;
 }
@@ -282,6 +284,7 @@ void TimelineRow::lod(const PixelGrid& grid, std::span<const std::uint32_t> subs
 
 std::optional<std::uint32_t> TimelineRow::itemAt(std::int64_t t, std::int64_t toleranceNs) const
 {
+    t = std::clamp(t, -(std::int64_t { 1 } << 62), std::int64_t { 1 } << 62); // item times are within ±2^61
     // The last op starting at or before t, and the one after it.
     const auto after = std::upper_bound(m_start.begin(), m_start.end(), t);
     const auto next = static_cast<std::size_t>(after - m_start.begin());
@@ -308,79 +311,6 @@ std::size_t TimelineRow::memoryBytes() const
         + m_source.capacity() * sizeof(std::int64_t) + m_name.capacity() * sizeof(std::int32_t) + m_style.capacity()
         + m_blockSums.capacity() * sizeof(std::int64_t) + m_blockStart.capacity() * sizeof(std::int64_t)
         + sizeof(TimelineRow);
-}
-
-std::vector<TimelineRow> layoutRows(std::vector<TimelineItem>& items)
-{
-    auto order = [](const TimelineItem& a, const TimelineItem& b) {
-        return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
-    };
-    if (!std::is_sorted(items.begin(), items.end(), order))
-        std::stable_sort(items.begin(), items.end(), order);
-    // Common case first: nothing overlaps, one row, no copy.
-    bool overlaps = false;
-    for (std::size_t i = 1; i < items.size() && !overlaps; ++i)
-        overlaps = items[i].startNs < items[i - 1].endNs;
-    std::vector<TimelineRow> rows;
-    if (items.empty())
-        return rows;
-    if (!overlaps) {
-        rows.push_back(TimelineRow::fromSorted(items));
-        return rows;
-    }
-    std::vector<std::vector<TimelineItem>> parts;
-    std::vector<std::int64_t> rowEnd;
-    for (const auto& it : items) {
-        std::size_t r = 0;
-        while (r < rowEnd.size() && rowEnd[r] > it.startNs)
-            ++r;
-        if (r == rowEnd.size()) {
-            parts.emplace_back();
-            rowEnd.push_back(0);
-        }
-        parts[r].push_back(it);
-        rowEnd[r] = std::max(it.endNs, it.startNs);
-    }
-    rows.reserve(parts.size());
-    for (auto& part : parts) {
-        rows.push_back(TimelineRow::fromSorted(part));
-        std::vector<TimelineItem>().swap(part);
-    }
-    return rows;
-}
-
-std::vector<TimelineItem> idleGaps(std::span<const TimelineRow* const> busy)
-{
-    // A k-way merge of the rows by start (each row is sorted), sweeping the union of the ops.
-    struct Head {
-        std::int64_t startNs;
-        std::size_t row;
-        std::size_t index;
-        bool operator>(const Head& o) const { return startNs > o.startNs; }
-    };
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    for (std::size_t r = 0; r < busy.size(); ++r) {
-        if (!busy[r]->empty())
-            heads.push({ busy[r]->startNs(0), r, 0 });
-    }
-    std::vector<TimelineItem> gaps;
-    std::optional<std::int64_t> coveredUntil;
-    while (!heads.empty()) {
-        const Head h = heads.top();
-        heads.pop();
-        const TimelineRow& row = *busy[h.row];
-        if (coveredUntil && h.startNs > *coveredUntil) {
-            TimelineItem gap;
-            gap.startNs = *coveredUntil;
-            gap.endNs = h.startNs;
-            gap.kind = TimelineItemKind::IdleGap;
-            gaps.push_back(gap);
-        }
-        coveredUntil = std::max(coveredUntil.value_or(row.endNs(h.index)), row.endNs(h.index));
-        if (h.index + 1 < row.size())
-            heads.push({ row.startNs(h.index + 1), h.row, h.index + 1 });
-    }
-    return gaps;
 }
 
 } // namespace ridgeline::core

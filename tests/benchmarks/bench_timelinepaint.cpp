@@ -20,10 +20,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <malloc.h>
-#include <unistd.h>
 #include <map>
 #include <memory>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {

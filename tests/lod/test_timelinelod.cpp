@@ -8,6 +8,7 @@
 #include "tempdir.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
@@ -260,6 +261,35 @@ TEST_F(LodSession, ProgressRunsToOneAndCancelStops)
         ASSERT_TRUE(cancelled.hasError()) << stopAt;
         EXPECT_EQ(cancelled.error().message, "Loading the timeline was cancelled.");
     }
+}
+
+TEST_F(LodSession, BrokenTimesAreClampedNotOverflowed)
+{
+    // A hand-edited or corrupt file: an end before its start, times at the ends of int64.
+    const auto d = load({ kernel(1, 0, 7, 1, 500, 100), kernel(1, 0, 7, 1, INT64_MIN + 1, INT64_MAX),
+        kernel(1, 0, 8, 1, INT64_MAX - 10, INT64_MAX) });
+    EXPECT_EQ(d.gpuOpCount(), 3U);
+    const std::int64_t limit = std::int64_t { 1 } << 61;
+    EXPECT_EQ(d.extent().startNs, -limit);
+    EXPECT_EQ(d.extent().endNs, limit);
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < d.rowCount(); ++r) {
+        const auto& row = d.row(r);
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            EXPECT_LE(row.startNs(i), row.endNs(i));
+            EXPECT_LE(-limit, row.startNs(i));
+            EXPECT_LE(row.endNs(i), limit);
+        }
+        std::vector<LodItem> items;
+        row.lod(PixelGrid({ d.extent().startNs, d.extent().endNs + 1 }, 1000), items); // an instant sits at the end
+        row.lod(PixelGrid({ INT64_MIN, INT64_MAX }, 1000), items);
+        for (const auto& it : items)
+            total += it.count;
+        EXPECT_TRUE(row.itemAt(row.startNs(0)).has_value());
+        EXPECT_TRUE(row.itemAt(INT64_MIN, INT64_MAX).has_value()); // far away, but within tolerance
+        EXPECT_FALSE(row.itemAt(INT64_MAX, 0).has_value());
+    }
+    EXPECT_EQ(total, 2 * d.itemCount());
 }
 
 TEST(LodExample, BundledTwoRankSession)

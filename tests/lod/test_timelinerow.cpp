@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -131,9 +132,16 @@ TEST(PixelGrid, StartOfIsTheFirstNsOfEachColumn)
 
 TEST(PixelGrid, HugeTimesDoNotOverflow)
 {
-    const PixelGrid grid({ 0, 9'000'000'000'000'000'000 }, 4000);
-    EXPECT_EQ(grid.columnOf(4'500'000'000'000'000'000), 2000);
-    EXPECT_EQ(grid.startOf(4000), 9'000'000'000'000'000'000);
+    const PixelGrid grid({ 0, 4'000'000'000'000'000'000 }, 4000);
+    EXPECT_EQ(grid.columnOf(2'000'000'000'000'000'000), 2000);
+    EXPECT_EQ(grid.columnOf(INT64_MAX), 9223);
+    EXPECT_EQ(grid.startOf(4000), 4'000'000'000'000'000'000);
+    // Windows beyond ±(2^62 - 1) are clamped so that their length fits in int64.
+    const PixelGrid all({ INT64_MIN, INT64_MAX }, 10);
+    const std::int64_t limit = (std::int64_t { 1 } << 62) - 1;
+    EXPECT_EQ(all.window().startNs, -limit);
+    EXPECT_EQ(all.window().endNs, limit);
+    EXPECT_EQ(all.columnOf(0), 5);
 }
 
 TEST(TimelineRowLod, MatchesBruteForceAtSeveralZoomLevels)

@@ -19,6 +19,24 @@ namespace {
 
 constexpr int kDragThreshold = 4; // pixels a press may move and still be a click
 constexpr int kHitTolerance = 3; // pixels around an op that still hover or click it
+// Data times are within ±2^61 ns (timelinerow.h clamps them); window ends stay within ±3·2^60 ns
+// and windows at most that long, so no sum or difference below overflows int64.
+constexpr std::int64_t kWindowLimit = std::int64_t { 3 } << 60;
+
+// Session times are epoch nanoseconds (~1.7e18), where a double is only good to 256 ns: offsets
+// are computed in doubles, positions in integers.
+std::int64_t toOffset(double ns)
+{
+    const auto limit = static_cast<double>(kWindowLimit);
+    return std::llround(std::clamp(ns, -limit, limit));
+}
+
+// A window starting `shift` ns after `start` and `length` long, kept within ±kWindowLimit.
+core::TimeWindow windowAt(std::int64_t start, double shift, std::int64_t length)
+{
+    const std::int64_t moved = std::clamp(start + toOffset(shift), -kWindowLimit, kWindowLimit - length);
+    return { moved, moved + length };
+}
 
 bool isKernel(core::TimelineItemKind kind)
 {
@@ -74,7 +92,8 @@ void TimelineView::setVisibleWindow(core::TimeWindow window)
     const std::int64_t extent = std::max<std::int64_t>(e.endNs - e.startNs, 1000);
     // From 10 pixels per ns to twice the whole session.
     const std::int64_t minLength = std::max<std::int64_t>(10, timeAreaWidth() / 10);
-    const std::int64_t length = std::clamp(window.endNs - window.startNs, minLength, 2 * extent);
+    const std::int64_t maxLength = std::max(minLength, 2 * std::min(kWindowLimit / 2, extent));
+    const std::int64_t length = std::clamp(window.endNs - window.startNs, minLength, maxLength);
     std::int64_t start = window.startNs + (window.endNs - window.startNs - length) / 2;
     start = std::clamp(start, e.startNs - length / 2, std::max(e.startNs - length / 2, e.endNs - length / 2));
     const core::TimeWindow clamped { start, start + length };
@@ -92,17 +111,15 @@ void TimelineView::zoomBy(double factor, std::optional<int> anchorX)
     const int width = timeAreaWidth();
     const double offset = std::clamp(anchorX ? *anchorX - m_labelWidth : width / 2, 0, width);
     const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / width;
-    const double anchor = static_cast<double>(m_window.startNs) + offset * nsPerPixel;
     const double newNsPerPixel = std::max(nsPerPixel / factor, 0.1);
-    const double start = anchor - offset * newNsPerPixel;
-    setVisibleWindow({ std::llround(start), std::llround(start + newNsPerPixel * width) });
+    const std::int64_t length = std::max<std::int64_t>(1, toOffset(newNsPerPixel * width));
+    setVisibleWindow(windowAt(m_window.startNs, offset * (nsPerPixel - newNsPerPixel), length));
 }
 
 void TimelineView::panByPixels(int dx)
 {
     const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / timeAreaWidth();
-    const auto shift = static_cast<std::int64_t>(std::llround(dx * nsPerPixel));
-    setVisibleWindow({ m_window.startNs - shift, m_window.endNs - shift });
+    setVisibleWindow(windowAt(m_window.startNs, -dx * nsPerPixel, m_window.endNs - m_window.startNs));
 }
 
 std::optional<core::TimelineOpRef> TimelineView::opAt(QPoint pos) const
@@ -113,8 +130,7 @@ std::optional<core::TimelineOpRef> TimelineView::opAt(QPoint pos) const
     if (!band || band->kind != TimelineBand::Kind::Row || band->idle)
         return std::nullopt;
     const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / timeAreaWidth();
-    const auto t = static_cast<std::int64_t>(
-        std::floor(static_cast<double>(m_window.startNs) + (pos.x() - m_labelWidth + 0.5) * nsPerPixel));
+    const std::int64_t t = m_window.startNs + toOffset(std::floor((pos.x() - m_labelWidth + 0.5) * nsPerPixel));
     const auto tolerance = static_cast<std::int64_t>(std::ceil(kHitTolerance * nsPerPixel));
     const auto index = m_data->row(band->row).itemAt(t, tolerance);
     if (!index)
@@ -260,8 +276,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         m_dragging = true;
         viewport()->setCursor(Qt::ClosedHandCursor);
         const double nsPerPixel = static_cast<double>(m_pressWindow.endNs - m_pressWindow.startNs) / timeAreaWidth();
-        const auto shift = static_cast<std::int64_t>(std::llround(delta.x() * nsPerPixel));
-        setVisibleWindow({ m_pressWindow.startNs - shift, m_pressWindow.endNs - shift });
+        setVisibleWindow(
+            windowAt(m_pressWindow.startNs, -delta.x() * nsPerPixel, m_pressWindow.endNs - m_pressWindow.startNs));
         verticalScrollBar()->setValue(m_pressScroll - delta.y());
         return;
     }

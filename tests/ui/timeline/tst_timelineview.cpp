@@ -4,9 +4,11 @@
 #include "qtwarnings.h"
 #include "ridgeline/core/report.h"
 #include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/sessionwriter.h"
 #include "ridgeline/core/timelinelod.h"
 #include "selectionmodel.h"
 #include "sessiondocument.h"
+#include "tempdir.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "verdictcolors.h"
@@ -17,6 +19,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QWheelEvent>
+#include <cstdint>
 
 using namespace ridgeline;
 
@@ -256,6 +259,48 @@ private Q_SLOTS:
         QCOMPARE(m_page->view()->itemsPaintedLastFrame(), 0);
         m_page->setDocument(m_doc); // and back
         QVERIFY(m_page->view()->data() != nullptr);
+    }
+
+    void brokenAndEmptySessionsPaintWithoutTrouble()
+    {
+        testing::TempDir dir;
+        for (const bool broken : { false, true }) {
+            const std::string path = dir.file(broken ? "broken.ridge" : "empty.ridge");
+            auto writer = core::SessionWriter::create(path);
+            QVERIFY(writer.ok());
+            QVERIFY(writer.value().setMeta("source", "fixture").ok());
+            core::Device device;
+            QVERIFY(writer.value().addDevice(device).ok());
+            if (broken) {
+                // An end before its start and times at the ends of int64, as a corrupt file may hold.
+                const auto name = writer.value().internKernelName("k").value();
+                std::vector<core::Kernel> kernels(3);
+                const std::int64_t times[3][2] { { 500, 100 }, { INT64_MIN + 1, INT64_MAX },
+                    { INT64_MAX - 5, INT64_MAX } };
+                for (std::size_t i = 0; i < kernels.size(); ++i) {
+                    kernels[i].nameId = name;
+                    kernels[i].streamId = static_cast<std::int64_t>(i % 2);
+                    kernels[i].startNs = times[i][0];
+                    kernels[i].endNs = times[i][1];
+                }
+                QVERIFY(writer.value().addKernels(kernels).ok());
+            }
+            QVERIFY(writer.value().finish(core::SessionStatus::Complete).ok());
+            auto doc = loadDocument(path);
+            QVERIFY(doc);
+            m_page->setDocument(doc);
+            auto* view = m_page->view();
+            for (const double zoom : { 1e-12, 1.0, 1e12 }) {
+                view->fit();
+                view->zoomBy(zoom);
+                view->panByPixels(100'000);
+                view->panByPixels(-300'000);
+                QVERIFY(view->visibleWindow().endNs > view->visibleWindow().startNs);
+                QVERIFY(!m_page->grab().toImage().isNull());
+                QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(600, 80));
+            }
+            QCOMPARE(view->layout().bands().empty(), !broken);
+        }
     }
 
 private:

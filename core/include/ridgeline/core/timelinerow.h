@@ -113,7 +113,8 @@ private:
 };
 
 // Splits items into rows in which no two overlap: first fit in start order (the longer first when
-// two start together), so nested ranges land on their nesting depth. Sorts `items`.
+// two start together), so nested ranges land on their nesting depth. Sorts `items`; clamps times to
+// ±2^61 ns and ends to at least their start (only broken files have anything else).
 std::vector<TimelineRow> layoutRows(std::vector<TimelineItem>& items);
 
 // The idle gaps of a device: the stretches between its first op's start and its last op's end in
