@@ -11,6 +11,7 @@
 #include "tempdir.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
+#include "timeline/timeticks.h"
 #include "verdictcolors.h"
 
 #include <QImage>
@@ -259,6 +260,22 @@ private Q_SLOTS:
         QCOMPARE(m_page->view()->itemsPaintedLastFrame(), 0);
         m_page->setDocument(m_doc); // and back
         QVERIFY(m_page->view()->data() != nullptr);
+    }
+
+    void rulerTicksAreNiceSteps()
+    {
+        QCOMPARE(ui::niceTickStep(0.2), std::int64_t { 1 });
+        QCOMPARE(ui::niceTickStep(1.01), std::int64_t { 2 });
+        QCOMPARE(ui::niceTickStep(3), std::int64_t { 5 });
+        QCOMPARE(ui::niceTickStep(7), std::int64_t { 10 });
+        QCOMPARE(ui::niceTickStep(90 * 1.176e6), std::int64_t { 200'000'000 }); // 90 px at 1.176 ms/px
+        QCOMPARE(ui::tickLabel(0, 5), QStringLiteral("0"));
+        QCOMPARE(ui::tickLabel(400'000'000, 200'000'000), QStringLiteral("400 ms"));
+        QCOMPARE(ui::tickLabel(1'500'000, 500'000), QStringLiteral("1500 µs"));
+        QCOMPARE(ui::tickLabel(3'000'000'000, 1'000'000'000), QStringLiteral("3 s"));
+        QCOMPARE(ui::tickLabel(-20, 10), QStringLiteral("-20 ns"));
+        QCOMPARE(ui::durationText(850), QStringLiteral("850 ns"));
+        QCOMPARE(ui::durationText(1'234'567), QStringLiteral("1.235 ms"));
     }
 
     void brokenAndEmptySessionsPaintWithoutTrouble()
