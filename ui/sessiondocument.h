@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/report.h"
+#include "ridgeline/core/timelinelod.h"
 
 #include <QString>
 #include <memory>
@@ -16,6 +17,8 @@ struct SessionDocument {
     QString path;
     core::KernelReport report; // meta, devices, kernel summaries, timeline summaries
     std::vector<core::Ceiling> ceilings; // of every device, every source
+    // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
+    std::shared_ptr<const core::TimelineData> timeline;
 };
 
 using SessionDocumentPtr = std::shared_ptr<const SessionDocument>;

@@ -365,6 +365,16 @@ Status SessionReader::forEachKernelTiming(const std::function<void(const KernelT
     });
 }
 
+Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
+{
+    return m_impl->query(
+        "SELECT id, process_id, device_id, stream_id, correlation_id, name_id, start_ns, end_ns FROM kernels", {},
+        [&](Statement& s) {
+            return visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                s.columnInt(5), s.columnInt(6), s.columnInt(7) });
+        });
+}
+
 Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)
 {
     return m_impl->collect<MetricValue>("SELECT m.kernel_id, n.name, m.value, n.unit FROM kernel_metrics m "

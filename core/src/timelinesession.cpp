@@ -1,59 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Loads the GPU ops of a session for the timeline analysis, grouped by rank and device, with
-// their verdicts and the API calls that launched them.
-#include "ridgeline/core/roofline.h"
+// The timeline analysis of a session: its GPU ops (sessiongpuops.h) grouped by rank and device.
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/timeline.h"
-#include "sessionanalysis.h"
+#include "sessiongpuops.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <string>
-#include <tuple>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 namespace ridgeline::core {
 
 namespace {
-
-struct Launch {
-    std::int64_t processId;
-    std::int64_t correlationId;
-    std::int64_t startNs;
-    std::int64_t endNs;
-    bool operator<(const Launch& o) const
-    {
-        return std::tie(processId, correlationId, startNs) < std::tie(o.processId, o.correlationId, o.startNs);
-    }
-};
-
-// API calls by (process, correlation id); with several calls of one id, the earliest (outermost).
-class LaunchIndex {
-public:
-    explicit LaunchIndex(std::vector<ApiCall> calls)
-    {
-        m_launches.reserve(calls.size());
-        for (const auto& c : calls)
-            m_launches.push_back({ c.processId, c.correlationId, c.startNs, c.endNs });
-        std::sort(m_launches.begin(), m_launches.end());
-    }
-    void apply(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const
-    {
-        auto it = std::lower_bound(m_launches.begin(), m_launches.end(),
-            Launch { processId, correlationId, std::numeric_limits<std::int64_t>::min(), 0 });
-        if (it != m_launches.end() && it->processId == processId && it->correlationId == correlationId) {
-            op.launchStartNs = it->startNs;
-            op.launchEndNs = it->endNs;
-        }
-    }
-
-private:
-    std::vector<Launch> m_launches;
-};
 
 using GroupKey = std::pair<int, std::int64_t>; // rank, device
 
@@ -91,86 +50,17 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reade
     }
     if (window && window->endNs <= window->startNs)
         return makeError(ErrorCode::InvalidArgument, "The time window is empty: its end must come after its start.");
-    TimeQuery query;
-    if (window) {
-        query.startNs = window->startNs;
-        query.endNs = window->endNs;
-    }
-
-    auto processes = reader.processes();
-    if (processes.hasError())
-        return processes.error();
-    std::unordered_map<std::int64_t, int> rankOf;
-    for (const auto& p : processes.value())
-        rankOf[p.id] = p.rank;
-    auto rank = [&](std::int64_t processId) {
-        auto it = rankOf.find(processId);
-        return it == rankOf.end() ? -1 : it->second;
-    };
-
-    auto facts = detail::SessionFacts::load(reader);
-    if (facts.hasError())
-        return facts.error();
-    auto comms = reader.commOps();
-    if (comms.hasError())
-        return comms.error();
-    std::unordered_set<std::int64_t> collectiveKernels;
-    for (const auto& c : comms.value()) {
-        if (c.kernelId)
-            collectiveKernels.insert(*c.kernelId);
-    }
-    // Only counted or collective kernels have a verdict beyond "unknown (no counters)".
-    auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
-    if (analysed.hasError())
-        return analysed.error();
-    std::unordered_map<std::int64_t, TimelineVerdict> verdictOf;
-    for (const auto& k : analysed.value())
-        verdictOf[k.id] = timelineVerdictFromString(analyzeKernel(facts.value().factsFor(k)).verdict);
-
-    auto calls = reader.apiCalls();
-    if (calls.hasError())
-        return calls.error();
-    const LaunchIndex launches(std::move(calls).value());
-
+    // The whole session: kernels in storage order (a narrow scan); analyzeTimeline orders them.
+    auto source = detail::SessionGpuOps::load(reader, { window, true, window.has_value() });
+    if (source.hasError())
+        return source.error();
     std::map<GroupKey, std::vector<TimelineOp>> groups;
-    auto scanned = reader.forEachKernel(query, [&](const Kernel& k) {
-        TimelineOp op;
-        op.startNs = k.startNs;
-        op.endNs = k.endNs;
-        op.streamId = k.streamId;
-        op.kind = collectiveKernels.contains(k.id) ? GpuOpKind::Collective : GpuOpKind::Kernel;
-        if (auto it = verdictOf.find(k.id); it != verdictOf.end())
-            op.verdict = it->second;
-        launches.apply(k.processId, k.correlationId, op);
-        groups[{ rank(k.processId), k.deviceId }].push_back(op);
+    auto scanned = source.value().forEach(reader, [&](const detail::SessionGpuOp& g) {
+        groups[{ g.rank, g.deviceId }].push_back(g.op);
         return true;
     });
     if (scanned.hasError())
         return scanned.error();
-
-    auto memOps = reader.memOps(query);
-    if (memOps.hasError())
-        return memOps.error();
-    for (const auto& m : memOps.value()) {
-        TimelineOp op;
-        op.startNs = m.startNs;
-        op.endNs = m.endNs;
-        op.streamId = m.streamId;
-        op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
-        op.verdict = timelineVerdictFromString(analyzeMemOp(m).verdict);
-        launches.apply(m.processId, m.correlationId, op);
-        groups[{ rank(m.processId), m.deviceId }].push_back(op);
-    }
-    for (const auto& c : comms.value()) {
-        if (c.kernelId)
-            continue; // carried by its kernel, counted there
-        TimelineOp op;
-        op.startNs = c.startNs;
-        op.endNs = c.endNs;
-        op.kind = GpuOpKind::Collective;
-        op.verdict = TimelineVerdict::CommunicationBound;
-        groups[{ rank(c.processId), c.deviceId }].push_back(op);
-    }
 
     std::vector<TimelineSummary> result;
     result.reserve(groups.size());

@@ -63,6 +63,12 @@ public:
         std::int64_t deviceId, nameId, startNs, endNs;
     };
     Status forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit);
+    // The columns a timeline needs, every kernel in storage order (not time order): also a narrow
+    // scan. `visit` returns false to stop early.
+    struct KernelPlacement {
+        std::int64_t id, processId, deviceId, streamId, correlationId, nameId, startNs, endNs;
+    };
+    Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
     // Every metric of every kernel, ordered by kernel id (what the roofline analysis needs).
     Status forEachMetric(const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);

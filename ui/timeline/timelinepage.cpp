@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "timelinepage.h"
+
+#include "timelineview.h"
+#include "timeticks.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace ridgeline::ui {
+
+namespace {
+
+QString percentOf(std::int64_t part, std::int64_t whole)
+{
+    return whole > 0
+        ? QString::number(100.0 * static_cast<double>(part) / static_cast<double>(whole), 'f', 1) + QStringLiteral(" %")
+        : QStringLiteral("–");
+}
+
+QString timeAndShare(std::int64_t ns, std::int64_t span)
+{
+    return durationText(static_cast<double>(ns)) + QStringLiteral(" (") + percentOf(ns, span) + QLatin1Char(')');
+}
+
+} // namespace
+
+TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_view(new TimelineView(selection, this))
+    , m_summary(new QTableWidget(this))
+    , m_range(new QLabel(this))
+{
+    auto* toolbar = new QToolBar(this);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* fit = toolbar->addAction(tr("Fit"), m_view, &TimelineView::fit);
+    fit->setToolTip(tr("Show the whole session (F)"));
+    auto* zoomIn = toolbar->addAction(tr("Zoom in"), this, [this] { m_view->zoomBy(2); });
+    zoomIn->setToolTip(tr("Zoom in around the middle (+; or the mouse wheel around the cursor)"));
+    auto* zoomOut = toolbar->addAction(tr("Zoom out"), this, [this] { m_view->zoomBy(0.5); });
+    zoomOut->setToolTip(tr("Zoom out (-)"));
+    toolbar->addSeparator();
+    toolbar->addWidget(m_range);
+
+    const QStringList headers { tr("Rank"), tr("GPU"), tr("Span"), tr("Busy"), tr("Idle"), tr("Compute"),
+        tr("Communication"), tr("Comm. overlapped by compute") };
+    m_summary->setColumnCount(static_cast<int>(headers.size()));
+    m_summary->setHorizontalHeaderLabels(headers);
+    m_summary->verticalHeader()->hide();
+    m_summary->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_summary->setSelectionMode(QAbstractItemView::NoSelection);
+    m_summary->setFocusPolicy(Qt::NoFocus);
+    m_summary->horizontalHeader()->setStretchLastSection(true);
+    m_summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_summary->setToolTip(tr("Per rank and GPU, over the whole session: busy = some GPU op running; compute = "
+                             "non-collective kernels running; overlap = share of communication time during which "
+                             "compute runs too (Holistic Trace Analysis's definition)."));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_summary);
+    connect(m_view, &TimelineView::visibleWindowChanged, this, &TimelinePage::showRange);
+    setDocument(nullptr);
+}
+
+void TimelinePage::setDocument(SessionDocumentPtr doc)
+{
+    m_doc = std::move(doc);
+    m_view->setData(m_doc ? m_doc->timeline : nullptr);
+    fillSummary();
+    showRange();
+}
+
+void TimelinePage::fillSummary()
+{
+    const auto* rows = m_doc ? &m_doc->report.timeline : nullptr;
+    m_summary->setRowCount(rows ? static_cast<int>(rows->size()) : 0);
+    m_summary->setVisible(rows && !rows->empty());
+    if (!rows)
+        return;
+    for (int r = 0; r < static_cast<int>(rows->size()); ++r) {
+        const auto& s = (*rows)[static_cast<std::size_t>(r)];
+        QString gpu = tr("device %1").arg(s.deviceId);
+        for (const auto& d : m_doc->report.devices) {
+            if (d.id == s.deviceId)
+                gpu = tr("GPU %1 · %2").arg(d.ordinal).arg(QString::fromStdString(d.name));
+        }
+        const QStringList cells { s.rank >= 0 ? QString::number(s.rank) : QStringLiteral("–"), gpu,
+            durationText(static_cast<double>(s.spanNs)), timeAndShare(s.busyNs, s.spanNs),
+            timeAndShare(s.idleNs, s.spanNs), timeAndShare(s.computeNs, s.spanNs),
+            timeAndShare(s.communicationNs, s.spanNs),
+            s.commCompOverlapPct ? QString::number(*s.commCompOverlapPct, 'f', 1) + QStringLiteral(" %")
+                                 : QStringLiteral("–") };
+        for (int c = 0; c < static_cast<int>(cells.size()); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(Qt::AlignVCenter | (c >= 2 ? Qt::AlignRight : Qt::AlignLeft));
+            m_summary->setItem(r, c, item);
+        }
+    }
+    m_summary->resizeColumnsToContents();
+    const int rowsShown = std::min(static_cast<int>(rows->size()), 4);
+    m_summary->setMaximumHeight(m_summary->horizontalHeader()->height()
+        + rowsShown * m_summary->verticalHeader()->defaultSectionSize() + 2 * m_summary->frameWidth());
+}
+
+void TimelinePage::showRange()
+{
+    const auto* timeline = m_view->data();
+    if (!timeline || timeline->rowCount() == 0) {
+        m_range->clear();
+        return;
+    }
+    const auto w = m_view->visibleWindow();
+    const auto origin = timeline->extent().startNs;
+    m_range->setText(tr("  %1 – %2 of %3")
+                         .arg(durationText(static_cast<double>(w.startNs - origin)),
+                             durationText(static_cast<double>(w.endNs - origin)),
+                             durationText(static_cast<double>(timeline->extent().endNs - origin))));
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// Draws one frame of the timeline: the time ruler, the bands in view and, per row, the items of
+// core's level-of-detail query (at most one per pixel column), so a frame costs the same at any
+// zoom level. Launches of the selected kernel are outlined from the same kind of query.
+#pragma once
+
+#include "ridgeline/core/timelinelod.h"
+#include "timelinelayout.h"
+
+#include <QColor>
+#include <QCoreApplication>
+#include <QFont>
+#include <QPalette>
+#include <array>
+#include <optional>
+#include <vector>
+
+class QPainter;
+class QRect;
+
+namespace ridgeline::ui {
+
+struct TimelineFrame {
+    const core::TimelineData* data = nullptr;
+    const TimelineLayout* layout = nullptr;
+    core::TimeWindow window; // the time shown across the time area
+    int scrollY = 0; // content y at the top of the bands area
+    int labelWidth = 0; // the lane labels on the left; the time area is the rest
+    const core::TimelineMarks* marks = nullptr; // outlined (launches of the selected kernel)
+    std::optional<core::TimelineOpRef> selected;
+    std::optional<core::TimelineOpRef> hovered;
+};
+
+class TimelinePainter {
+    Q_DECLARE_TR_FUNCTIONS(TimelinePainter)
+
+public:
+    static constexpr int kRulerHeight = 24;
+
+    TimelinePainter();
+    // Paints the whole widget area `rect`; returns how many level-of-detail items it drew.
+    int paint(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame);
+
+    QColor colorOf(core::TimelineItemKind kind, core::TimelineVerdict verdict, std::int32_t nameIndex) const;
+
+private:
+    void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
+    int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
+    void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
+        const QColor& color, int width) const;
+
+    std::array<QColor, core::kTimelineVerdictCount> m_verdictColors;
+    std::vector<core::LodItem> m_items; // reused from frame to frame: no allocation per paint
+    QFont m_small;
+};
+
+} // namespace ridgeline::ui

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: MIT
+#include "timelineview.h"
+
+#include "timeticks.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace ridgeline::ui {
+
+namespace {
+
+constexpr int kDragThreshold = 4; // pixels a press may move and still be a click
+constexpr int kHitTolerance = 3; // pixels around an op that still hover or click it
+// Data times are within ±2^61 ns (timelinerow.h clamps them); window ends stay within ±3·2^60 ns
+// and windows at most that long, so no sum or difference below overflows int64.
+constexpr std::int64_t kWindowLimit = std::int64_t { 3 } << 60;
+
+// Session times are epoch nanoseconds (~1.7e18), where a double is only good to 256 ns: offsets
+// are computed in doubles, positions in integers.
+std::int64_t toOffset(double ns)
+{
+    const auto limit = static_cast<double>(kWindowLimit);
+    return std::llround(std::clamp(ns, -limit, limit));
+}
+
+// A window starting `shift` ns after `start` and `length` long, kept within ±kWindowLimit.
+core::TimeWindow windowAt(std::int64_t start, double shift, std::int64_t length)
+{
+    const std::int64_t moved = std::clamp(start + toOffset(shift), -kWindowLimit, kWindowLimit - length);
+    return { moved, moved + length };
+}
+
+bool isKernel(core::TimelineItemKind kind)
+{
+    return kind == core::TimelineItemKind::Kernel || kind == core::TimelineItemKind::Collective;
+}
+
+} // namespace
+
+TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
+    : QAbstractScrollArea(parent)
+    , m_selection(selection)
+{
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setMouseTracking(true);
+    setMinimumSize(320, 160);
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
+    if (m_selection)
+        connect(m_selection, &SelectionModel::selectionChanged, this, &TimelineView::followSelection);
+}
+
+void TimelineView::setData(std::shared_ptr<const core::TimelineData> data)
+{
+    m_data = std::move(data);
+    m_layout.build(m_data.get());
+    m_marks = {};
+    m_selectedOp.reset();
+    m_hovered.reset();
+    verticalScrollBar()->setValue(0);
+    updateScrollRange();
+    fit();
+    if (m_selection && !m_selection->current().isEmpty())
+        followSelection(m_selection->current(), nullptr);
+    viewport()->update();
+}
+
+int TimelineView::timeAreaWidth() const
+{
+    return std::max(1, viewport()->width() - m_labelWidth);
+}
+
+void TimelineView::fit()
+{
+    const core::TimeWindow e = m_data ? m_data->extent() : core::TimeWindow {};
+    const std::int64_t length = std::max<std::int64_t>(e.endNs - e.startNs, 1000);
+    setVisibleWindow({ e.startNs - length / 100, e.startNs + length + length / 100 });
+}
+
+void TimelineView::setVisibleWindow(core::TimeWindow window)
+{
+    const core::TimeWindow e = m_data ? m_data->extent() : core::TimeWindow {};
+    const std::int64_t extent = std::max<std::int64_t>(e.endNs - e.startNs, 1000);
+    // From 10 pixels per ns to twice the whole session.
+    const std::int64_t minLength = std::max<std::int64_t>(10, timeAreaWidth() / 10);
+    const std::int64_t maxLength = std::max(minLength, 2 * std::min(kWindowLimit / 2, extent));
+    const std::int64_t length = std::clamp(window.endNs - window.startNs, minLength, maxLength);
+    std::int64_t start = window.startNs + (window.endNs - window.startNs - length) / 2;
+    start = std::clamp(start, e.startNs - length / 2, std::max(e.startNs - length / 2, e.endNs - length / 2));
+    const core::TimeWindow clamped { start, start + length };
+    if (clamped.startNs == m_window.startNs && clamped.endNs == m_window.endNs)
+        return;
+    m_window = clamped;
+    viewport()->update();
+    Q_EMIT visibleWindowChanged();
+}
+
+void TimelineView::zoomBy(double factor, std::optional<int> anchorX)
+{
+    if (!(factor > 0))
+        return;
+    const int width = timeAreaWidth();
+    const double offset = std::clamp(anchorX ? *anchorX - m_labelWidth : width / 2, 0, width);
+    const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / width;
+    const double newNsPerPixel = std::max(nsPerPixel / factor, 0.1);
+    const std::int64_t length = std::max<std::int64_t>(1, toOffset(newNsPerPixel * width));
+    setVisibleWindow(windowAt(m_window.startNs, offset * (nsPerPixel - newNsPerPixel), length));
+}
+
+void TimelineView::panByPixels(int dx)
+{
+    const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / timeAreaWidth();
+    setVisibleWindow(windowAt(m_window.startNs, -dx * nsPerPixel, m_window.endNs - m_window.startNs));
+}
+
+std::optional<core::TimelineOpRef> TimelineView::opAt(QPoint pos) const
+{
+    if (!m_data || pos.x() < m_labelWidth || pos.y() < TimelinePainter::kRulerHeight)
+        return std::nullopt;
+    const TimelineBand* band = m_layout.bandAt(pos.y() - TimelinePainter::kRulerHeight + verticalScrollBar()->value());
+    if (!band || band->kind != TimelineBand::Kind::Row || band->idle)
+        return std::nullopt;
+    const double nsPerPixel = static_cast<double>(m_window.endNs - m_window.startNs) / timeAreaWidth();
+    const std::int64_t t = m_window.startNs + toOffset(std::floor((pos.x() - m_labelWidth + 0.5) * nsPerPixel));
+    const auto tolerance = static_cast<std::int64_t>(std::ceil(kHitTolerance * nsPerPixel));
+    const auto index = m_data->row(band->row).itemAt(t, tolerance);
+    if (!index)
+        return std::nullopt;
+    return core::TimelineOpRef { band->row, *index };
+}
+
+QString TimelineView::toolTipAt(QPoint pos) const
+{
+    const auto ref = opAt(pos);
+    if (!ref)
+        return {};
+    const auto item = m_data->row(ref->row).item(ref->index);
+    const auto& lane = m_data->laneOfRow(ref->row);
+    QString text = QStringLiteral("<b>") + QString::fromUtf8(m_data->name(item.nameIndex)).toHtmlEscaped()
+        + QStringLiteral("</b><br>")
+        + tr("%1, %2").arg(
+            QLatin1String(core::toString(item.kind)), durationText(static_cast<double>(item.endNs - item.startNs)));
+    if (isKernel(item.kind) || item.kind == core::TimelineItemKind::Memcpy
+        || item.kind == core::TimelineItemKind::Memset)
+        text += QStringLiteral("<br>") + tr("Verdict: %1").arg(QLatin1String(core::toString(item.verdict)));
+    text += QStringLiteral("<br>") + QString::fromStdString(lane.label).toHtmlEscaped();
+    if (lane.rank >= 0)
+        text += tr(" · rank %1").arg(lane.rank);
+    if (const core::Device* device = m_data->device(lane.deviceId))
+        text += tr(" · GPU %1").arg(device->ordinal);
+    text += QStringLiteral("<br>")
+        + tr("Starts at %1").arg(durationText(static_cast<double>(item.startNs - m_data->extent().startNs)));
+    return text;
+}
+
+std::optional<QPoint> TimelineView::pointOf(core::TimelineOpRef ref) const
+{
+    const TimelineBand* band = m_data ? m_layout.bandOfRow(ref.row) : nullptr;
+    if (!band)
+        return std::nullopt;
+    const auto& row = m_data->row(ref.row);
+    const std::int64_t s = std::max(row.startNs(ref.index), m_window.startNs);
+    const std::int64_t e = std::min(row.endNs(ref.index), m_window.endNs);
+    if (e < s)
+        return std::nullopt;
+    const core::PixelGrid grid(m_window, timeAreaWidth());
+    const auto x = m_labelWidth + static_cast<int>((grid.columnOf(s) + grid.columnOf(std::max(e - 1, s))) / 2);
+    const int y = TimelinePainter::kRulerHeight + band->y - verticalScrollBar()->value() + band->height / 2;
+    const QPoint point(x, y);
+    if (!viewport()->rect().contains(point) || x >= m_labelWidth + timeAreaWidth())
+        return std::nullopt;
+    return point;
+}
+
+void TimelineView::followSelection(const KernelSelection& selection, const QObject* origin)
+{
+    if (origin == this || !m_data)
+        return;
+    m_marks = selection.isEmpty() ? core::TimelineMarks {} : m_data->launchesOf(selection.nameId, selection.deviceId);
+    m_selectedOp.reset();
+    if (selection.launchId >= 0)
+        m_selectedOp = m_data->findKernel(selection.launchId);
+    if (const auto target = m_selectedOp ? m_selectedOp : m_marks.earliest)
+        reveal(*target);
+    viewport()->update();
+}
+
+void TimelineView::reveal(core::TimelineOpRef ref)
+{
+    const auto& row = m_data->row(ref.row);
+    const std::int64_t s = row.startNs(ref.index), e = row.endNs(ref.index);
+    const std::int64_t length = m_window.endNs - m_window.startNs;
+    if (s < m_window.startNs || e > m_window.endNs) {
+        const std::int64_t shown = std::max(length, (e - s) * 3 / 2);
+        const std::int64_t middle = s + (e - s) / 2;
+        setVisibleWindow({ middle - shown / 2, middle - shown / 2 + shown });
+    }
+    if (const TimelineBand* band = m_layout.bandOfRow(ref.row)) {
+        const int visible = viewport()->height() - TimelinePainter::kRulerHeight;
+        const int scroll = verticalScrollBar()->value();
+        if (band->y < scroll || band->bottom() > scroll + visible)
+            verticalScrollBar()->setValue(band->y - visible / 2);
+    }
+}
+
+void TimelineView::selectAt(QPoint pos)
+{
+    const auto ref = opAt(pos);
+    m_selectedOp = ref;
+    if (!ref) {
+        m_marks = {};
+        if (m_selection)
+            m_selection->clear(this);
+        viewport()->update();
+        return;
+    }
+    const auto item = m_data->row(ref->row).item(ref->index);
+    const auto& lane = m_data->laneOfRow(ref->row);
+    const std::int64_t nameId = m_data->kernelNameId(item.nameIndex);
+    if (lane.kind == core::TimelineLaneKind::Stream && isKernel(item.kind) && nameId >= 0) {
+        m_marks = m_data->launchesOf(nameId, lane.deviceId);
+        if (m_selection)
+            m_selection->select({ nameId, lane.deviceId, item.sourceId }, this);
+    }
+    viewport()->update();
+}
+
+void TimelineView::updateScrollRange()
+{
+    const int visible = std::max(0, viewport()->height() - TimelinePainter::kRulerHeight);
+    verticalScrollBar()->setRange(0, std::max(0, m_layout.height() - visible));
+    verticalScrollBar()->setPageStep(std::max(1, visible));
+    verticalScrollBar()->setSingleStep(TimelineLayout::kDeviceRowHeight);
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(viewport());
+    const TimelineFrame frame { m_data.get(), &m_layout, m_window, verticalScrollBar()->value(), m_labelWidth, &m_marks,
+        m_selectedOp, m_hovered };
+    m_lastItems = m_painter.paint(p, viewport()->rect(), palette(), frame);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollRange();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QAbstractScrollArea::mousePressEvent(event);
+    m_pressPos = event->position().toPoint();
+    m_pressWindow = m_window;
+    m_pressScroll = verticalScrollBar()->value();
+    m_dragging = false;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_pressPos && (event->buttons() & Qt::LeftButton)) {
+        const QPoint delta = pos - *m_pressPos;
+        if (!m_dragging && delta.manhattanLength() < kDragThreshold)
+            return;
+        m_dragging = true;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        const double nsPerPixel = static_cast<double>(m_pressWindow.endNs - m_pressWindow.startNs) / timeAreaWidth();
+        setVisibleWindow(
+            windowAt(m_pressWindow.startNs, -delta.x() * nsPerPixel, m_pressWindow.endNs - m_pressWindow.startNs));
+        verticalScrollBar()->setValue(m_pressScroll - delta.y());
+        return;
+    }
+    const auto hovered = opAt(pos);
+    if (hovered != m_hovered) {
+        m_hovered = hovered;
+        viewport()->update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressPos)
+        return QAbstractScrollArea::mouseReleaseEvent(event);
+    if (!m_dragging)
+        selectAt(event->position().toPoint());
+    m_pressPos.reset();
+    m_dragging = false;
+    viewport()->unsetCursor();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier)
+        return QAbstractScrollArea::wheelEvent(event); // vertical scrolling
+    if (delta.y() != 0)
+        zoomBy(std::pow(1.0015, delta.y()), static_cast<int>(event->position().x()));
+    if (delta.x() != 0)
+        panByPixels(delta.x() / 2);
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const int step = timeAreaWidth() / 8;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        panByPixels(step);
+        break;
+    case Qt::Key_Right:
+        panByPixels(-step);
+        break;
+    case Qt::Key_Up:
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - 2 * TimelineLayout::kDeviceRowHeight);
+        break;
+    case Qt::Key_Down:
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + 2 * TimelineLayout::kDeviceRowHeight);
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(1.5);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(1 / 1.5);
+        break;
+    case Qt::Key_F:
+        fit();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineView::leaveEvent(QEvent* event)
+{
+    QAbstractScrollArea::leaveEvent(event);
+    if (m_hovered) {
+        m_hovered.reset();
+        viewport()->update();
+    }
+}
+
+bool TimelineView::viewportEvent(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QAbstractScrollArea::viewportEvent(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = toolTipAt(help->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(help->globalPos(), text, viewport());
+    return true;
+}
+
+} // namespace ridgeline::ui

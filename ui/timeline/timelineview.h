@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The timeline: a custom QPainter widget over core's level-of-detail rows (timelinelod.h). Lanes per
+// rank, device, stream, collectives, host thread and NVTX; kernels coloured by verdict; idle gaps
+// hatched. Wheel zooms around the cursor, dragging pans, F fits, arrows pan, +/- zoom. Hovering
+// shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
+// kernel selected elsewhere has all its launches outlined.
+#pragma once
+
+#include "ridgeline/core/timelinelod.h"
+#include "selectionmodel.h"
+#include "timelinelayout.h"
+#include "timelinepainter.h"
+
+#include <QAbstractScrollArea>
+#include <QPoint>
+#include <memory>
+#include <optional>
+
+namespace ridgeline::ui {
+
+class TimelineView final : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit TimelineView(SelectionModel* selection, QWidget* parent = nullptr);
+
+    // Null clears the view. The whole timeline is fitted into view.
+    void setData(std::shared_ptr<const core::TimelineData> data);
+    const core::TimelineData* data() const { return m_data.get(); }
+    const TimelineLayout& layout() const { return m_layout; }
+
+    core::TimeWindow visibleWindow() const { return m_window; }
+    // Clamped to a sensible zoom range around the data.
+    void setVisibleWindow(core::TimeWindow window);
+    int labelWidth() const { return m_labelWidth; }
+    int timeAreaWidth() const;
+    void fit();
+    // factor > 1 zooms in; around the viewport x `anchorX` (the middle of the time area when unset).
+    void zoomBy(double factor, std::optional<int> anchorX = std::nullopt);
+    void panByPixels(int dx);
+
+    // The op under a viewport point (within a few pixels), and its description.
+    std::optional<core::TimelineOpRef> opAt(QPoint viewportPos) const;
+    QString toolTipAt(QPoint viewportPos) const;
+    // Where an op is drawn (viewport coordinates), when it is in view.
+    std::optional<QPoint> pointOf(core::TimelineOpRef ref) const;
+
+    const core::TimelineMarks& highlighted() const { return m_marks; }
+    std::optional<core::TimelineOpRef> selectedOp() const { return m_selectedOp; }
+    // Level-of-detail items drawn by the last paint (for tests and the benchmark).
+    int itemsPaintedLastFrame() const { return m_lastItems; }
+
+Q_SIGNALS:
+    void visibleWindowChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    void followSelection(const KernelSelection& selection, const QObject* origin);
+    void reveal(core::TimelineOpRef ref);
+    void updateScrollRange();
+    void selectAt(QPoint viewportPos);
+
+    SelectionModel* m_selection;
+    std::shared_ptr<const core::TimelineData> m_data;
+    TimelineLayout m_layout;
+    TimelinePainter m_painter;
+    core::TimeWindow m_window { 0, 1 };
+    int m_labelWidth = 190;
+    core::TimelineMarks m_marks;
+    std::optional<core::TimelineOpRef> m_selectedOp;
+    std::optional<core::TimelineOpRef> m_hovered;
+    std::optional<QPoint> m_pressPos;
+    core::TimeWindow m_pressWindow;
+    int m_pressScroll = 0;
+    bool m_dragging = false;
+    int m_lastItems = 0;
+};
+
+} // namespace ridgeline::ui
