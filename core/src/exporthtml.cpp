@@ -36,7 +36,7 @@ th { background: #f3f3f5; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.name { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; max-width: 360px; }
 td.gpu { min-width: 120px; }
-table.timeline { font-size: 0.82em; }
+table.timeline { font-size: 0.82em; display: block; overflow-x: auto; max-width: 100%; }
 td.reason { color: #444; max-width: 380px; }
 table.facts th { background: none; width: 180px; }
 .badge { display: inline-block; padding: 1px 7px; border-radius: 9px; color: #fff; font-size: 0.85em;
