@@ -5,8 +5,7 @@ namespace ridgeline::ui {
 
 SelectionModel::SelectionModel(QObject* parent)
     : QObject(parent)
-{
-}
+{ }
 
 void SelectionModel::select(const KernelSelection& selection, const QObject* origin)
 {

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Fills a SessionDocument from a .ridge file: the one function the worker thread runs when a
+// session is opened (everything slow happens here, nothing of it on the GUI thread).
+#pragma once
+
+#include "ridgeline/core/result.h"
+#include "sessiondocument.h"
+
+#include <QString>
+#include <functional>
+
+namespace ridgeline::ui {
+
+struct LoadHooks {
+    // 0..1000 with what is being done; called from the worker thread. May be empty.
+    std::function<void(int permille, const QString& what)> progress;
+    // Polled between stages; when it returns true loading stops with an error. May be empty.
+    std::function<bool()> cancelled;
+};
+
+core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks = {});
+
+} // namespace ridgeline::ui
