@@ -5,7 +5,8 @@ namespace ridgeline::ui {
 
 SelectionModel::SelectionModel(QObject* parent)
     : QObject(parent)
-{ }
+{
+}
 
 void SelectionModel::select(const KernelSelection& selection, const QObject* origin)
 {
