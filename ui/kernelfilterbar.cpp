@@ -63,6 +63,8 @@ void KernelFilterBar::addProxy(KernelFilterProxy* proxy)
 
 void KernelFilterBar::setDocument(const SessionDocumentPtr& document)
 {
+    const QVariant oldVerdict = m_verdict->currentData(), oldDevice = m_device->currentData(),
+                   oldRank = m_rank->currentData();
     const QSignalBlocker blockVerdict(m_verdict), blockDevice(m_device), blockRank(m_rank);
     m_verdict->clear();
     m_device->clear();
@@ -92,6 +94,10 @@ void KernelFilterBar::setDocument(const SessionDocumentPtr& document)
     }
     m_device->setVisible(m_device->count() > 2);
     m_rank->setVisible(m_rank->count() > 2);
+    // Filters the new document still offers stay chosen.
+    m_verdict->setCurrentIndex(std::max(0, m_verdict->findData(oldVerdict)));
+    m_device->setCurrentIndex(oldDevice.isValid() ? std::max(0, m_device->findData(oldDevice)) : 0);
+    m_rank->setCurrentIndex(oldRank.isValid() ? std::max(0, m_rank->findData(oldRank)) : 0);
     apply();
 }
 

@@ -115,10 +115,33 @@ void KernelPage::setSelectionModel(SelectionModel* selection)
         connect(m_selection, &SelectionModel::selectionChanged, this, &KernelPage::followSelection);
 }
 
+namespace {
+
+// The same kernel rows: the table stage of a session and the complete document of it.
+bool sameKernels(const SessionDocumentPtr& a, const SessionDocumentPtr& b)
+{
+    if (!a || !b || a->path != b->path || a->report.kernels.size() != b->report.kernels.size())
+        return false;
+    return std::equal(a->report.kernels.begin(), a->report.kernels.end(), b->report.kernels.begin(),
+        [](const core::KernelSummary& x, const core::KernelSummary& y) {
+            return x.nameId == y.nameId && x.deviceId == y.deviceId && x.totalNs == y.totalNs;
+        });
+}
+
+} // namespace
+
 void KernelPage::setDocument(SessionDocumentPtr document)
 {
+    const bool keepRows = sameKernels(m_document, document);
     m_document = std::move(document);
-    m_filterBar->setDocument(m_document);
+    m_filterBar->setDocument(m_document); // keeps the filters the new document still offers
+    if (keepRows) {
+        // Same rows: no reset, so scroll position, sort and selection stay. Launches loaded
+        // (or loading) for the table stage are the same launches.
+        if (m_launchesFor)
+            m_launchesFor = m_document;
+        return;
+    }
     setRows(m_document ? m_document->report.kernels : std::vector<core::KernelSummary> {});
     // Launches belong to the old session: drop them, reload when shown.
     m_launchWatcher->cancel();

@@ -145,15 +145,25 @@ void MainWindow::connectLoader(SessionLoader* loader, bool baseline)
         else
             showDocument(document);
     });
+    if (!baseline)
+        connect(loader, &SessionLoader::tableReady, this, &MainWindow::showTableStage);
     connect(loader, &SessionLoader::failed, this, [this, baseline](const QString& path, const QString& message) {
         m_progress->end();
+        if (!baseline) {
+            m_stagedPath.clear();
+            m_kernelPage->setDocument(m_document); // drop a table stage that was shown
+        }
         statusBar()->showMessage(tr("Could not open %1").arg(path));
         showError(baseline ? tr("Could not open the baseline session") : tr("Could not open session"), message);
         if (!baseline)
             Q_EMIT sessionFailed(path, message);
     });
-    connect(loader, &SessionLoader::cancelled, this, [this](const QString& path) {
+    connect(loader, &SessionLoader::cancelled, this, [this, baseline](const QString& path) {
         m_progress->end();
+        if (!baseline) {
+            m_stagedPath.clear();
+            m_kernelPage->setDocument(m_document);
+        }
         statusBar()->showMessage(tr("Opening %1 cancelled.").arg(QFileInfo(path).fileName()), 5000);
     });
 }
@@ -258,10 +268,22 @@ CaptureDialog* MainWindow::captureDialog()
     return m_capture;
 }
 
+void MainWindow::showTableStage(const SessionDocumentPtr& tableStage)
+{
+    // The table paints now; the views that need the rest follow with documentChanged().
+    m_selection->clear(this);
+    m_stagedPath = tableStage->path;
+    m_kernelPage->setDocument(tableStage);
+    setWindowTitle(tr("%1 — Ridgeline").arg(QFileInfo(tableStage->path).fileName()));
+    Q_EMIT tableReady(tableStage->path);
+}
+
 void MainWindow::showDocument(const SessionDocumentPtr& document)
 {
     m_document = document;
-    m_selection->clear(this);
+    // What the user picked in the table stage of this same session stays selected.
+    if (std::exchange(m_stagedPath, QString()) != document->path)
+        m_selection->clear(this);
     m_recent->add(document->path);
     setWindowTitle(tr("%1 — Ridgeline").arg(QFileInfo(document->path).fileName()));
     std::int64_t launches = 0;

@@ -69,6 +69,8 @@ public:
     CaptureDialog* captureDialog();
 
 Q_SIGNALS:
+    // The kernel table shows the session being opened; the other figures are still loading.
+    void tableReady(const QString& path);
     void sessionOpened(const QString& path);
     void sessionFailed(const QString& path, const QString& message);
     void documentChanged(const ridgeline::ui::SessionDocumentPtr& document);
@@ -101,6 +103,7 @@ private:
     void updateActions();
 
     // mainwindow.cpp
+    void showTableStage(const SessionDocumentPtr& tableStage);
     void showDocument(const SessionDocumentPtr& document);
     void showBaseline(const SessionDocumentPtr& baseline);
     void showError(const QString& title, const QString& message);
@@ -122,6 +125,7 @@ private:
     CaptureDialog* m_capture = nullptr;
     SessionDocumentPtr m_document;
     SessionDocumentPtr m_baseline;
+    QString m_stagedPath; // the session whose table stage is shown while the rest loads
     QHash<QString, std::function<void()>> m_views;
     QStringList m_viewOrder;
     QMenu* m_viewMenu = nullptr;

@@ -79,6 +79,8 @@ core::Result<SessionDocument> loadSessionDocument(const QString& path, const Loa
     if (kernels.hasError())
         return kernels.error();
     report.kernels = std::move(kernels).value();
+    if (hooks.tableReady)
+        hooks.tableReady(doc);
 
     if (!stages.begin(550, tr("Analysing the timeline")))
         return cancelledError();

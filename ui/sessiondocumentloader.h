@@ -16,6 +16,10 @@ struct LoadHooks {
     std::function<void(int permille, const QString& what)> progress;
     // Polled between stages; when it returns true loading stops with an error. May be empty.
     std::function<bool()> cancelled;
+    // Called once with the document as far as the kernel table needs it (meta, devices,
+    // ceilings, kernel summaries), before the slower stages (timeline analysis, and whatever is
+    // added after it), so that the table can paint first. May be empty.
+    std::function<void(const SessionDocument& tableStage)> tableReady;
 };
 
 core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks = {});

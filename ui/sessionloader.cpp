@@ -12,6 +12,7 @@ SessionLoader::SessionLoader(QObject* parent)
     : QObject(parent)
 {
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SessionLoader::deliver);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, &SessionLoader::deliverStage);
     connect(&m_watcher, &QFutureWatcher<Outcome>::progressValueChanged, this,
         [this](int value) { Q_EMIT progressChanged(value, m_watcher.progressText()); });
 }
@@ -39,8 +40,12 @@ void SessionLoader::load(const QString& path)
         hooks.progress
             = [&promise](int permille, const QString& what) { promise.setProgressValueAndText(permille, what); };
         hooks.cancelled = [&promise] { return promise.isCanceled(); };
+        hooks.tableReady = [&promise](const SessionDocument& tableStage) {
+            promise.addResult(Outcome { std::make_shared<const SessionDocument>(tableStage), false, {} });
+        };
         auto doc = loadSessionDocument(path, hooks);
         Outcome outcome;
+        outcome.complete = true;
         if (doc.ok())
             outcome.document = std::make_shared<const SessionDocument>(std::move(doc).value());
         else
@@ -60,14 +65,22 @@ bool SessionLoader::isLoading() const
     return m_watcher.isRunning();
 }
 
+void SessionLoader::deliverStage(int index)
+{
+    const Outcome stage = m_watcher.resultAt(index);
+    if (!stage.complete && !m_watcher.isCanceled())
+        Q_EMIT tableReady(stage.document);
+}
+
 void SessionLoader::deliver()
 {
     const QString path = m_path;
-    if (m_watcher.isCanceled() || m_watcher.future().resultCount() == 0) {
+    const int count = m_watcher.future().resultCount();
+    if (m_watcher.isCanceled() || count == 0 || !m_watcher.resultAt(count - 1).complete) {
         Q_EMIT cancelled(path);
         return;
     }
-    const Outcome outcome = m_watcher.result();
+    const Outcome outcome = m_watcher.resultAt(count - 1);
     if (outcome.document)
         Q_EMIT loaded(outcome.document);
     else

@@ -11,14 +11,15 @@
 namespace ridgeline::ui {
 
 // Opens a session off the GUI thread (loadSessionDocument in a worker) with progress and cancel,
-// and delivers the document as a shared read-only value.
+// and delivers the document as a shared read-only value: first tableReady() with what the kernel
+// table needs (so it paints before the slow stages end), then loaded() with everything.
 class SessionLoader final : public QObject {
     Q_OBJECT
 public:
     explicit SessionLoader(QObject* parent = nullptr);
     ~SessionLoader() override;
 
-    // Starts opening `path`; a load still running is cancelled and its result dropped.
+    // Starts opening `path`; a load still running is cancelled and its results dropped.
     void load(const QString& path);
     void cancel();
     bool isLoading() const;
@@ -26,6 +27,7 @@ public:
 
 Q_SIGNALS:
     void progressChanged(int permille, const QString& what);
+    void tableReady(const ridgeline::ui::SessionDocumentPtr& tableStage);
     void loaded(const ridgeline::ui::SessionDocumentPtr& document);
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);
@@ -33,8 +35,10 @@ Q_SIGNALS:
 private:
     struct Outcome {
         SessionDocumentPtr document;
+        bool complete = false; // false: the table stage
         QString error; // empty on success
     };
+    void deliverStage(int index);
     void deliver();
 
     QFutureWatcher<Outcome> m_watcher;

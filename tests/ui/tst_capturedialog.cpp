@@ -3,6 +3,7 @@
 // launcher's progress lines: success, an error event, a silent failure, stop (SIGINT) and kill.
 #include "capturedialog.h"
 #include "fixtures.h"
+#include "mainwindow.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
 
@@ -150,6 +151,21 @@ private Q_SLOTS:
         QVERIFY(dialog.startCapture());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
         QVERIFY(dialog.errorText().contains(QStringLiteral("no-such-ridgeline")));
+    }
+
+    void theWindowOpensTheCapturedSession()
+    {
+        ui::MainWindow window;
+        auto* dialog = window.captureDialog();
+        QCOMPARE(window.captureDialog(), dialog); // one dialog per window
+        dialog->runner()->setLauncher(kFake);
+        const QString out = QString::fromStdString(m_dir.file("window.ridge"));
+        dialog->setOptions(options(QStringLiteral("success"), out));
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        QVERIFY(dialog->startCapture());
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(opened.first().first().toString(), out);
+        QVERIFY(window.document());
     }
 
     void optionsRoundTripThroughTheForm()

@@ -8,6 +8,7 @@
 #include "qtwarnings.h"
 #include "recentfiles.h"
 #include "ridgeline/collectors/importer.h"
+#include "selectionmodel.h"
 #include "shortcutsdialog.h"
 #include "tempdir.h"
 #include "testutil.h"
@@ -104,6 +105,29 @@ private Q_SLOTS:
         QCOMPARE(window.recentFiles()->files().value(0), QFileInfo(m_fixture).absoluteFilePath());
         QVERIFY(window.document());
         QCOMPARE(window.document()->report.kernels.size(), std::size_t(5));
+    }
+
+    void tableShowsBeforeTheRestAndKeepsTheSelection()
+    {
+        ui::MainWindow window;
+        QSignalSpy table(&window, &ui::MainWindow::tableReady);
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        int rowsAtTableStage = -1;
+        bool documentAtTableStage = true;
+        connect(&window, &ui::MainWindow::tableReady, this, [&] {
+            rowsAtTableStage = window.kernelPage()->view()->model()->rowCount();
+            documentAtTableStage = window.document() != nullptr;
+            // The user clicks a row before the timeline analysis is done.
+            window.kernelPage()->view()->setCurrentIndex(window.kernelPage()->view()->model()->index(2, 0));
+        });
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(table.count(), 1);
+        QCOMPARE(rowsAtTableStage, 5);
+        QVERIFY(!documentAtTableStage); // views other than the table wait for the whole document
+        QVERIFY(!window.document()->report.timeline.empty());
+        QVERIFY(!window.selectionModel()->current().isEmpty());
+        QCOMPARE(window.kernelPage()->view()->currentIndex().row(), 2);
     }
 
     void badFilesShowAnErrorAndKeepTheAppAlive_data()
