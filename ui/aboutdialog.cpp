@@ -9,6 +9,9 @@
 #include <QIcon>
 #include <QMessageBox>
 
+#include <algorithm>
+#include <vector>
+
 namespace ridgeline::ui {
 
 namespace {
@@ -33,14 +36,27 @@ QString sessionProvenance(const SessionDocument& document)
     QString rows;
     const auto row = [&rows](const QString& label, const QString& html) {
         if (!html.isEmpty())
-            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label, html);
+            rows += QStringLiteral("<tr><td style=\"white-space:nowrap\"><b>%1</b></td><td>%2</td></tr>").arg(label, html);
     };
     row(tr("File"), QFileInfo(document.path).fileName().toHtmlEscaped());
     row(tr("Source"), escaped(value("source")));
     row(tr("Origin"), escaped(value("origin")));
+    // "origin.*" keys: the usual ones in reading order, then any others.
+    const std::vector<std::string> known { "origin.project", "origin.files", "origin.commit", "origin.licence",
+        "origin.note" };
+    std::vector<std::string> keys;
+    for (const auto& key : known) {
+        if (meta.count(key))
+            keys.push_back(key);
+    }
     for (const auto& [key, text] : meta) {
-        if (key.starts_with("origin."))
-            row(QString::fromStdString(key.substr(7)).toHtmlEscaped(), escaped(text));
+        if (key.starts_with("origin.") && std::find(known.begin(), known.end(), key) == known.end())
+            keys.push_back(key);
+    }
+    for (const auto& key : keys) {
+        QString label = QString::fromStdString(key.substr(7));
+        label[0] = label[0].toUpper();
+        row(label.toHtmlEscaped(), escaped(meta.at(key)));
     }
     row(tr("Status"), escaped(value("status")));
     row(tr("Created"), escaped(value("created_at")));
