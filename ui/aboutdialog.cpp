@@ -8,7 +8,6 @@
 #include <QGuiApplication>
 #include <QIcon>
 #include <QMessageBox>
-
 #include <algorithm>
 #include <vector>
 
@@ -36,7 +35,8 @@ QString sessionProvenance(const SessionDocument& document)
     QString rows;
     const auto row = [&rows](const QString& label, const QString& html) {
         if (!html.isEmpty())
-            rows += QStringLiteral("<tr><td style=\"white-space:nowrap\"><b>%1</b></td><td>%2</td></tr>").arg(label, html);
+            rows += QStringLiteral("<tr><td style=\"white-space:nowrap\"><b>%1</b></td><td>%2</td></tr>")
+                        .arg(label, html);
     };
     row(tr("File"), QFileInfo(document.path).fileName().toHtmlEscaped());
     row(tr("Source"), escaped(value("source")));
