@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelmodel.h"
 
+#include "palette.h"
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/units.h"
 
@@ -66,9 +67,16 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
         if (index.column() == NameColumn)
             return QString::fromStdString(r.name);
         return QString::fromStdString(r.analysis.reason);
-    case Qt::DecorationRole:
+    case NameIdRole:
+        return static_cast<qlonglong>(r.nameId);
+    case DeviceIdRole:
+        return static_cast<qlonglong>(r.deviceId);
+    case LaunchIdRole:
+        return qlonglong(-1);
+    case Qt::BackgroundRole:
+    case Qt::ForegroundRole:
         if (index.column() == VerdictColumn)
-            return verdictColor(r.analysis.verdict);
+            return verdictCellData(QString::fromStdString(r.analysis.verdict), role);
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == BoundByColumn)
@@ -154,18 +162,13 @@ QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
     }
 }
 
-QColor KernelModel::verdictColor(const std::string& verdict)
+int KernelModel::rowOf(std::int64_t nameId, std::int64_t deviceId) const
 {
-    // One hue per verdict, readable on light and dark palettes.
-    if (verdict == core::verdict::ComputeBound)
-        return QColor(0xe0, 0x60, 0x4f);
-    if (verdict == core::verdict::MemoryBound)
-        return QColor(0x4f, 0xa3, 0xe0);
-    if (verdict == core::verdict::CommunicationBound)
-        return QColor(0xa0, 0x6c, 0xd5);
-    if (verdict == core::verdict::LatencyBound)
-        return QColor(0xf5, 0xb6, 0x42);
-    return QColor(0x9a, 0x9a, 0x9a);
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].nameId == nameId && m_rows[i].deviceId == deviceId)
+            return static_cast<int>(i);
+    }
+    return -1;
 }
 
 QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int role) const

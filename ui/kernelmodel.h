@@ -1,42 +1,54 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "kernelrowsource.h"
 #include "ridgeline/core/kernelsummary.h"
 
 #include <QAbstractTableModel>
-#include <QColor>
 #include <vector>
 
 namespace ridgeline::ui {
 
 // Qt adapter over core's kernel summary rows (one per kernel name and device).
-class KernelModel final : public QAbstractTableModel {
+class KernelModel final : public QAbstractTableModel, public KernelRowSource {
     Q_OBJECT
 public:
     enum Column {
+        // What bounds a kernel is the point of the table: verdict next to the name.
         TimeShareColumn,
         NameColumn,
-        DeviceColumn,
+        VerdictColumn,
+        BoundByColumn,
+        RoofColumn,
         TotalColumn,
         LaunchesColumn,
         AverageColumn,
         MinColumn,
         MaxColumn,
-        VerdictColumn,
-        BoundByColumn,
-        RoofColumn,
         FlopsColumn,
         IntensityColumn,
+        DeviceColumn,
         ColumnCount
     };
-    enum Roles { SortRole = Qt::UserRole, MangledNameRole, ReasonRole };
-
-    static QColor verdictColor(const std::string& verdict);
+    // Kept here so that KernelModel::SortRole reads naturally at call sites.
+    enum Roles {
+        SortRole = ui::SortRole,
+        MangledNameRole = ui::MangledNameRole,
+        ReasonRole = ui::ReasonRole,
+        NameIdRole = ui::NameIdRole,
+        DeviceIdRole = ui::DeviceIdRole,
+        LaunchIdRole = ui::LaunchIdRole
+    };
 
     explicit KernelModel(QObject* parent = nullptr);
 
     void setRows(std::vector<core::KernelSummary> rows);
     const core::KernelSummary& row(int index) const { return m_rows.at(static_cast<std::size_t>(index)); }
+    // The row of a kernel name on a device; -1 when there is none.
+    int rowOf(std::int64_t nameId, std::int64_t deviceId) const;
+
+    const std::vector<core::KernelSummary>& summaries() const override { return m_rows; }
+    int summaryIndex(int row) const override { return row; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,34 +1,86 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "kernelfilterbar.h"
+#include "kernelfilterproxy.h"
 #include "ridgeline/core/kernelsummary.h"
+#include "sessiondocument.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
-class QLineEdit;
-class QSortFilterProxyModel;
+class QAbstractItemModel;
+class QLabel;
+class QStackedWidget;
 class QTableView;
 
 namespace ridgeline::ui {
 
 class KernelModel;
+class LaunchModel;
+class SelectionModel;
+struct KernelSelection;
+struct LaunchLoad;
 
-// The kernel table: one row per kernel name and device, sortable, filterable by name.
+// The kernel table: one row per kernel name and device, or one per launch (loaded from the
+// session the first time it is shown); filter bar, copy, context menu, selection synced with
+// the window's SelectionModel both ways.
 class KernelPage final : public QWidget {
     Q_OBJECT
 public:
     explicit KernelPage(QWidget* parent = nullptr);
+    ~KernelPage() override;
 
+    void setSelectionModel(SelectionModel* selection);
+    void setDocument(SessionDocumentPtr document);
+    // The per-name rows alone, without a session (tests and callers that have only summaries).
     void setRows(std::vector<core::KernelSummary> rows);
-    QTableView* view() const { return m_view; }
-    QSortFilterProxyModel* proxy() const { return m_proxy; }
+
+    KernelGrouping grouping() const;
+    void setGrouping(KernelGrouping grouping);
+
+    QTableView* view() const; // the table shown now
+    QTableView* kernelView() const { return m_kernelView; }
+    QTableView* launchView() const { return m_launchView; }
+    KernelFilterProxy* proxy() const { return m_kernelProxy; }
+    KernelFilterProxy* launchProxy() const { return m_launchProxy; }
+    KernelModel* kernelModel() const { return m_kernelModel; }
+    LaunchModel* launchModel() const { return m_launchModel; }
+    KernelFilterBar* filterBar() const { return m_filterBar; }
+
+    // Ctrl+C: the selected rows as tab-separated text with a header, also put on the clipboard.
+    QString copySelection();
+
+Q_SIGNALS:
+    void groupingChanged(ridgeline::ui::KernelGrouping grouping);
+    void launchesLoaded(int count);
 
 private:
-    KernelModel* m_model;
-    QSortFilterProxyModel* m_proxy;
-    QLineEdit* m_filter;
-    QTableView* m_view;
+    QTableView* createView(QAbstractItemModel* model);
+    void showGrouping();
+    void loadLaunches();
+    void launchesReady();
+    void userSelected(const QModelIndex& current);
+    void followSelection(const KernelSelection& selection, const QObject* origin);
+    void showContextMenu(QTableView* view, const QPoint& pos);
+
+    KernelModel* m_kernelModel;
+    LaunchModel* m_launchModel;
+    KernelFilterProxy* m_kernelProxy;
+    KernelFilterProxy* m_launchProxy;
+    KernelFilterBar* m_filterBar;
+    QStackedWidget* m_stack;
+    QTableView* m_kernelView;
+    QTableView* m_launchView;
+    QLabel* m_launchStatus;
+    SelectionModel* m_selection = nullptr;
+    SessionDocumentPtr m_document;
+    SessionDocumentPtr m_launchesFor; // the document the launch model (or its loading) belongs to
+    // The launches travel by shared_ptr: QFuture copies results, and 1 M launches are 40 MB.
+    QFutureWatcher<std::shared_ptr<LaunchLoad>>* m_launchWatcher;
+    bool m_syncing = false;
 };
 
 } // namespace ridgeline::ui

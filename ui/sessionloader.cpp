@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "sessionloader.h"
 
-#include "ridgeline/core/sessionreader.h"
+#include "sessiondocumentloader.h"
 
+#include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace ridgeline::ui {
@@ -11,17 +12,52 @@ SessionLoader::SessionLoader(QObject* parent)
     : QObject(parent)
 {
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SessionLoader::deliver);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, &SessionLoader::deliverStage);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::progressValueChanged, this,
+        [this](int value) { Q_EMIT progressChanged(value, m_watcher.progressText()); });
 }
 
 SessionLoader::~SessionLoader()
 {
+    m_watcher.disconnect(this);
+    m_watcher.cancel();
     m_watcher.waitForFinished();
+    for (auto& future : m_abandoned)
+        future.waitForFinished();
 }
 
 void SessionLoader::load(const QString& path)
 {
-    m_watcher.waitForFinished();
-    m_watcher.setFuture(QtConcurrent::run(&SessionLoader::loadInWorker, path));
+    if (m_watcher.isRunning()) {
+        m_watcher.cancel();
+        m_abandoned.append(m_watcher.future());
+    }
+    m_abandoned.removeIf([](const QFuture<Outcome>& future) { return future.isFinished(); });
+    m_path = path;
+    m_watcher.setFuture(QtConcurrent::run([path](QPromise<Outcome>& promise) {
+        promise.setProgressRange(0, 1000);
+        LoadHooks hooks;
+        hooks.progress
+            = [&promise](int permille, const QString& what) { promise.setProgressValueAndText(permille, what); };
+        hooks.cancelled = [&promise] { return promise.isCanceled(); };
+        hooks.tableReady = [&promise](const SessionDocument& tableStage) {
+            promise.addResult(Outcome { std::make_shared<const SessionDocument>(tableStage), false, {} });
+        };
+        auto doc = loadSessionDocument(path, hooks);
+        Outcome outcome;
+        outcome.complete = true;
+        if (doc.ok())
+            outcome.document = std::make_shared<const SessionDocument>(std::move(doc).value());
+        else
+            outcome.error = QString::fromStdString(doc.error().message);
+        promise.addResult(std::move(outcome));
+    }));
+}
+
+void SessionLoader::cancel()
+{
+    if (m_watcher.isRunning())
+        m_watcher.cancel();
 }
 
 bool SessionLoader::isLoading() const
@@ -29,31 +65,26 @@ bool SessionLoader::isLoading() const
     return m_watcher.isRunning();
 }
 
-SessionLoader::Outcome SessionLoader::loadInWorker(const QString& path)
+void SessionLoader::deliverStage(int index)
 {
-    Outcome outcome;
-    outcome.path = path;
-    auto reader = core::SessionReader::open(path.toStdString());
-    if (reader.hasError()) {
-        outcome.error = QString::fromStdString(reader.error().message);
-        return outcome;
-    }
-    auto report = core::buildKernelReport(reader.value());
-    if (report.hasError()) {
-        outcome.error = QString::fromStdString(report.error().message);
-        return outcome;
-    }
-    outcome.report = std::move(report).value();
-    return outcome;
+    const Outcome stage = m_watcher.resultAt(index);
+    if (!stage.complete && !m_watcher.isCanceled())
+        Q_EMIT tableReady(stage.document);
 }
 
 void SessionLoader::deliver()
 {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.error.isEmpty())
-        Q_EMIT loaded(outcome.path, outcome.report);
+    const QString path = m_path;
+    const int count = m_watcher.future().resultCount();
+    if (m_watcher.isCanceled() || count == 0 || !m_watcher.resultAt(count - 1).complete) {
+        Q_EMIT cancelled(path);
+        return;
+    }
+    const Outcome outcome = m_watcher.resultAt(count - 1);
+    if (outcome.document)
+        Q_EMIT loaded(outcome.document);
     else
-        Q_EMIT failed(outcome.path, outcome.error);
+        Q_EMIT failed(path, outcome.error);
 }
 
 } // namespace ridgeline::ui

@@ -1,30 +1,48 @@
 // SPDX-License-Identifier: MIT
-// `ridgeline-ui`: the desktop app. Wires the main window to the command line.
+// `ridgeline-ui`: the desktop app. Wires the main window to the command line and the importers.
 #include "mainwindow.h"
+#include "ridgeline/collectors/importer.h"
 #include "ridgeline/core/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QPixmap>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <cstdio>
 
 namespace {
 
-// --screenshot: open the session, render the window offscreen-capable into a PNG, exit.
-void screenshotWhenOpened(ridgeline::ui::MainWindow& window, const QString& target)
+using ridgeline::ui::MainWindow;
+
+ridgeline::core::Result<std::string> importWithCollectors(
+    const std::vector<std::string>& inputs, const std::string& output, const ridgeline::ui::ImportProgress& progress)
 {
-    QObject::connect(&window, &ridgeline::ui::MainWindow::sessionOpened, &window, [&window, target] {
+    ridgeline::collectors::ImportRequest request;
+    request.inputs = inputs;
+    request.output = output;
+    request.progress = progress;
+    auto result = ridgeline::collectors::importFiles(request);
+    if (result.hasError())
+        return result.error();
+    return result.value().summary;
+}
+
+// --screenshot: open the session, show the view, save a PNG of the window and exit.
+void screenshotWhenOpened(MainWindow& window, const QString& target, const QString& view)
+{
+    QObject::connect(&window, &MainWindow::sessionOpened, &window, [&window, target, view] {
+        window.showView(view);
         const bool saved = window.grab().save(target, "PNG");
         if (!saved)
             std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
         QApplication::exit(saved ? 0 : 3);
     });
-    QObject::connect(
-        &window, &ridgeline::ui::MainWindow::sessionFailed, &window, [](const QString&, const QString& message) {
-            std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
-            QApplication::exit(2);
-        });
+    QObject::connect(&window, &MainWindow::sessionFailed, &window, [](const QString&, const QString& message) {
+        std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
+        QApplication::exit(2);
+    });
 }
 
 } // namespace
@@ -46,20 +64,44 @@ int main(int argc, char** argv)
         QStringLiteral(
             "Open SESSION, save a PNG of the window to FILE and exit (works with QT_QPA_PLATFORM=offscreen)."),
         QStringLiteral("FILE"));
+    const QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("With --screenshot: the view to show (table, roofline, timeline, details; default table)."),
+        QStringLiteral("VIEW"), QStringLiteral("table"));
     parser.addOption(screenshot);
-    parser.addPositionalArgument(QStringLiteral("SESSION"), QStringLiteral("Session file (.ridge) to open"));
+    parser.addOption(view);
+    parser.addPositionalArgument(QStringLiteral("FILES"),
+        QStringLiteral("Sessions (.ridge) to open; traces (Kineto JSON, Nsight Systems SQLite, Nsight Compute CSV) "
+                       "to import"));
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
-    if (parser.isSet(screenshot) && files.isEmpty()) {
-        std::fprintf(stderr, "ridgeline-ui: --screenshot needs a SESSION\n");
+    const bool headless = parser.isSet(screenshot);
+    if (headless && files.size() != 1) {
+        std::fprintf(stderr, "ridgeline-ui: --screenshot needs exactly one SESSION\n");
         return 1;
     }
-    ridgeline::ui::MainWindow window;
-    if (parser.isSet(screenshot))
-        screenshotWhenOpened(window, parser.value(screenshot));
+    // Screenshots neither read nor change the user's settings: same picture on every machine.
+    QTemporaryDir screenshotSettings;
+    if (headless) {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, screenshotSettings.path());
+    }
+
+    MainWindow window;
+    window.setImportFunction(importWithCollectors);
+    if (headless) {
+        const QString name = parser.value(view);
+        if (!window.viewNames().contains(name)) {
+            std::fprintf(stderr, "ridgeline-ui: unknown view '%s'; valid views: %s\n", qPrintable(name),
+                qPrintable(window.viewNames().join(QStringLiteral(", "))));
+            return 1;
+        }
+        screenshotWhenOpened(window, parser.value(screenshot), name);
+    }
     window.show();
-    if (!files.isEmpty())
-        window.openSession(files.first());
+    if (headless)
+        window.openSession(files.first()); // never asks anything: not a session is an error
+    else if (!files.isEmpty())
+        window.openFiles(files);
     return QApplication::exec();
 }

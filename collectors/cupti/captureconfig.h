@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What the launcher asks of the injection library, read from the environment it sets
-// (capture-contract.md): part directory, metric set, launch filters, flush period. Pure: the
+// (docs/CAPTURE.md): part directory, metric set, launch filters, flush period. Pure: the
 // environment is passed in as a lookup function, so every case is testable.
 #pragma once
 

@@ -17,7 +17,7 @@
 
 namespace ridgeline::inject {
 
-// Meta keys of a part file (capture-contract.md).
+// Meta keys of a part file (docs/CAPTURE.md).
 namespace partmeta {
 inline constexpr const char* Pid = "capture.pid";
 inline constexpr const char* Host = "capture.host";

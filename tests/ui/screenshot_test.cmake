@@ -1,9 +1,20 @@
-# Runs `ridgeline-ui --screenshot OUT SESSION` and checks that a PNG came out (or, with
-# EXPECT_EXIT, that a bad session exits with that code and no picture).
-execute_process(COMMAND ${UI} --screenshot ${OUT} ${SESSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
+# Runs `ridgeline-ui --screenshot OUT [--view VIEW] SESSION` and checks that a PNG came out (or,
+# with EXPECT_EXIT, that it exits with that code, no picture, and EXPECT_ERROR on stderr).
+set(view_args)
+if(DEFINED VIEW)
+    set(view_args --view ${VIEW})
+endif()
+file(REMOVE ${OUT})
+execute_process(COMMAND ${UI} --screenshot ${OUT} ${view_args} ${SESSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(DEFINED EXPECT_EXIT)
     if(NOT rc EQUAL EXPECT_EXIT)
         message(FATAL_ERROR "expected exit ${EXPECT_EXIT}, got ${rc}: ${err}")
+    endif()
+    if(EXISTS ${OUT})
+        message(FATAL_ERROR "a failed screenshot left ${OUT} behind")
+    endif()
+    if(DEFINED EXPECT_ERROR AND NOT err MATCHES "${EXPECT_ERROR}")
+        message(FATAL_ERROR "stderr does not say '${EXPECT_ERROR}': ${err}")
     endif()
     return()
 endif()

@@ -6,6 +6,7 @@
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/sessionreader.h"
 #include "testutil.h"
+#include "verdictcolors.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -63,9 +64,14 @@ private Q_SLOTS:
         QCOMPARE(vectorAdd.data().toString(), QStringLiteral("memory-bound"));
         QCOMPARE(model.index(1, ui::KernelModel::BoundByColumn).data().toString(), QStringLiteral("DRAM"));
         QCOMPARE(model.index(1, ui::KernelModel::RoofColumn).data().toString(), QStringLiteral("63 %"));
-        QCOMPARE(vectorAdd.data(Qt::DecorationRole).value<QColor>(), ui::KernelModel::verdictColor("memory-bound"));
-        QVERIFY(vectorAdd.data(ui::KernelModel::ReasonRole).toString().startsWith(QStringLiteral("memory-bound (DRAM)")));
+        QCOMPARE(vectorAdd.data(Qt::BackgroundRole).value<QColor>(), ui::verdictColor(u"memory-bound"));
+        QVERIFY(
+            vectorAdd.data(ui::KernelModel::ReasonRole).toString().startsWith(QStringLiteral("memory-bound (DRAM)")));
         QCOMPARE(model.index(0, ui::KernelModel::VerdictColumn).data().toString(), QStringLiteral("unknown"));
+        // Unknown verdicts are grey text, not a grey block.
+        QVERIFY(!model.index(0, ui::KernelModel::VerdictColumn).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(model.index(0, ui::KernelModel::VerdictColumn).data(Qt::ForegroundRole).value<QColor>(),
+            ui::verdictColor(u"unknown"));
         QCOMPARE(model.index(0, ui::KernelModel::RoofColumn).data().toString(), QString());
     }
 

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's file handling: recent files, bad files, import, export, save as, baseline, drag
+// and drop, the view registry, About and the shortcuts list, remembered settings.
+#include "aboutdialog.h"
+#include "fixtures.h"
+#include "kernelpage.h"
+#include "mainwindow.h"
+#include "qtwarnings.h"
+#include "recentfiles.h"
+#include "ridgeline/collectors/importer.h"
+#include "selectionmodel.h"
+#include "shortcutsdialog.h"
+#include "tempdir.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace ridgeline;
+
+namespace {
+
+core::Result<std::string> importWithCollectors(
+    const std::vector<std::string>& inputs, const std::string& output, const ui::ImportProgress& progress)
+{
+    collectors::ImportRequest request { inputs, output, false, progress };
+    auto result = collectors::importFiles(request);
+    if (result.hasError())
+        return result.error();
+    return result.value().summary;
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+class TestMainWindowFiles : public QObject {
+    Q_OBJECT
+private:
+    testing::TempDir m_dir;
+    QString m_fixture;
+
+    void closeMessageBoxes(QWidget& window)
+    {
+        for (auto* box : window.findChildren<QMessageBox*>())
+            box->close();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        testing::installQtWarningRecorder();
+        m_fixture = q(m_dir.file("small.ridge"));
+        QVERIFY(testing::writeSmallFixture(m_fixture.toStdString()).ok());
+    }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void recentFilesKeepTenNewestAndPruneMissing()
+    {
+        QSettings settings(q(m_dir.file("recent.ini")), QSettings::IniFormat);
+        ui::RecentFiles recent(&settings);
+        QStringList paths;
+        for (int i = 0; i < 12; ++i) {
+            paths.append(q(m_dir.file("r" + std::to_string(i) + ".ridge")));
+            testing::writeBytes(paths.last().toStdString(), "x");
+            recent.add(paths.last());
+        }
+        QCOMPARE(recent.files().size(), ui::RecentFiles::kMaximum);
+        QCOMPARE(recent.files().first(), paths[11]);
+        QCOMPARE(recent.files().last(), paths[2]);
+        recent.add(paths[5]); // again: moves to the front, no duplicate
+        QCOMPARE(recent.files().first(), paths[5]);
+        QCOMPARE(recent.files().count(paths[5]), 1);
+        QVERIFY(QFile::remove(paths[11]));
+        QVERIFY(!recent.files().contains(paths[11]));
+        QCOMPARE(recent.files().size(), 9);
+        // Kept across instances (QSettings), and clearable.
+        ui::RecentFiles again(&settings);
+        QCOMPARE(again.files(), recent.files());
+        again.clear();
+        QVERIFY(recent.files().isEmpty());
+    }
+
+    void openingAddsToRecentFiles()
+    {
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(window.recentFiles()->files().value(0), QFileInfo(m_fixture).absoluteFilePath());
+        QVERIFY(window.document());
+        QCOMPARE(window.document()->report.kernels.size(), std::size_t(5));
+    }
+
+    void tableShowsBeforeTheRestAndKeepsTheSelection()
+    {
+        ui::MainWindow window;
+        QSignalSpy table(&window, &ui::MainWindow::tableReady);
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        int rowsAtTableStage = -1;
+        bool documentAtTableStage = true;
+        connect(&window, &ui::MainWindow::tableReady, this, [&] {
+            rowsAtTableStage = window.kernelPage()->view()->model()->rowCount();
+            documentAtTableStage = window.document() != nullptr;
+            // The user clicks a row before the timeline analysis is done.
+            window.kernelPage()->view()->setCurrentIndex(window.kernelPage()->view()->model()->index(2, 0));
+        });
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(table.count(), 1);
+        QCOMPARE(rowsAtTableStage, 5);
+        QVERIFY(!documentAtTableStage); // views other than the table wait for the whole document
+        QVERIFY(!window.document()->report.timeline.empty());
+        QVERIFY(!window.selectionModel()->current().isEmpty());
+        QCOMPARE(window.kernelPage()->view()->currentIndex().row(), 2);
+    }
+
+    void badFilesShowAnErrorAndKeepTheAppAlive_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("empty") << QStringLiteral("empty");
+        QTest::newRow("random bytes") << QStringLiteral("random");
+        QTest::newRow("foreign SQLite") << QStringLiteral("foreign");
+        QTest::newRow("truncated session") << QStringLiteral("truncated");
+        QTest::newRow("missing") << QStringLiteral("missing");
+    }
+    void badFilesShowAnErrorAndKeepTheAppAlive()
+    {
+        QFETCH(QString, kind);
+        const auto path = m_dir.file(kind.toStdString() + ".ridge");
+        if (kind == u"empty")
+            testing::writeBytes(path, "");
+        else if (kind == u"random") {
+            std::string bytes(8192, '\0');
+            for (std::size_t i = 0; i < bytes.size(); ++i)
+                bytes[i] = static_cast<char>((i * 2654435761u) >> 13);
+            testing::writeBytes(path, bytes);
+        } else if (kind == u"foreign")
+            testing::writeBytes(path, testing::readBytes(testing::testDataPath("nsys/concurrent-kernels.sqlite")));
+        else if (kind == u"truncated") {
+            const std::string whole = testing::readBytes(m_fixture.toStdString());
+            testing::writeBytes(path, whole.substr(0, whole.size() / 2));
+        }
+        ui::MainWindow window;
+        QSignalSpy failed(&window, &ui::MainWindow::sessionFailed);
+        window.openSession(q(path));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+        QVERIFY(window.findChild<QMessageBox*>() != nullptr);
+        QVERIFY(!window.document());
+        closeMessageBoxes(window);
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 5);
+    }
+
+    void importOpensTheNewSession()
+    {
+        ui::MainWindow window;
+        window.setImportFunction(importWithCollectors);
+        const QString output = q(m_dir.file("triton.ridge"));
+        QSignalSpy imported(&window, &ui::MainWindow::importFinished);
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.importTraces({ q(testing::testDataPath("kineto/triton_example/triton_example.json.gz")) }, output);
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(imported.count(), 1);
+        QCOMPARE(opened.first().first().toString(), output);
+        QVERIFY(!window.document()->report.kernels.empty());
+        QCOMPARE(window.document()->report.meta.at("source"), std::string("import:kineto"));
+        // The temporary file was renamed, nothing else left behind.
+        QCOMPARE(
+            QDir(q(m_dir.path())).entryList({ QStringLiteral(".*importing*") }, QDir::Hidden | QDir::Files).size(), 0);
+    }
+
+    void importOfABadTraceShowsAnError()
+    {
+        ui::MainWindow window;
+        window.setImportFunction(importWithCollectors);
+        const auto bad = m_dir.file("bad.json");
+        testing::writeBytes(bad, "{\"traceEvents\": [ {\"ph\": \"X\", ");
+        const QString output = q(m_dir.file("bad-import.ridge"));
+        QSignalSpy failed(&window, &ui::MainWindow::importFailed);
+        window.importTraces({ q(bad) }, output);
+        QVERIFY(failed.wait(20000));
+        QVERIFY(!failed.first().first().toString().isEmpty());
+        QVERIFY(!QFileInfo::exists(output));
+        QVERIFY(window.findChild<QMessageBox*>() != nullptr);
+        closeMessageBoxes(window);
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+    }
+
+    void cancelledImportLeavesTheOutputAlone()
+    {
+        // An import that waits until told: cancelling must not wait for it, nor write the output.
+        std::atomic<bool> release { false };
+        ui::SessionImporter importer;
+        importer.setImportFunction([&release](const std::vector<std::string>&, const std::string& output,
+                                       const ui::ImportProgress&) -> core::Result<std::string> {
+            while (!release)
+                QThread::msleep(5);
+            testing::writeBytes(output, "written after cancel");
+            return std::string("imported");
+        });
+        const QString output = q(m_dir.file("cancelled.ridge"));
+        testing::writeBytes(output.toStdString(), "previous");
+        QSignalSpy cancelled(&importer, &ui::SessionImporter::cancelled);
+        importer.import({ QStringLiteral("trace.json") }, output);
+        importer.cancel();
+        release = true;
+        QVERIFY(cancelled.wait(10000));
+        QCOMPARE(q(testing::readBytes(output.toStdString())), QStringLiteral("previous"));
+        QCOMPARE(
+            QDir(q(m_dir.path())).entryList({ QStringLiteral(".cancelled*") }, QDir::Hidden | QDir::Files).size(), 0);
+    }
+
+    void exportsAndSaveAs()
+    {
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        QSignalSpy exported(&window, &ui::MainWindow::exportFinished);
+        const auto html = q(m_dir.file("report.html"));
+        window.exportSession(ui::SessionExporter::Format::Html, html);
+        QVERIFY(exported.wait(10000));
+        QVERIFY(q(testing::readBytes(html.toStdString())).contains(QStringLiteral("ampere_sgemm_128x64_nn")));
+        const auto trace = q(m_dir.file("trace.json"));
+        window.exportSession(ui::SessionExporter::Format::Perfetto, trace);
+        QVERIFY(exported.wait(10000));
+        QVERIFY(q(testing::readBytes(trace.toStdString())).contains(QStringLiteral("traceEvents")));
+        const auto csv = q(m_dir.file("csv"));
+        window.exportSession(ui::SessionExporter::Format::CsvFolder, csv);
+        QVERIFY(exported.wait(10000));
+        QVERIFY(QFileInfo::exists(csv + QStringLiteral("/kernels.csv")));
+        const auto copy = q(m_dir.file("copy.ridge"));
+        window.saveSessionCopy(copy);
+        QVERIFY(exported.wait(10000));
+        QCOMPARE(testing::readBytes(copy.toStdString()), testing::readBytes(m_fixture.toStdString()));
+
+        const auto png = q(m_dir.file("chart.png"));
+        QVERIFY(window.exportCurrentChart(png));
+        QCOMPARE(testing::readBytes(png.toStdString()).substr(0, 8), std::string("\x89PNG\r\n\x1a\n"));
+        const auto svg = q(m_dir.file("chart.svg"));
+        QVERIFY(window.exportCurrentChart(svg));
+        QVERIFY(q(testing::readBytes(svg.toStdString())).contains(QStringLiteral("<svg")));
+
+        QSignalSpy failed(&window, &ui::MainWindow::exportFailed);
+        window.exportSession(ui::SessionExporter::Format::Html, q(m_dir.file("no/such/dir/report.html")));
+        QVERIFY(failed.wait(10000));
+        closeMessageBoxes(window);
+    }
+
+    void baselineAndClose()
+    {
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        QSignalSpy baseline(&window, &ui::MainWindow::baselineChanged);
+        QSignalSpy documents(&window, &ui::MainWindow::documentChanged);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        window.openBaseline(m_fixture);
+        QVERIFY(baseline.wait(10000));
+        QVERIFY(baseline.first().first().value<ui::SessionDocumentPtr>() != nullptr);
+        QCOMPARE(window.baseline()->report.kernels.size(), std::size_t(5));
+        window.closeSession();
+        QVERIFY(!window.document());
+        QVERIFY(!window.baseline());
+        QCOMPARE(baseline.last().first().value<ui::SessionDocumentPtr>(), nullptr);
+        QCOMPARE(documents.last().first().value<ui::SessionDocumentPtr>(), nullptr);
+        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 0);
+    }
+
+    void dropOpensSessions()
+    {
+        ui::MainWindow window;
+        window.show();
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(m_fixture) });
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(opened.first().first().toString(), m_fixture);
+    }
+
+    void viewsAreRegisteredByName()
+    {
+        ui::MainWindow window;
+        QVERIFY(window.viewNames().contains(QStringLiteral("table")));
+        QVERIFY(window.viewNames().contains(QStringLiteral("details")));
+        QVERIFY(!window.showView(QStringLiteral("bogus")));
+        auto* page = new QWidget;
+        const int index = window.addPage(page, QStringLiteral("&Roofline"), QStringLiteral("roofline"));
+        QCOMPARE(index, 1);
+        QVERIFY(window.showView(QStringLiteral("roofline")));
+        QCOMPARE(window.pages()->currentWidget(), page);
+        QVERIFY(window.showView(QStringLiteral("table")));
+        QCOMPARE(window.pages()->currentWidget(), window.kernelPage());
+        const QStringList lines = ui::shortcutLines(window.menuBar());
+        QVERIFY2(lines.contains(QStringLiteral("View ▸ Roofline\tCtrl+2")), qPrintable(lines.join(u'\n')));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Kernels\tCtrl+1")));
+        QVERIFY(lines.contains(QStringLiteral("File ▸ Open Session\tCtrl+O")));
+        auto* details = new QWidget;
+        window.setDetailsWidget(details);
+        QCOMPARE(window.detailsDock()->widget(), details);
+    }
+
+    void aboutStatesTheBundledExamplesOrigin()
+    {
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(QStringLiteral(RIDGELINE_EXAMPLES_DIR "/pytorch-two-ranks.ridge"));
+        QVERIFY(opened.wait(20000));
+        const QString about = ui::aboutText(window.document().get());
+        QVERIFY(about.contains(QStringLiteral("import:kineto")));
+        QVERIFY2(
+            about.contains(QStringLiteral("github.com/facebookresearch/HolisticTraceAnalysis")), qPrintable(about));
+        QVERIFY(about.contains(QStringLiteral("f4d0062c382f42bd8a74838bcdad1916c7d5d2da")));
+        QVERIFY(ui::aboutText(nullptr).contains(QStringLiteral("No session is open")));
+        // Two ranks: the rank filter offers both, each keeping only its own device's kernels.
+        auto* page = window.kernelPage();
+        const int all = page->proxy()->rowCount();
+        page->filterBar()->setRankFilter(1);
+        const int rank1 = page->proxy()->rowCount();
+        QVERIFY(rank1 > 0 && rank1 < all);
+        page->filterBar()->setRankFilter(std::nullopt);
+        QCOMPARE(page->proxy()->rowCount(), all);
+    }
+
+    void groupingIsRemembered()
+    {
+        {
+            ui::MainWindow window;
+            window.kernelPage()->setGrouping(ui::KernelGrouping::PerLaunch);
+        }
+        ui::MainWindow again;
+        QCOMPARE(again.kernelPage()->grouping(), ui::KernelGrouping::PerLaunch);
+        again.kernelPage()->setGrouping(ui::KernelGrouping::ByName);
+    }
+};
+
+QTEST_MAIN(TestMainWindowFiles)
+#include "tst_mainwindowfiles.moc"

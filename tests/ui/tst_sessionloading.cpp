@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// loadSessionDocument (the worker's one function) and SessionLoader: progress and cancel.
+#include "fixtures.h"
+#include "qtwarnings.h"
+#include "ridgeline/core/report.h"
+#include "ridgeline/core/sessionreader.h"
+#include "sessiondocumentloader.h"
+#include "sessionloader.h"
+#include "tempdir.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+using namespace ridgeline;
+
+class TestSessionLoading : public QObject {
+    Q_OBJECT
+private:
+    testing::TempDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase() { testing::installQtWarningRecorder(); }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void fillsTheDocumentAsTheReportDoes()
+    {
+        const auto path = m_dir.file("small.ridge");
+        QVERIFY(testing::writeSmallFixture(path).ok());
+        QList<int> steps;
+        ui::LoadHooks hooks;
+        hooks.progress = [&steps](int permille, const QString& what) {
+            QVERIFY(!what.isEmpty());
+            steps.append(permille);
+        };
+        auto doc = ui::loadSessionDocument(QString::fromStdString(path), hooks);
+        QVERIFY(doc.ok());
+        QVERIFY(std::is_sorted(steps.begin(), steps.end()));
+        QCOMPARE(steps.last(), 1000);
+        // The same figures as core::buildKernelReport (what `ridgeline report` prints).
+        auto reader = core::SessionReader::open(path);
+        QVERIFY(reader.ok());
+        auto report = core::buildKernelReport(reader.value());
+        QVERIFY(report.ok());
+        const auto& d = doc.value();
+        QCOMPARE(d.path, QString::fromStdString(path));
+        QCOMPARE(d.report.meta, report.value().meta);
+        QCOMPARE(d.report.devices, report.value().devices);
+        QCOMPARE(d.report.kernels.size(), report.value().kernels.size());
+        for (std::size_t i = 0; i < d.report.kernels.size(); ++i) {
+            QCOMPARE(d.report.kernels[i].name, report.value().kernels[i].name);
+            QCOMPARE(d.report.kernels[i].totalNs, report.value().kernels[i].totalNs);
+            QCOMPARE(d.report.kernels[i].analysis.verdict, report.value().kernels[i].analysis.verdict);
+        }
+        QCOMPARE(d.report.timeline.size(), report.value().timeline.size());
+        QCOMPARE(d.report.timeline.front().busyNs, report.value().timeline.front().busyNs);
+        QCOMPARE(d.ceilings.size(), std::size_t(2));
+    }
+
+    void cancelStopsAtTheNextStage()
+    {
+        const auto path = m_dir.file("small.ridge");
+        int polls = 0;
+        ui::LoadHooks hooks;
+        hooks.cancelled = [&polls] { return ++polls >= 3; };
+        auto doc = ui::loadSessionDocument(QString::fromStdString(path), hooks);
+        QVERIFY(doc.hasError());
+        QCOMPARE(polls, 3);
+    }
+
+    void badFileIsAnErrorNotACrash()
+    {
+        auto doc = ui::loadSessionDocument(QString::fromStdString(m_dir.file("missing.ridge")));
+        QVERIFY(doc.hasError());
+        QVERIFY(!doc.error().message.empty());
+    }
+
+    void loaderDeliversOrCancels()
+    {
+        const auto path = m_dir.file("big.ridge");
+        testing::SyntheticSpec spec;
+        spec.kernels = 300'000;
+        QVERIFY(testing::writeSyntheticSession(path, spec).ok());
+        ui::SessionLoader loader;
+        QSignalSpy loaded(&loader, &ui::SessionLoader::loaded);
+        QSignalSpy cancelled(&loader, &ui::SessionLoader::cancelled);
+        QSignalSpy progress(&loader, &ui::SessionLoader::progressChanged);
+        loader.load(QString::fromStdString(path));
+        QVERIFY(loader.isLoading());
+        loader.cancel(); // long before the 300 k kernels are summarised
+        QVERIFY(cancelled.wait(20000));
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(cancelled.first().first().toString(), QString::fromStdString(path));
+
+        loader.load(QString::fromStdString(path));
+        QVERIFY(loaded.wait(60000));
+        const auto doc = loaded.first().first().value<ui::SessionDocumentPtr>();
+        QVERIFY(doc);
+        std::int64_t launches = 0;
+        for (const auto& k : doc->report.kernels)
+            launches += k.launches;
+        QCOMPARE(launches, spec.kernels);
+        QVERIFY(progress.count() > 0);
+    }
+
+    void newerLoadReplacesARunningOne()
+    {
+        const auto big = m_dir.file("big.ridge");
+        const auto small = m_dir.file("small.ridge");
+        ui::SessionLoader loader;
+        QSignalSpy loaded(&loader, &ui::SessionLoader::loaded);
+        loader.load(QString::fromStdString(big));
+        loader.load(QString::fromStdString(small));
+        QVERIFY(loaded.wait(60000));
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(loaded.first().first().value<ui::SessionDocumentPtr>()->path, QString::fromStdString(small));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionLoading)
+#include "tst_sessionloading.moc"

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+#include "launchmodel.h"
+
+#include "palette.h"
+#include "ridgeline/core/units.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace ridgeline::ui {
+
+namespace {
+
+const std::vector<core::KernelSummary> kNoSummaries;
+
+// Rank of each text in sorted order (equal texts share a rank).
+std::vector<int> ranksOf(const std::vector<QString>& texts)
+{
+    std::vector<int> order(texts.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return QString::compare(texts[std::size_t(a)], texts[std::size_t(b)], Qt::CaseInsensitive) < 0;
+    });
+    std::vector<int> rank(texts.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        rank[std::size_t(order[i])] = static_cast<int>(i);
+    return rank;
+}
+
+} // namespace
+
+LaunchModel::LaunchModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void LaunchModel::setLaunches(SessionDocumentPtr document, std::vector<LaunchRow> rows)
+{
+    beginResetModel();
+    m_document = std::move(document);
+    m_rows = std::move(rows);
+    if (!m_document)
+        m_rows.clear();
+    m_originNs = m_rows.empty() ? 0 : std::min_element(m_rows.begin(), m_rows.end(), [](const auto& a, const auto& b) {
+        return a.startNs < b.startNs;
+    })->startNs;
+    cacheSummaryTexts();
+    endResetModel();
+}
+
+void LaunchModel::cacheSummaryTexts()
+{
+    const auto& all = summaries();
+    m_names.clear();
+    m_devices.clear();
+    m_verdicts.clear();
+    for (const auto& s : all) {
+        m_names.push_back(QString::fromStdString(s.name));
+        m_devices.push_back(s.deviceName.empty()
+                ? QString::number(s.deviceId)
+                : QStringLiteral("%1: %2").arg(s.deviceId).arg(QString::fromStdString(s.deviceName)));
+        m_verdicts.push_back(QString::fromStdString(s.analysis.verdict));
+    }
+    m_nameRank = ranksOf(m_names);
+    m_verdictRank = ranksOf(m_verdicts);
+}
+
+const std::vector<core::KernelSummary>& LaunchModel::summaries() const
+{
+    return m_document ? m_document->report.kernels : kNoSummaries;
+}
+
+int LaunchModel::rowOf(std::int64_t nameId, std::int64_t deviceId, std::int64_t launchId) const
+{
+    const auto& all = summaries();
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const auto& row = m_rows[i];
+        if (launchId >= 0
+                ? row.id == launchId
+                : all[std::size_t(row.summary)].nameId == nameId && all[std::size_t(row.summary)].deviceId == deviceId)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int LaunchModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int LaunchModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LaunchModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& row = m_rows[static_cast<std::size_t>(index.row())];
+    const auto summary = static_cast<std::size_t>(row.summary);
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case SortRole:
+        return sortKey(row, index.column());
+    case Qt::ToolTipRole:
+        return index.column() == NameColumn ? m_names[summary]
+                                            : QString::fromStdString(summaries()[summary].analysis.reason);
+    case MangledNameRole:
+        return QString::fromStdString(summaries()[summary].mangledName);
+    case ReasonRole:
+        return QString::fromStdString(summaries()[summary].analysis.reason);
+    case NameIdRole:
+        return static_cast<qlonglong>(summaries()[summary].nameId);
+    case DeviceIdRole:
+        return static_cast<qlonglong>(summaries()[summary].deviceId);
+    case LaunchIdRole:
+        return static_cast<qlonglong>(row.id);
+    case Qt::BackgroundRole:
+    case Qt::ForegroundRole:
+        return index.column() == VerdictColumn ? verdictCellData(m_verdicts[summary], role) : QVariant();
+    case Qt::TextAlignmentRole:
+        if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == DeviceColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant LaunchModel::display(const LaunchRow& row, int column) const
+{
+    const auto summary = static_cast<std::size_t>(row.summary);
+    switch (column) {
+    case StartColumn:
+        return QString::fromStdString(core::formatDuration(static_cast<double>(row.startNs - m_originNs)));
+    case DurationColumn:
+        return QString::fromStdString(core::formatDuration(static_cast<double>(row.endNs - row.startNs)));
+    case NameColumn:
+        return m_names[summary];
+    case DeviceColumn:
+        return m_devices[summary];
+    case StreamColumn:
+        return QString::number(row.streamId);
+    case VerdictColumn:
+        return m_verdicts[summary];
+    default:
+        return {};
+    }
+}
+
+QVariant LaunchModel::sortKey(const LaunchRow& row, int column) const
+{
+    const auto summary = static_cast<std::size_t>(row.summary);
+    switch (column) {
+    case StartColumn:
+        return static_cast<qlonglong>(row.startNs);
+    case DurationColumn:
+        return static_cast<qlonglong>(row.endNs - row.startNs);
+    case NameColumn:
+        return m_nameRank[summary];
+    case DeviceColumn:
+        return static_cast<qlonglong>(summaries()[summary].deviceId);
+    case StreamColumn:
+        return static_cast<qlonglong>(row.streamId);
+    case VerdictColumn:
+        return m_verdictRank[summary];
+    default:
+        return {};
+    }
+}
+
+void LaunchModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= ColumnCount)
+        return;
+    const auto& all = summaries();
+    const auto key = [&](const LaunchRow& r) -> std::int64_t {
+        const auto s = static_cast<std::size_t>(r.summary);
+        switch (column) {
+        case StartColumn:
+            return r.startNs;
+        case DurationColumn:
+            return r.endNs - r.startNs;
+        case NameColumn:
+            return m_nameRank[s];
+        case DeviceColumn:
+            return all[s].deviceId;
+        case StreamColumn:
+            return r.streamId;
+        default:
+            return m_verdictRank[s];
+        }
+    };
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // Persistent indexes (selection, current) follow their launch to its new row.
+    const QModelIndexList before = persistentIndexList();
+    std::vector<std::int64_t> idsBefore;
+    std::unordered_map<std::int64_t, int> newRowOf;
+    for (const auto& index : before) {
+        idsBefore.push_back(m_rows[std::size_t(index.row())].id);
+        newRowOf.emplace(idsBefore.back(), -1);
+    }
+    // Ties keep start order, so equal keys stay in time order.
+    std::stable_sort(m_rows.begin(), m_rows.end(), [&](const LaunchRow& a, const LaunchRow& b) {
+        const auto ka = key(a), kb = key(b);
+        if (ka != kb)
+            return order == Qt::AscendingOrder ? ka < kb : ka > kb;
+        return a.startNs < b.startNs;
+    });
+    if (!newRowOf.empty()) {
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            if (auto it = newRowOf.find(m_rows[i].id); it != newRowOf.end())
+                it->second = static_cast<int>(i);
+        }
+        QModelIndexList after;
+        for (qsizetype i = 0; i < before.size(); ++i)
+            after.append(index(newRowOf[idsBefore[std::size_t(i)]], before[i].column()));
+        changePersistentIndexList(before, after);
+    }
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+QVariant LaunchModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == VerdictColumn)
+        return tr("The verdict of the kernel (name on its device) this launch belongs to");
+    if (role == Qt::ToolTipRole && section == StartColumn)
+        return tr("Start time after the first launch of the session");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case StartColumn:
+        return tr("Start");
+    case DurationColumn:
+        return tr("Duration");
+    case NameColumn:
+        return tr("Kernel");
+    case DeviceColumn:
+        return tr("Device");
+    case StreamColumn:
+        return tr("Stream");
+    case VerdictColumn:
+        return tr("Kernel verdict");
+    default:
+        return {};
+    }
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "kernelrowsource.h"
+#include "launchrows.h"
+#include "sessiondocument.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <vector>
+
+namespace ridgeline::ui {
+
+// One row per kernel launch over a compact vector (LaunchRow), so a million launches stay fast:
+// data() is O(1) and sorting is done here on the vector, not by a proxy over QVariants.
+// Name, device and verdict come from the launch's kernel summary (the verdict of the kernel).
+class LaunchModel final : public QAbstractTableModel, public KernelRowSource {
+    Q_OBJECT
+public:
+    enum Column { StartColumn, DurationColumn, NameColumn, VerdictColumn, DeviceColumn, StreamColumn, ColumnCount };
+
+    explicit LaunchModel(QObject* parent = nullptr);
+
+    // `document` supplies the summaries that rows index into; both may be empty.
+    void setLaunches(SessionDocumentPtr document, std::vector<LaunchRow> rows);
+    const LaunchRow& launch(int row) const { return m_rows[static_cast<std::size_t>(row)]; }
+    // The row of a launch, or (launchId -1) the first launch of the kernel; -1 when none.
+    int rowOf(std::int64_t nameId, std::int64_t deviceId, std::int64_t launchId) const;
+
+    const std::vector<core::KernelSummary>& summaries() const override;
+    int summaryIndex(int row) const override { return launch(row).summary; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+private:
+    QVariant display(const LaunchRow& row, int column) const;
+    QVariant sortKey(const LaunchRow& row, int column) const;
+    void cacheSummaryTexts();
+
+    SessionDocumentPtr m_document;
+    std::vector<LaunchRow> m_rows;
+    std::int64_t m_originNs = 0; // start of the first launch: starts are shown relative to it
+    // Per summary, built once: display texts and sort ranks of name, device and verdict.
+    std::vector<QString> m_names, m_devices, m_verdicts;
+    std::vector<int> m_nameRank, m_verdictRank;
+};
+
+} // namespace ridgeline::ui

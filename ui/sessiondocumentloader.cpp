@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "sessiondocumentloader.h"
+
+#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/timeline.h"
+
+#include <QCoreApplication>
+
+namespace ridgeline::ui {
+
+namespace {
+
+class Stages {
+public:
+    explicit Stages(const LoadHooks& hooks)
+        : m_hooks(hooks)
+    { }
+    // Reports the start of a stage; false when the user cancelled.
+    bool begin(int permille, const QString& what) const
+    {
+        if (m_hooks.cancelled && m_hooks.cancelled())
+            return false;
+        if (m_hooks.progress)
+            m_hooks.progress(permille, what);
+        return true;
+    }
+
+private:
+    const LoadHooks& m_hooks;
+};
+
+core::Error cancelledError()
+{
+    return core::makeError(core::ErrorCode::InvalidArgument, "Opening was cancelled.");
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ridgeline::ui::SessionDocumentLoader", text);
+}
+
+} // namespace
+
+core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks)
+{
+    const Stages stages(hooks);
+    if (!stages.begin(0, tr("Opening session")))
+        return cancelledError();
+    auto reader = core::SessionReader::open(path.toStdString());
+    if (reader.hasError())
+        return reader.error();
+    auto& session = reader.value();
+
+    SessionDocument doc;
+    doc.path = path;
+    auto& report = doc.report;
+    report.path = session.path();
+    report.schemaVersion = session.fileSchemaVersion();
+    if (!stages.begin(50, tr("Reading devices")))
+        return cancelledError();
+    auto meta = session.meta();
+    if (meta.hasError())
+        return meta.error();
+    report.meta = std::move(meta).value();
+    auto devices = session.devices();
+    if (devices.hasError())
+        return devices.error();
+    report.devices = std::move(devices).value();
+    auto ceilings = session.ceilings();
+    if (ceilings.hasError())
+        return ceilings.error();
+    doc.ceilings = std::move(ceilings).value();
+
+    // The same figures as core::buildKernelReport over the whole session, in cancellable stages.
+    if (!stages.begin(100, tr("Summarising kernels and their verdicts")))
+        return cancelledError();
+    auto kernels = core::summarizeKernels(session);
+    if (kernels.hasError())
+        return kernels.error();
+    report.kernels = std::move(kernels).value();
+    if (hooks.tableReady)
+        hooks.tableReady(doc);
+
+    if (!stages.begin(550, tr("Analysing the timeline")))
+        return cancelledError();
+    auto timeline = core::analyzeSessionTimeline(session);
+    if (timeline.hasError())
+        return timeline.error();
+    report.timeline = std::move(timeline).value();
+
+    if (!stages.begin(1000, tr("Done")))
+        return cancelledError();
+    return doc;
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// Fills a SessionDocument from a .ridge file: the one function the worker thread runs when a
+// session is opened (everything slow happens here, nothing of it on the GUI thread).
+#pragma once
+
+#include "ridgeline/core/result.h"
+#include "sessiondocument.h"
+
+#include <QString>
+#include <functional>
+
+namespace ridgeline::ui {
+
+struct LoadHooks {
+    // 0..1000 with what is being done; called from the worker thread. May be empty.
+    std::function<void(int permille, const QString& what)> progress;
+    // Polled between stages; when it returns true loading stops with an error. May be empty.
+    std::function<bool()> cancelled;
+    // Called once with the document as far as the kernel table needs it (meta, devices,
+    // ceilings, kernel summaries), before the slower stages (timeline analysis, and whatever is
+    // added after it), so that the table can paint first. May be empty.
+    std::function<void(const SessionDocument& tableStage)> tableReady;
+};
+
+core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks = {});
+
+} // namespace ridgeline::ui
