@@ -3,18 +3,20 @@
 
 #include "capturedialog.h"
 #include "chartexporter.h"
+#include "details/detailspane.h"
 #include "kernelpage.h"
 #include "palette.h"
 #include "recentfiles.h"
+#include "roofline/rooflinepage.h"
 #include "selectionmodel.h"
 #include "sessionloader.h"
 #include "taskprogress.h"
+#include "timeline/timelinepage.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -45,11 +47,8 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 800);
 
     m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    auto* placeholder = new QLabel(tr("Select a kernel to see its details."), m_detailsDock);
-    placeholder->setAlignment(Qt::AlignCenter);
-    m_detailsDock->setWidget(placeholder);
     addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
-    resizeDocks({ m_detailsDock }, { 260 }, Qt::Horizontal);
+    resizeDocks({ m_detailsDock }, { 360 }, Qt::Horizontal);
     registerView(QStringLiteral("details"), [this] {
         m_detailsDock->show();
         m_detailsDock->raise();
@@ -60,6 +59,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_kernelPage->setSelectionModel(m_selection);
     addPage(m_kernelPage, tr("&Kernels"), QStringLiteral("table"));
     connect(this, &MainWindow::documentChanged, m_kernelPage, &KernelPage::setDocument);
+    auto* roofline = new RooflinePage(m_selection, this);
+    addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
+    connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);
+    connect(this, &MainWindow::baselineChanged, roofline, &RooflinePage::setBaseline);
+    auto* timeline = new TimelinePage(m_selection, this);
+    addPage(timeline, tr("&Timeline"), QStringLiteral("timeline"));
+    connect(this, &MainWindow::documentChanged, timeline, &TimelinePage::setDocument);
+    auto* details = new DetailsPane(m_selection, m_detailsDock);
+    setDetailsWidget(details);
+    connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
 
     connectLoader(m_loader, false);
     connectLoader(m_baselineLoader, true);

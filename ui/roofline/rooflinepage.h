@@ -3,6 +3,7 @@
 // memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
 #pragma once
 
+#include "chartexporter.h"
 #include "selectionmodel.h"
 #include "sessiondocument.h"
 
@@ -16,14 +17,14 @@ namespace ridgeline::ui {
 
 class RooflineView;
 
-class RooflinePage final : public QWidget {
+class RooflinePage final : public QWidget, public ChartExporter {
     Q_OBJECT
 public:
     explicit RooflinePage(SelectionModel* selection, QWidget* parent = nullptr);
 
     void setDocument(SessionDocumentPtr doc);
     void setBaseline(SessionDocumentPtr baseline);
-    bool exportImage(const QString& path);
+    bool exportImage(const QString& path) override;
     QWidget* exportWidget();
 
     RooflineView* view() const { return m_view; }
