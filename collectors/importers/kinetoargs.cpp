@@ -27,16 +27,6 @@ std::optional<std::int64_t> tokenInt(std::string_view token)
 
 } // namespace
 
-std::string_view unquoted(std::string_view token)
-{
-    while (
-        !token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
-        token.remove_suffix(1);
-    if (token.size() >= 2 && token.front() == '"' && token.back() == '"')
-        token = token.substr(1, token.size() - 2);
-    return token;
-}
-
 Category classify(std::string_view cat)
 {
     static constexpr std::pair<std::string_view, Category> kCategories[] {
@@ -57,32 +47,6 @@ Category classify(std::string_view cat)
             return category;
     }
     return Category::Other;
-}
-
-od::field fieldOf(simdjson::simdjson_result<od::field> member)
-{
-    od::field field;
-    if (const auto error = std::move(member).get(field))
-        throw simdjson::simdjson_error(error);
-    return field;
-}
-
-std::string_view keyOf(od::field& field)
-{
-    const char* start = field.key().raw();
-    const char* end = start;
-    while (*end != '"') {
-        if (*end == '\\')
-            ++end;
-        ++end;
-    }
-    return { start, static_cast<std::size_t>(end - start) };
-}
-
-bool isScalar(od::value& value)
-{
-    const auto type = value.type().value();
-    return type != od::json_type::array && type != od::json_type::object;
 }
 
 std::optional<std::int64_t> readInt(od::value& value)

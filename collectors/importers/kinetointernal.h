@@ -66,9 +66,11 @@ struct ParsedTrace {
 
 // Parses one trace as it streams in, its events in batches on `workers` threads (0: on the calling
 // thread). `progress` gets the fraction of the input read.
-// `batchBytes`: events handed to a worker at a time (0: the splitter's default).
-core::Result<ParsedTrace> parseTrace(
-    TraceSource& source, const std::function<void(double)>& progress, unsigned workers = 0, std::size_t batchBytes = 0);
+// `batchBytes`: events handed to a worker at a time (0: the splitter's default). `consume`, when
+// given, sees each batch's records in file order before they join the trace, and may take some.
+using BatchConsumer = std::function<core::Status(ParsedTrace& part)>;
+core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress,
+    unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {});
 
 // Threads for parsing a file's events: one per hardware thread, at most 8.
 unsigned parseWorkers();

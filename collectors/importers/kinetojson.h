@@ -13,14 +13,43 @@ namespace od = simdjson::ondemand;
 enum class Category { Unknown, Kernel, Memcpy, Memset, Runtime, Driver, Annotation, GpuAnnotation, Host, Other };
 
 // A token without its quotes and trailing whitespace.
-std::string_view unquoted(std::string_view token);
+inline std::string_view unquoted(std::string_view token)
+{
+    while (
+        !token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    if (token.size() >= 2 && token.front() == '"' && token.back() == '"')
+        token = token.substr(1, token.size() - 2);
+    return token;
+}
 // An event's "cat", compared case-insensitively ("Kernel", "Runtime" in older traces).
 Category classify(std::string_view cat);
-// Unwraps an object member; errors throw simdjson_error (caught in parseTrace).
-od::field fieldOf(simdjson::simdjson_result<od::field> member);
+// Unwraps an object member; errors throw simdjson_error (caught in parseTrace). Inline: called
+// for every key of every event.
+inline od::field fieldOf(simdjson::simdjson_result<od::field> member)
+{
+    od::field field;
+    if (const auto error = std::move(member).get(field))
+        throw simdjson::simdjson_error(error);
+    return field;
+}
 // The key of a field as written (keys Ridgeline looks for have no escapes).
-std::string_view keyOf(od::field& field);
-bool isScalar(od::value& value);
+inline std::string_view keyOf(od::field& field)
+{
+    const char* start = field.key().raw();
+    const char* end = start;
+    while (*end != '"') {
+        if (*end == '\\')
+            ++end;
+        ++end;
+    }
+    return { start, static_cast<std::size_t>(end - start) };
+}
+inline bool isScalar(od::value& value)
+{
+    const auto type = value.type().value();
+    return type != od::json_type::array && type != od::json_type::object;
+}
 // A number (or a numeric string) as an integer; reals are rounded.
 std::optional<std::int64_t> readInt(od::value& value);
 std::string readString(od::value& value);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <future>
 #include <set>
 
 namespace ridgeline::collectors {
@@ -62,7 +63,19 @@ struct SessionState {
     std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
     std::int64_t nextDeviceId = 0;
     std::int64_t nextKernelId = 1;
+    std::int64_t nextProcessId = 1;
+    std::map<std::int64_t, std::int64_t> fileProcesses; // host pid of the file being read -> process id
     std::set<int> ranks;
+
+    // The session process of a host pid of this file: reserved when first seen (its runtime calls
+    // are written while the file is still being read), its row written once the file is read.
+    std::int64_t processOf(std::int64_t pid)
+    {
+        const auto [it, added] = fileProcesses.try_emplace(pid, nextProcessId);
+        if (added)
+            ++nextProcessId;
+        return it->second;
+    }
 };
 
 // Devices the file's GPU ops ran on, described by deviceProperties where it can: file id -> session id.
@@ -109,9 +122,9 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
     return ids;
 }
 
-// One process per host pid of the file (the busiest first, which also owns the GPU ops): pid -> id.
+// One process per host pid of the file (the busiest owns the GPU ops): pid -> id.
 core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
-    core::SessionWriter& writer, const ParsedTrace& trace, std::int64_t& mainProcess)
+    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::int64_t& mainProcess)
 {
     std::vector<std::pair<std::int64_t, std::int64_t>> pids(trace.hostPidEvents.begin(), trace.hostPidEvents.end());
     std::stable_sort(pids.begin(), pids.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -121,6 +134,7 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
     std::vector<core::Thread> threads;
     for (const auto& [pid, count] : pids) {
         core::Process process;
+        process.id = state.processOf(pid);
         process.pid = pid;
         process.host = trace.hostName;
         process.rank = trace.rank;
@@ -143,6 +157,28 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
     return ids;
 }
 
+// Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
+std::vector<core::Verdict> kernelVerdicts(
+    const std::vector<core::Kernel>& kernels, const std::vector<std::string>& collectives, const SessionState& state)
+{
+    std::vector<core::Verdict> verdicts;
+    verdicts.reserve(kernels.size());
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const auto& record = kernels[i];
+        core::KernelFacts facts;
+        facts.kernelId = record.id;
+        facts.durationNs = record.durationNs();
+        facts.grid = record.grid;
+        facts.block = record.block;
+        facts.device = &state.devices.at(record.deviceId);
+        if (auto it = state.ceilings.find(record.deviceId); it != state.ceilings.end())
+            facts.ceilings = it->second;
+        facts.collective = collectives[i];
+        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+    }
+    return verdicts;
+}
+
 core::Status writeTrace(
     core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
 {
@@ -155,7 +191,7 @@ core::Status writeTrace(
     if (deviceIds.hasError())
         return deviceIds.error();
     std::int64_t mainProcess = 0;
-    auto processIds = writeProcesses(writer, trace, mainProcess);
+    auto processIds = writeProcesses(writer, trace, state, mainProcess);
     if (processIds.hasError())
         return processIds.error();
     auto processOf = [&](std::int64_t pid) {
@@ -166,8 +202,9 @@ core::Status writeTrace(
     std::vector<std::int64_t> nameIds(trace.names.size(), 0);
     std::vector<core::Kernel> kernels;
     std::vector<core::CommOp> commOps;
-    std::vector<core::Verdict> verdicts;
+    std::vector<std::string> collectives; // per kernel: the collective it carries, or empty
     kernels.reserve(trace.kernels.size());
+    collectives.reserve(trace.kernels.size());
     for (auto& k : trace.kernels) {
         core::Kernel record = k.kernel;
         auto& nameId = nameIds[static_cast<std::size_t>(record.nameId)];
@@ -181,14 +218,6 @@ core::Status writeTrace(
         record.id = state.nextKernelId++;
         record.processId = mainProcess;
         record.deviceId = deviceIds.value().at(record.deviceId);
-        core::KernelFacts facts;
-        facts.kernelId = record.id;
-        facts.durationNs = record.durationNs();
-        facts.grid = record.grid;
-        facts.block = record.block;
-        facts.device = &state.devices.at(record.deviceId);
-        if (auto it = state.ceilings.find(record.deviceId); it != state.ceilings.end())
-            facts.ceilings = it->second;
         if (k.comm) {
             const CommInfo& info = *k.comm;
             core::CommOp op;
@@ -206,11 +235,15 @@ core::Status writeTrace(
             op.startNs = record.startNs;
             op.endNs = record.endNs;
             commOps.push_back(std::move(op));
-            facts.collective = info.collective;
+            collectives.push_back(info.collective);
+        } else {
+            collectives.emplace_back();
         }
-        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
         kernels.push_back(record);
     }
+    // The verdicts are worked out on another thread while this one writes the records.
+    auto verdicts = std::async(
+        std::launch::async, [&kernels, &collectives, &state] { return kernelVerdicts(kernels, collectives, state); });
     for (auto& op : trace.memops) {
         op.processId = mainProcess;
         op.deviceId = deviceIds.value().at(op.deviceId);
@@ -232,7 +265,6 @@ core::Status writeTrace(
         return added.error();
     if (auto added = writer.addCommOps(commOps); added.hasError())
         return added.error();
-    RIDGELINE_TRY(writer.setVerdicts(verdicts));
     summary.kernels += static_cast<std::int64_t>(kernels.size());
     summary.commOps += static_cast<std::int64_t>(commOps.size());
     for (const auto& op : trace.memops)
@@ -245,6 +277,35 @@ core::Status writeTrace(
         return added.error();
     if (auto added = writer.addNvtxRanges(trace.ranges); added.hasError())
         return added.error();
+    return writer.setVerdicts(verdicts.get());
+}
+
+// Runtime calls and user annotations of a batch of events, written while the file is still being
+// read (the GPU ops wait for the devices and processes of the whole file). GPU-side annotations
+// stay in the batch: their process is the one that owns the GPU ops, known at the end.
+core::Status writeHostRecords(
+    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+{
+    for (auto& call : part.apiCalls)
+        call.processId = state.processOf(call.processId);
+    if (auto added = writer.addApiCalls(part.apiCalls); added.hasError())
+        return added.error();
+    summary.apiCalls += static_cast<std::int64_t>(part.apiCalls.size());
+    part.apiCalls.clear();
+    std::vector<core::NvtxRange> host;
+    std::vector<core::NvtxRange> gpu;
+    for (auto& range : part.ranges) {
+        if (range.processId < 0) {
+            gpu.push_back(std::move(range));
+        } else {
+            range.processId = state.processOf(range.processId);
+            host.push_back(std::move(range));
+        }
+    }
+    if (auto added = writer.addNvtxRanges(host); added.hasError())
+        return added.error();
+    summary.ranges += static_cast<std::int64_t>(host.size());
+    part.ranges = std::move(gpu);
     return {};
 }
 
@@ -302,13 +363,15 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
             auto source = kineto::TraceSource::openFile(path);
             if (source.hasError())
                 return source.error();
+            state.fileProcesses.clear();
             auto parsed = kineto::parseTrace(
                 *source.value(),
                 [&](double fraction) {
                     if (progress)
                         progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
                 },
-                kineto::parseWorkers());
+                kineto::parseWorkers(), 0,
+                [&](kineto::ParsedTrace& part) { return kineto::writeHostRecords(writer, part, state, summary); });
             if (parsed.hasError())
                 return parsed.error();
             trace = std::move(parsed).value();

@@ -250,7 +250,10 @@ core::Result<std::unique_ptr<TraceSource>> TraceSource::openFile(const std::stri
         size = std::ftell(file);
         std::rewind(file);
     }
-    return sourceOf(path, std::make_unique<FileInput>(path, file, size));
+    auto source = sourceOf(path, std::make_unique<FileInput>(path, file, size));
+    if (source.hasError() || dynamic_cast<GzipSource*>(source.value().get()) == nullptr)
+        return source;
+    return readAhead(std::move(source).value());
 }
 
 std::unique_ptr<TraceSource> TraceSource::fromBytes(std::string_view name, std::string_view bytes)

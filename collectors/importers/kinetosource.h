@@ -37,4 +37,8 @@ private:
     std::string m_name;
 };
 
+// The same bytes, read ahead on a thread of its own (kinetoreadahead.cpp); for gzip files, whose
+// inflating then runs beside the parsing.
+std::unique_ptr<TraceSource> readAhead(std::unique_ptr<TraceSource> source);
+
 } // namespace ridgeline::collectors::kineto

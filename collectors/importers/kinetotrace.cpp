@@ -98,8 +98,8 @@ unsigned parseWorkers()
     return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 }
 
-core::Result<ParsedTrace> parseTrace(
-    TraceSource& source, const std::function<void(double)>& progress, unsigned workers, std::size_t batchBytes)
+core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress, unsigned workers,
+    std::size_t batchBytes, const BatchConsumer& consume)
 {
     ParsedTrace trace;
     trace.name = source.name();
@@ -116,6 +116,8 @@ core::Result<ParsedTrace> parseTrace(
             batchFailed = true;
             return part.error();
         }
+        if (consume)
+            RIDGELINE_TRY(consume(part.value()));
         mergeInto(trace, std::move(part).value());
         return {};
     };
@@ -131,6 +133,8 @@ core::Result<ParsedTrace> parseTrace(
                 batchFailed = true;
                 return parsed.error();
             }
+            if (consume)
+                RIDGELINE_TRY(consume(part));
             mergeInto(trace, std::move(part));
             return {};
         }

