@@ -7,6 +7,7 @@
 #include "ridgeline/collectors/captureenv.h"
 #include "ridgeline/collectors/captureoutput.h"
 #include "ridgeline/collectors/captureprogress.h"
+#include "ridgeline/collectors/cuptilocate.h"
 #include "ridgeline/collectors/gpuprobe.h"
 #include "ridgeline/collectors/launcher.h"
 #include "ridgeline/collectors/measuredceilings.h"
@@ -139,7 +140,22 @@ int runCapture(const CaptureOptions& options)
         return report.fail(ExitInternal, library.error().message);
     }
     const auto gpus = col::probeGpus();
-    const std::string noGpu = col::noGpuSentence(gpus);
+    std::string noGpu = col::noGpuSentence(gpus);
+    // With a GPU, capture also needs CUPTI from the CUDA Toolkit: found here, and put on the
+    // target's loader path when it is not on the default one.
+    std::string cuptiPath;
+    if (noGpu.empty()) {
+        auto cupti = col::locateCupti();
+        if (cupti.hasError()) {
+            noGpu = cupti.error().message;
+        } else {
+            if (!cupti.value().warning.empty())
+                std::cerr << "ridgeline: warning: " << cupti.value().warning << '\n';
+            const char* current = std::getenv("LD_LIBRARY_PATH");
+            if (!cupti.value().onLoaderPath)
+                cuptiPath = col::cuptiLibraryPath(cupti.value(), current != nullptr ? current : "");
+        }
+    }
     if (!noGpu.empty())
         std::cerr << "ridgeline: " << noGpu << " The program runs anyway; the session records it without GPU work.\n";
 
@@ -152,6 +168,7 @@ int runCapture(const CaptureOptions& options)
     settings.launchSkip = options.launchSkip;
     settings.launchCount = options.launchCount;
     settings.nvtxRange = options.nvtxRange;
+    settings.libraryPath = cuptiPath;
 
     col::LaunchRequest request;
     request.argv = options.command;

@@ -40,9 +40,11 @@ std::vector<std::string> captureEnvironment(const std::vector<std::string>& base
     std::vector<std::string> env;
     env.reserve(base.size() + 10);
     for (const auto& entry : base) {
-        if (!isContractVariable(entry))
+        if (!isContractVariable(entry) && !(!settings.libraryPath.empty() && entry.starts_with("LD_LIBRARY_PATH=")))
             env.push_back(entry);
     }
+    if (!settings.libraryPath.empty())
+        env.push_back("LD_LIBRARY_PATH=" + settings.libraryPath);
     auto set = [&](const char* name, const std::string& value) { env.push_back(fmt::format("{}={}", name, value)); };
     set("CUDA_INJECTION64_PATH", settings.injectLibrary);
     set("NVTX_INJECTION64_PATH", settings.injectLibrary);

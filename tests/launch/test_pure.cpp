@@ -111,6 +111,21 @@ TEST(CaptureEnvironment, SetsTheContractAndDropsStaleFilters)
         0);
 }
 
+TEST(CaptureEnvironment, CuptiDirectoryReplacesTheLoaderPathOnlyWhenGiven)
+{
+    CaptureSettings s;
+    s.injectLibrary = "/x/libridgeline-inject.so";
+    const std::vector<std::string> base { "LD_LIBRARY_PATH=/old", "HOME=/root" };
+    const auto unchanged = captureEnvironment(base, s);
+    EXPECT_EQ(std::count(unchanged.begin(), unchanged.end(), std::string("LD_LIBRARY_PATH=/old")), 1);
+    s.libraryPath = "/opt/cuda/extras/CUPTI/lib64:/old";
+    const auto env = captureEnvironment(base, s);
+    EXPECT_EQ(
+        std::count_if(env.begin(), env.end(), [](const std::string& e) { return e.starts_with("LD_LIBRARY_PATH="); }),
+        1);
+    EXPECT_NE(std::find(env.begin(), env.end(), "LD_LIBRARY_PATH=/opt/cuda/extras/CUPTI/lib64:/old"), env.end());
+}
+
 TEST(CaptureEnvironment, MetricsValidation)
 {
     for (const char* good : { "roofline", "full", "none", "dram__bytes.sum", "dram__bytes.sum,gpu__time_duration.sum" })

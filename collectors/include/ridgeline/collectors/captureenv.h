@@ -24,6 +24,8 @@ struct CaptureSettings {
     std::optional<long long> launchCount;
     std::optional<std::string> nvtxRange;
     int flushPeriodMs = 1000;
+    // LD_LIBRARY_PATH for the target (CUPTI's directory prepended; cuptilocate.h); empty: unchanged.
+    std::string libraryPath;
 };
 
 // `base` ("KEY=VALUE" entries, e.g. environ) with the capture's variables set; filter variables
