@@ -221,17 +221,28 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& k, TranslatedBatch
     out.kernelNames.push_back(rawName.empty() ? std::string("<unnamed kernel>") : rawName);
 }
 
-void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& m, TranslatedBatch& out)
+namespace {
+
+// The fields every copy and memset record has, whatever its struct version.
+template <typename Record> core::MemOp memOpOf(const Record& m, std::int64_t processId, core::MemOpKind kind)
 {
     core::MemOp op;
-    op.processId = m_processId;
+    op.processId = processId;
     op.deviceId = m.deviceId;
     op.streamId = m.streamId;
     op.correlationId = m.correlationId;
-    op.kind = memcpyKind(m.copyKind);
+    op.kind = kind;
     op.bytes = static_cast<std::int64_t>(m.bytes);
     op.startNs = ns(m.start);
     op.endNs = ns(m.end);
+    return op;
+}
+
+} // namespace
+
+void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& m, TranslatedBatch& out)
+{
+    core::MemOp op = memOpOf(m, m_processId, memcpyKind(m.copyKind));
     op.srcMemory = memoryKindName(m.srcKind);
     op.dstMemory = memoryKindName(m.dstKind);
     out.memops.push_back(std::move(op));
@@ -239,15 +250,7 @@ void ActivityTranslator::memcpy(const CUpti_ActivityMemcpy6& m, TranslatedBatch&
 
 void ActivityTranslator::peerCopy(const CUpti_ActivityMemcpyPtoP4& m, TranslatedBatch& out)
 {
-    core::MemOp op;
-    op.processId = m_processId;
-    op.deviceId = m.deviceId;
-    op.streamId = m.streamId;
-    op.correlationId = m.correlationId;
-    op.kind = core::MemOpKind::MemcpyPtoP;
-    op.bytes = static_cast<std::int64_t>(m.bytes);
-    op.startNs = ns(m.start);
-    op.endNs = ns(m.end);
+    core::MemOp op = memOpOf(m, m_processId, core::MemOpKind::MemcpyPtoP);
     op.srcDeviceId = m.srcDeviceId;
     op.dstDeviceId = m.dstDeviceId;
     op.srcMemory = memoryKindName(m.srcKind);
@@ -257,15 +260,7 @@ void ActivityTranslator::peerCopy(const CUpti_ActivityMemcpyPtoP4& m, Translated
 
 void ActivityTranslator::memset(const CUpti_ActivityMemset4& m, TranslatedBatch& out)
 {
-    core::MemOp op;
-    op.processId = m_processId;
-    op.deviceId = m.deviceId;
-    op.streamId = m.streamId;
-    op.correlationId = m.correlationId;
-    op.kind = core::MemOpKind::Memset;
-    op.bytes = static_cast<std::int64_t>(m.bytes);
-    op.startNs = ns(m.start);
-    op.endNs = ns(m.end);
+    core::MemOp op = memOpOf(m, m_processId, core::MemOpKind::Memset);
     op.dstMemory = memoryKindName(m.memoryKind);
     out.memops.push_back(std::move(op));
 }
