@@ -104,7 +104,9 @@ check_depends_cover() { # files...
     for file in "$@"; do
         for soname in $(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
             path=$(ldd "$file" | awk -v so="$soname" '$1 == so && $2 == "=>" { print $3 }')
-            owner=$(owner_of "$path")
+            # The dynamic loader is listed by its absolute path, without "=>".
+            [ -n "$path" ] || path=$(ldd "$file" | awk -v so="$soname" '$1 ~ "/" so "$" { print $1 }')
+            owner=$(owner_of "$path" || true)
             if [ -z "$owner" ]; then fail "$(basename "$file"): $soname ($path) belongs to no package"; continue; fi
             check "$(basename "$file") needs $soname: Depends names $owner" depends_names "$owner"
         done
