@@ -8,6 +8,7 @@
 #include "ridgeline/core/sqlite.h"
 
 #include <algorithm>
+#include <limits>
 #include <fmt/format.h>
 #include <map>
 #include <optional>
@@ -52,8 +53,12 @@ struct SessionWriter::Impl {
     template <typename Op> void noteDurations(const char* table, std::span<const Op> ops)
     {
         auto& longest = maxDurations[table];
-        for (const auto& op : ops)
-            longest = std::max(longest, op.endNs - op.startNs);
+        for (const auto& op : ops) {
+            std::int64_t duration = 0; // hostile times saturate instead of overflowing
+            if (__builtin_sub_overflow(op.endNs, op.startNs, &duration))
+                duration = op.endNs > op.startNs ? std::numeric_limits<std::int64_t>::max() : 0;
+            longest = std::max(longest, duration);
+        }
     }
 
     explicit Impl(sqlite::Database database)
