@@ -122,15 +122,14 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
     return ids;
 }
 
-// One process per host pid of the file (the busiest owns the GPU ops): pid -> id.
-core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
+// One process per host pid of the file, with the id reserved for it (the busiest owns the GPU ops).
+core::Status writeProcesses(
     core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::int64_t& mainProcess)
 {
     std::vector<std::pair<std::int64_t, std::int64_t>> pids(trace.hostPidEvents.begin(), trace.hostPidEvents.end());
     std::stable_sort(pids.begin(), pids.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (pids.empty())
         pids.emplace_back(0, 0);
-    std::map<std::int64_t, std::int64_t> ids;
     std::vector<core::Thread> threads;
     for (const auto& [pid, count] : pids) {
         core::Process process;
@@ -143,18 +142,16 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(
             process.command = it->second;
         process.startNs = trace.firstNs;
         process.endNs = trace.lastNs;
-        auto id = writer.addProcess(process);
-        if (id.hasError())
-            return id.error();
-        ids[pid] = id.value();
+        if (auto added = writer.addProcess(process); added.hasError())
+            return added.error();
         for (const auto& [key, name] : trace.threadNames) {
             if (key.first == pid)
-                threads.push_back({ 0, id.value(), key.second, name });
+                threads.push_back({ 0, process.id, key.second, name });
         }
     }
     RIDGELINE_TRY(writer.addThreads(threads));
-    mainProcess = ids.at(pids.front().first);
-    return ids;
+    mainProcess = state.processOf(pids.front().first);
+    return {};
 }
 
 // Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
@@ -191,13 +188,7 @@ core::Status writeTrace(
     if (deviceIds.hasError())
         return deviceIds.error();
     std::int64_t mainProcess = 0;
-    auto processIds = writeProcesses(writer, trace, state, mainProcess);
-    if (processIds.hasError())
-        return processIds.error();
-    auto processOf = [&](std::int64_t pid) {
-        const auto it = processIds.value().find(pid);
-        return it == processIds.value().end() ? mainProcess : it->second;
-    };
+    RIDGELINE_TRY(writeProcesses(writer, trace, state, mainProcess));
 
     std::vector<std::int64_t> nameIds(trace.names.size(), 0);
     std::vector<core::Kernel> kernels;
@@ -256,10 +247,10 @@ core::Status writeTrace(
         peer(op.srcDeviceId);
         peer(op.dstDeviceId);
     }
-    for (auto& call : trace.apiCalls)
-        call.processId = processOf(call.processId);
+    // Runtime calls and host annotations were written while the file was read (writeHostRecords);
+    // what is left are the GPU-side annotations, on the process that owns the GPU ops.
     for (auto& range : trace.ranges)
-        range.processId = processOf(range.processId);
+        range.processId = mainProcess;
 
     if (auto added = writer.addKernels(kernels); added.hasError())
         return added.error();
@@ -269,11 +260,8 @@ core::Status writeTrace(
     summary.commOps += static_cast<std::int64_t>(commOps.size());
     for (const auto& op : trace.memops)
         (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
-    summary.apiCalls += static_cast<std::int64_t>(trace.apiCalls.size());
     summary.ranges += static_cast<std::int64_t>(trace.ranges.size());
     if (auto added = writer.addMemOps(trace.memops); added.hasError())
-        return added.error();
-    if (auto added = writer.addApiCalls(trace.apiCalls); added.hasError())
         return added.error();
     if (auto added = writer.addNvtxRanges(trace.ranges); added.hasError())
         return added.error();

@@ -248,8 +248,8 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
             "<p class=\"lead\">{}; ceilings of this device (best source per resource), kernels with "
             "hardware counters on it.</p>\n",
             htmlEscape(title));
-        out << detail::rooflineSvg(ceilings.value(), kernels.value(), first.id, title);
         const auto chart = detail::htmlRooflineChart(ceilings.value(), kernels.value(), first.id);
+        out << detail::rooflineSvg(chart, kernels.value(), title);
         const auto plotted = static_cast<std::int64_t>(chart.points.size());
         const auto withoutCounters = static_cast<std::int64_t>(chart.unplotted.size());
         out << "<p class=\"legend\">";

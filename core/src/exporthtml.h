@@ -18,6 +18,9 @@ namespace ridgeline::core::detail {
 std::string rooflineSvg(const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows,
     std::int64_t deviceId, const std::string& title);
 
+// The same for a chart already built by htmlRooflineChart from `rows`.
+std::string rooflineSvg(const RooflineChart& chart, const std::vector<KernelSummary>& rows, const std::string& title);
+
 // The chart rooflineSvg draws: DRAM points (combined) and the ceilings of one device.
 RooflineChart htmlRooflineChart(
     const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows, std::int64_t deviceId);

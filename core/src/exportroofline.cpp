@@ -125,7 +125,11 @@ RooflineChart htmlRooflineChart(
 std::string rooflineSvg(const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows,
     std::int64_t deviceId, const std::string& title)
 {
-    const RooflineChart chart = htmlRooflineChart(ceilings, rows, deviceId);
+    return rooflineSvg(htmlRooflineChart(ceilings, rows, deviceId), rows, title);
+}
+
+std::string rooflineSvg(const RooflineChart& chart, const std::vector<KernelSummary>& rows, const std::string& title)
+{
     const Axes ax { chart.axes };
     std::string svg = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" )"
                                   R"(viewBox="0 0 {0} {1}" role="img" aria-label="Roofline chart">)"

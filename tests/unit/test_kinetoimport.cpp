@@ -2,6 +2,7 @@
 // Importing the real Kineto traces of tests/data/kineto/ (HTA's test data, see the README there).
 // Every expected count is computed here from the same file with zlib + nlohmann::json, not taken
 // from the importer: kernels, copies, memsets, NCCL kernels, runtime calls, annotations, ranks.
+#include "gunzip.h"
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/core/model.h"
 #include "testutil.h"
@@ -22,18 +23,6 @@ using ridgeline::testing::testDataPath;
 
 namespace {
 
-std::string gunzip(const std::string& path)
-{
-    gzFile file = gzopen(path.c_str(), "rb");
-    std::string text;
-    char buffer[1 << 16];
-    int n = 0;
-    while ((n = gzread(file, buffer, sizeof buffer)) > 0)
-        text.append(buffer, static_cast<std::size_t>(n));
-    gzclose(file);
-    return text;
-}
-
 std::string lower(std::string text)
 {
     std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -50,7 +39,7 @@ struct Expected {
 // The importer's mapping, restated over a plain JSON reader.
 Expected expectedFrom(const std::string& path)
 {
-    const auto doc = nlohmann::json::parse(gunzip(path));
+    const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
     Expected e;
     if (doc.contains("distributedInfo") && doc["distributedInfo"].contains("rank")) {
         e.rank = doc["distributedInfo"]["rank"].get<int>();
@@ -178,7 +167,8 @@ TEST(KinetoImport, EveryTraceImportsWithTheCountsOfAPlainJsonReader)
             [](const std::string& w) { return w.find("no GPU activity in") != std::string::npos; });
         EXPECT_EQ(warned, !gpu);
         if (e.kernels > 0) {
-            EXPECT_EQ(db.count("SELECT start_ns FROM kernels ORDER BY id LIMIT 1"), firstKernelStartNs(gunzip(path)));
+            EXPECT_EQ(db.count("SELECT start_ns FROM kernels ORDER BY id LIMIT 1"),
+                firstKernelStartNs(ridgeline::testing::gunzipFile(path)));
         }
     }
 }
@@ -188,7 +178,7 @@ TEST(KinetoImport, NcclArgumentsBecomeCollectivesWithMessageSizes)
     TempDir dir;
     const auto path = testDataPath("kineto/nccl_parser_config/nccl_data.json.gz");
     ASSERT_TRUE(collectors::importKineto({ path }, dir.file("s.ridge"), false).ok());
-    const auto doc = nlohmann::json::parse(gunzip(path));
+    const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
     std::vector<std::string> expected;
     for (const auto& ev : doc["traceEvents"]) {
         if (ev.value("cat", "") == "kernel" && ev["args"].contains("Collective name")) {
@@ -259,8 +249,8 @@ TEST(KinetoImport, EdgeCasesImportWithAWarning)
 TEST(KinetoImport, BadFilesGiveOneClearError)
 {
     TempDir dir;
-    const auto text
-        = gunzip(testDataPath("kineto/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz"));
+    const auto text = ridgeline::testing::gunzipFile(
+        testDataPath("kineto/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz"));
     const auto gz = ridgeline::testing::readBytes(
         testDataPath("kineto/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz"));
     std::string corrupt = gz;

@@ -2,6 +2,7 @@
 // The streaming splitter of the Kineto importer (collectors/importers/kinetosplit.h), checked
 // against a plain JSON reader: whatever the window and batch sizes, the pieces it hands over hold
 // exactly the trace's top-level members and events, in order.
+#include "gunzip.h"
 #include "kinetointernal.h"
 #include "kinetosource.h"
 #include "kinetosplit.h"
@@ -72,18 +73,6 @@ std::string gzipped(const std::string& text)
     return out;
 }
 
-std::string gunzipFile(const std::string& path)
-{
-    gzFile file = gzopen(path.c_str(), "rb");
-    std::string text;
-    char buffer[1 << 16];
-    int n = 0;
-    while ((n = gzread(file, buffer, sizeof buffer)) > 0)
-        text.append(buffer, static_cast<std::size_t>(n));
-    gzclose(file);
-    return text;
-}
-
 const kineto::SplitOptions kSizes[] = { { 16, 1 }, { 100, 50 }, { 4096, 1000 }, {} };
 
 void expectSameAsPlainReader(const std::string& name, const std::string& bytes, const std::string& text)
@@ -116,7 +105,8 @@ TEST(KinetoSplit, EveryTraceSplitsIntoItsMembersAndEventsAtAnyWindowSize)
         const auto path = entry.path().string();
         if (!entry.is_regular_file() || (path.ends_with(".json") == path.ends_with(".json.gz")))
             continue;
-        const auto text = path.ends_with(".gz") ? gunzipFile(path) : ridgeline::testing::readBytes(path);
+        const auto text
+            = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
         // The small windows are slow on the big files: those get the default sizes only.
         if (text.size() > (std::size_t { 4 } << 20)) {
             auto pieces = split(path, text, {});
