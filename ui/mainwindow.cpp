@@ -135,6 +135,23 @@ void MainWindow::registerView(const QString& name, std::function<void()> show)
     m_views.insert(name, std::move(show));
 }
 
+bool MainWindow::selectKernel(const QString& nameContains)
+{
+    if (!m_document)
+        return false;
+    const core::KernelSummary* best = nullptr;
+    for (const auto& k : m_document->report.kernels) {
+        const bool matches = nameContains.isEmpty()
+            || QString::fromStdString(k.name).contains(nameContains, Qt::CaseInsensitive)
+            || QString::fromStdString(k.mangledName).contains(nameContains, Qt::CaseInsensitive);
+        if (matches && (!best || k.totalNs > best->totalNs))
+            best = &k;
+    }
+    if (best)
+        m_selection->select({ best->nameId, best->deviceId, -1 });
+    return best != nullptr;
+}
+
 bool MainWindow::showView(const QString& name)
 {
     const auto it = m_views.constFind(name);

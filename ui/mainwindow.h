@@ -42,6 +42,9 @@ public:
     void registerView(const QString& name, std::function<void()> show);
     QStringList viewNames() const { return m_viewOrder; }
     bool showView(const QString& name);
+    // Selects the kernel with the most time whose name contains `nameContains` (any kernel when
+    // empty) in every view; false when no kernel of the open session matches.
+    bool selectKernel(const QString& nameContains);
 
     void openSession(const QString& path);
     void openBaseline(const QString& path);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline-ui`: the desktop app. Wires the main window to the command line and the importers.
+#include "details/detailspane.h"
 #include "mainwindow.h"
 #include "ridgeline/collectors/importer.h"
 #include "ridgeline/core/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QIcon>
 #include <QPixmap>
 #include <QSettings>
@@ -14,6 +16,7 @@
 
 namespace {
 
+using ridgeline::ui::DetailsPane;
 using ridgeline::ui::MainWindow;
 
 ridgeline::core::Result<std::string> importWithCollectors(
@@ -30,14 +33,30 @@ ridgeline::core::Result<std::string> importWithCollectors(
 }
 
 // --screenshot: open the session, show the view, save a PNG of the window and exit.
-void screenshotWhenOpened(MainWindow& window, const QString& target, const QString& view)
+// `select`: the kernel to select first (a part of its name); the details view without one shows the
+// kernel with the most time.
+void screenshotWhenOpened(
+    MainWindow& window, const QString& target, const QString& view, const QString& select, bool selectGiven)
 {
-    QObject::connect(&window, &MainWindow::sessionOpened, &window, [&window, target, view] {
+    QObject::connect(&window, &MainWindow::sessionOpened, &window, [&window, target, view, select, selectGiven] {
+        if ((selectGiven || view == QLatin1String("details")) && !window.selectKernel(select)) {
+            std::fprintf(stderr, "ridgeline-ui: no kernel of the session matches '%s'\n", qPrintable(select));
+            QApplication::exit(1);
+            return;
+        }
         window.showView(view);
-        const bool saved = window.grab().save(target, "PNG");
-        if (!saved)
-            std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
-        QApplication::exit(saved ? 0 : 3);
+        const auto save = [&window, target] {
+            const bool saved = window.grab().save(target, "PNG");
+            if (!saved)
+                std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
+            QApplication::exit(saved ? 0 : 3);
+        };
+        // The details of a selected kernel (launch configurations, counters) load off the GUI thread.
+        auto* details = qobject_cast<DetailsPane*>(window.detailsDock()->widget());
+        if (details && details->isLoading())
+            QObject::connect(details, &DetailsPane::detailsLoaded, &window, save, Qt::SingleShotConnection);
+        else
+            save();
     });
     QObject::connect(&window, &MainWindow::sessionFailed, &window, [](const QString&, const QString& message) {
         std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
@@ -67,8 +86,13 @@ int main(int argc, char** argv)
     const QCommandLineOption view(QStringLiteral("view"),
         QStringLiteral("With --screenshot: the view to show (table, roofline, timeline, details; default table)."),
         QStringLiteral("VIEW"), QStringLiteral("table"));
+    const QCommandLineOption select(QStringLiteral("select"),
+        QStringLiteral("With --screenshot: select the kernel with the most time whose name contains TEXT first "
+                       "(the details view selects the kernel with the most time when this is not given)."),
+        QStringLiteral("TEXT"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(select);
     parser.addPositionalArgument(QStringLiteral("FILES"),
         QStringLiteral("Sessions (.ridge) to open; traces (Kineto JSON, Nsight Systems SQLite, Nsight Compute CSV) "
                        "to import"));
@@ -96,7 +120,7 @@ int main(int argc, char** argv)
                 qPrintable(window.viewNames().join(QStringLiteral(", "))));
             return 1;
         }
-        screenshotWhenOpened(window, parser.value(screenshot), name);
+        screenshotWhenOpened(window, parser.value(screenshot), name, parser.value(select), parser.isSet(select));
     }
     window.show();
     if (headless)

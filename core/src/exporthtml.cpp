@@ -88,13 +88,7 @@ void writeSummary(std::ostream& out, SessionReader& reader, const std::map<std::
     row("Status", htmlEscape(metaValue(meta, "status")));
     std::string deviceList;
     for (const auto& d : devices) {
-        std::string facts;
-        if (d.ccMajor > 0)
-            facts = fmt::format("compute capability {}.{}", d.ccMajor, d.ccMinor);
-        if (d.smCount > 0)
-            facts += fmt::format("{}{} SMs", facts.empty() ? "" : ", ", d.smCount);
-        if (!d.host.empty())
-            facts += fmt::format("{}host {}", facts.empty() ? "" : ", ", htmlEscape(d.host));
+        const std::string facts = htmlEscape(describeDevice(d));
         deviceList += fmt::format("GPU {}: {}{}<br>\n", d.ordinal, htmlEscape(d.name),
             facts.empty() ? " (the trace describes it no further)" : " (" + facts + ")");
     }

@@ -2,6 +2,7 @@
 #include "ridgeline/core/model.h"
 
 #include <array>
+#include <string>
 #include <utility>
 
 namespace ridgeline::core {
@@ -77,6 +78,19 @@ const char* toString(MemOpKind kind)
 std::optional<MemOpKind> memOpKindFromString(std::string_view text)
 {
     return valueOf(kMemOpKinds, text);
+}
+
+std::string describeDevice(const Device& device)
+{
+    std::string facts;
+    const auto add = [&facts](const std::string& fact) { facts += (facts.empty() ? "" : ", ") + fact; };
+    if (device.ccMajor > 0)
+        add("compute capability " + std::to_string(device.ccMajor) + "." + std::to_string(device.ccMinor));
+    if (device.smCount > 0)
+        add(std::to_string(device.smCount) + " SMs");
+    if (!device.host.empty())
+        add("host " + device.host);
+    return facts;
 }
 
 } // namespace ridgeline::core

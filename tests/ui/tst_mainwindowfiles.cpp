@@ -304,6 +304,37 @@ private Q_SLOTS:
         QCOMPARE(opened.first().first().toString(), m_fixture);
     }
 
+    void selectKernelPicksTheKernelWithTheMostTime()
+    {
+        ui::MainWindow window;
+        QVERIFY(!window.selectKernel(QString())); // no session
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(m_fixture);
+        QVERIFY(opened.wait(10000));
+        const auto& kernels = window.document()->report.kernels;
+        const auto heaviest = [&kernels](const QString& part) {
+            const core::KernelSummary* best = nullptr;
+            for (const auto& k : kernels) {
+                if (QString::fromStdString(k.name).contains(part, Qt::CaseInsensitive)
+                    && (!best || k.totalNs > best->totalNs))
+                    best = &k;
+            }
+            return best;
+        };
+        QVERIFY(window.selectKernel(QString()));
+        const auto* all = heaviest(QString());
+        QVERIFY(all);
+        QCOMPARE(window.selectionModel()->current().nameId, all->nameId);
+        QCOMPARE(window.selectionModel()->current().deviceId, all->deviceId);
+        QCOMPARE(window.selectionModel()->current().launchId, -1);
+        const auto* vectorAdd = heaviest(QStringLiteral("VECTORADD"));
+        QVERIFY(vectorAdd && vectorAdd != all);
+        QVERIFY(window.selectKernel(QStringLiteral("VECTORADD"))); // any case
+        QCOMPARE(window.selectionModel()->current().nameId, vectorAdd->nameId);
+        QVERIFY(!window.selectKernel(QStringLiteral("no such kernel")));
+        QCOMPARE(window.selectionModel()->current().nameId, vectorAdd->nameId); // unchanged
+    }
+
     void viewsAreRegisteredByName()
     {
         ui::MainWindow window;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/demangle.h"
+#include "ridgeline/core/model.h"
 #include "ridgeline/core/units.h"
 
 #include <gtest/gtest.h>
@@ -66,4 +67,19 @@ TEST(Demangle, ShortKernelNamesFoldTemplatesParametersAndTheReturnType)
     EXPECT_EQ(shortKernelName("void k<(a)>(int) const"), "k<…>(…) const");
     EXPECT_EQ(shortKernelName("broken>(name"), "broken>(name");
     EXPECT_EQ(shortKernelName(""), "");
+}
+
+TEST(Model, DescribeDeviceSaysWhatTheSessionKnowsAndNothingElse)
+{
+    using ridgeline::core::describeDevice;
+    ridgeline::core::Device d;
+    d.name = "NVIDIA A100-PG509-200";
+    EXPECT_EQ(describeDevice(d), ""); // a trace that names a GPU and nothing more: no "0.0, 0 SMs"
+    d.ccMajor = 8;
+    EXPECT_EQ(describeDevice(d), "compute capability 8.0");
+    d.smCount = 108;
+    d.host = "node-3";
+    EXPECT_EQ(describeDevice(d), "compute capability 8.0, 108 SMs, host node-3");
+    d.ccMajor = 0;
+    EXPECT_EQ(describeDevice(d), "108 SMs, host node-3");
 }

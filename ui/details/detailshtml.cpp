@@ -44,12 +44,11 @@ QString header(const DetailsInput& in, const core::KernelSummary& k)
     if (k.mangledName != k.name && !k.mangledName.empty())
         html += row(QObject::tr("Symbol"), QStringLiteral("<code>%1</code>").arg(q(k.mangledName)));
     QString device = q(k.deviceName.empty() ? "unknown" : k.deviceName);
-    if (in.device)
-        device += QObject::tr(" (GPU %1, compute capability %2.%3, %4 SMs)")
-                      .arg(in.device->ordinal)
-                      .arg(in.device->ccMajor)
-                      .arg(in.device->ccMinor)
-                      .arg(in.device->smCount);
+    if (in.device) {
+        const std::string facts = core::describeDevice(*in.device);
+        device += facts.empty() ? QObject::tr(" (GPU %1; the session describes it no further)").arg(in.device->ordinal)
+                                : QObject::tr(" (GPU %1, %2)").arg(in.device->ordinal).arg(q(facts));
+    }
     html += row(QObject::tr("Device"), device);
     if (in.launchId >= 0)
         html += row(QObject::tr("Launch"), QObject::tr("#%1 of %2 launches").arg(in.launchId).arg(k.launches));

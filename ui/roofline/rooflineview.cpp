@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/units.h"
 #include "rooflineceilings.h"
+#include "rooflineemptynote.h"
 #include "rooflinepointsitem.h"
 #include "verdictcolors.h"
 
@@ -79,6 +80,7 @@ RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
     m_ceilings = std::make_unique<RooflineCeilings>(c, m_x, m_y);
     m_points = new RooflinePointsItem(c);
     m_points->setZValue(10);
+    m_emptyNote = new RooflineEmptyNote(c);
 
     // Legend entries only: verdict colours and the marker shape of each memory level (styled in applyTheme).
     for (int i = 0; i < 8; ++i) {
@@ -103,6 +105,7 @@ void RooflineView::applyTheme()
     chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight); // resets series styles
     chart()->setBackgroundRoundness(0);
     m_ceilings->setDark(dark);
+    m_emptyNote->setDefaultTextColor(dark ? QColor(0xd0, 0xd0, 0xd0) : QColor(0x40, 0x40, 0x40));
     const QColor grey = dark ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
     const std::pair<QString, QScatterSeries::MarkerShape> levels[]
         = { { tr("DRAM"), QScatterSeries::MarkerShapeCircle }, { tr("L2"), QScatterSeries::MarkerShapeRectangle },
@@ -185,6 +188,8 @@ void RooflineView::rebuild()
     }
     m_ceilings->set(m_chart);
     rebuildPoints();
+    m_emptyNote->update(m_doc != nullptr, m_chart,
+        m_doc ? std::span<const core::KernelSummary>(m_doc->report.kernels) : std::span<const core::KernelSummary> {});
     for (std::size_t i = 5; i < m_legend.size(); ++i) {
         const char* level = i == 5 ? "DRAM" : i == 6 ? "L2" : "L1";
         const bool shown = std::find(m_options.levels.begin(), m_options.levels.end(), level) != m_options.levels.end();
@@ -254,6 +259,7 @@ void RooflineView::relayout()
         return;
     m_points->setMapping(mapping);
     m_ceilings->placeLabels(mapping);
+    m_emptyNote->place(mapping.plot);
 }
 
 void RooflineView::followSelection(const KernelSelection& selection, const QObject* origin)

@@ -20,6 +20,7 @@ class QScatterSeries;
 namespace ridgeline::ui {
 
 class RooflineCeilings;
+class RooflineEmptyNote;
 class RooflinePointsItem;
 
 class RooflineView final : public QChartView {
@@ -44,6 +45,7 @@ public:
     const core::RooflineChart& baselineModel() const { return m_baselineChart; }
     const RooflineCeilings& ceilings() const { return *m_ceilings; }
     RooflinePointsItem* pointsItem() const { return m_points; }
+    const RooflineEmptyNote* emptyNote() const { return m_emptyNote; }
     QLogValueAxis* xAxis() const { return m_x; }
     QLogValueAxis* yAxis() const { return m_y; }
     int pointAt(QPoint viewPos) const; // index into chartModel().points, or -1
@@ -82,6 +84,7 @@ private:
     QLogValueAxis* m_y;
     std::unique_ptr<RooflineCeilings> m_ceilings;
     RooflinePointsItem* m_points;
+    RooflineEmptyNote* m_emptyNote; // why the chart has no points, over its plot area
     std::vector<QScatterSeries*> m_legend; // empty series: verdict colours and level shapes
     QRubberBand* m_band;
     QPoint m_pressPos;

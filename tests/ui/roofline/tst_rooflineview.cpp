@@ -6,6 +6,7 @@
 #include "qtwarnings.h"
 #include "ridgeline/core/rooflinechart.h"
 #include "roofline/rooflineceilings.h"
+#include "roofline/rooflineemptynote.h"
 #include "roofline/rooflinepage.h"
 #include "roofline/rooflinepointsitem.h"
 #include "roofline/rooflineview.h"
@@ -285,6 +286,46 @@ private Q_SLOTS:
         page.levelAction(QStringLiteral("DRAM"))->setChecked(true);
         page.pointMode()->setCurrentIndex(1);
         QCOMPARE(view->chartModel().points.front().precision, std::string("FP32"));
+    }
+
+    void emptyChartSaysWhyAndWhatToDo()
+    {
+        ui::SelectionModel selection;
+        RooflineView view(&selection);
+        showView(view);
+        const auto* note = view.emptyNote();
+        // No session: how to get one.
+        QVERIFY(note->isVisible());
+        QVERIFY(note->toPlainText().contains(QStringLiteral("Open a session")));
+        // Points on the chart: no note.
+        view.setDocument(m_small);
+        QVERIFY(!view.chartModel().points.empty());
+        QVERIFY(!note->isVisible());
+        // Kernels without counters only (the small fixture's GPU 1): why, and where counters come from.
+        auto doc = std::make_shared<ui::SessionDocument>(*m_small);
+        std::erase_if(doc->report.kernels, [](const core::KernelSummary& k) { return k.analysis.hasCounters; });
+        doc->ceilings.clear();
+        QCOMPARE(doc->report.kernels.size(), std::size_t(4));
+        view.setDocument(doc);
+        QVERIFY(view.chartModel().points.empty());
+        QVERIFY(note->isVisible());
+        const QString text = note->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("None of the 4 kernel(s) of this session has hardware counters")),
+            qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("ridgeline capture --metrics roofline")));
+        QVERIFY(text.contains(QStringLiteral("No ceilings are drawn")));
+        // The note sits inside the plot area.
+        const QRectF plot = view.chart()->plotArea();
+        QVERIFY(plot.contains(note->mapRectToScene(note->boundingRect()).center()));
+        // Counters but no FLOPs: the per-kernel reason instead.
+        auto noFlops = std::make_shared<ui::SessionDocument>(*m_small);
+        for (auto& k : noFlops->report.kernels)
+            k.analysis.flops.reset();
+        view.setDocument(noFlops);
+        QVERIFY(view.chartModel().points.empty());
+        QVERIFY2(note->toPlainText().contains(QStringLiteral("no floating-point work counted")),
+            qPrintable(note->toPlainText()));
+        QVERIFY(!note->toPlainText().contains(QStringLiteral("No ceilings")));
     }
 
     void exportsPngAndSvg()

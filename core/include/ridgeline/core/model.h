@@ -36,6 +36,10 @@ struct Device {
     bool operator==(const Device&) const = default;
 };
 
+// What is known of a device beyond its name, for people: "compute capability 8.0, 108 SMs,
+// host node-3"; empty when the session describes it no further (traces often name nothing).
+std::string describeDevice(const Device& device);
+
 enum class CeilingSource { Measured, Counters, Datasheet };
 
 struct Ceiling {
