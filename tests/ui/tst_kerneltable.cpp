@@ -6,16 +6,16 @@
 #include "kernelpage.h"
 #include "launchmodel.h"
 #include "launchrows.h"
-#include "ridgeline/core/sessionreader.h"
 #include "qtwarnings.h"
+#include "ridgeline/core/sessionreader.h"
 #include "selectionmodel.h"
 #include "sessiondocumentloader.h"
 #include "tempdir.h"
 
 #include <QAbstractItemModelTester>
-#include <QLabel>
 #include <QApplication>
 #include <QClipboard>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -97,11 +97,15 @@ private Q_SLOTS:
         auto reader = core::SessionReader::open(m_doc->path.toStdString());
         QVERIFY(reader.ok());
         std::vector<core::Kernel> kernels;
-        QVERIFY(reader.value().forEachKernel({}, [&](const core::Kernel& k) {
-            kernels.push_back(k);
-            return true;
-        }).ok());
-        std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+        QVERIFY(reader.value()
+                    .forEachKernel({},
+                        [&](const core::Kernel& k) {
+                            kernels.push_back(k);
+                            return true;
+                        })
+                    .ok());
+        std::stable_sort(
+            kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
         QCOMPARE(model.rowCount(), int(kernels.size()));
         QCOMPARE(kernels.size(), std::size_t(8));
         const auto& summaries = m_doc->report.kernels;
@@ -117,8 +121,8 @@ private Q_SLOTS:
         }
         // A kernel without a summary on its device is left out.
         auto fewer = summaries;
-        fewer.erase(std::remove_if(fewer.begin(), fewer.end(), [](const auto& s) { return s.deviceId == 1; }),
-            fewer.end());
+        fewer.erase(
+            std::remove_if(fewer.begin(), fewer.end(), [](const auto& s) { return s.deviceId == 1; }), fewer.end());
         auto device0 = ui::launchRows(*m_doc->timeline, fewer);
         QVERIFY(device0.ok());
         QCOMPARE(device0.value().size(), std::size_t(5));
@@ -127,7 +131,8 @@ private Q_SLOTS:
         // Cancelled: one clear error, no rows.
         auto cancelled = ui::launchRows(*m_doc->timeline, summaries, [] { return true; });
         QVERIFY(cancelled.hasError());
-        QCOMPARE(QString::fromStdString(cancelled.error().message), QStringLiteral("Listing the launches was cancelled."));
+        QCOMPARE(
+            QString::fromStdString(cancelled.error().message), QStringLiteral("Listing the launches was cancelled."));
         // Without a timeline the model has no rows.
         auto noTimeline = std::make_shared<ui::SessionDocument>(*m_doc);
         noTimeline->timeline.reset();
@@ -297,8 +302,9 @@ private Q_SLOTS:
         QVERIFY(page.launchView()->isVisibleTo(&page));
         QCOMPARE(page.kernelView()->selectionModel()->selectedRows().size(), 1);
         QCOMPARE(page.launchModel()->rowCount(), 8);
-        QCOMPARE(page.launchModel()->launchId(0), m_doc->timeline->row(page.launchModel()->launch(0).op.row)
-                                                     .sourceId(page.launchModel()->launch(0).op.index));
+        QCOMPARE(page.launchModel()->launchId(0),
+            m_doc->timeline->row(page.launchModel()->launch(0).op.row)
+                .sourceId(page.launchModel()->launch(0).op.index));
         QCOMPARE(page.launchView()->model()->index(7, ui::LaunchModel::NameColumn).data().toString(),
             QStringLiteral("void cutlass::Kernel<int>(int*)"));
 
