@@ -136,18 +136,36 @@ void KernelPage::setDocument(SessionDocumentPtr document)
     m_document = std::move(document);
     m_filterBar->setDocument(m_document); // keeps the filters the new document still offers
     if (keepRows) {
-        // Same rows: no reset, so scroll position, sort and selection stay. Launches loaded
-        // (or loading) for the table stage are the same launches.
-        if (m_launchesFor)
+        // Same rows: no reset, so scroll position, sort and selection stay. Launches listed (or
+        // being listed) from the same timeline are the same launches.
+        if (m_launchesFor && m_document->timeline && m_launchesFor->timeline == m_document->timeline) {
             m_launchesFor = m_document;
+            return;
+        }
+        // The table stage has no timeline: launches asked for during it are listed now, from the
+        // complete document.
+        dropLaunches();
+        if (grouping() == KernelGrouping::PerLaunch)
+            showGrouping();
         return;
     }
     setRows(m_document ? m_document->report.kernels : std::vector<core::KernelSummary> {});
-    // Launches belong to the old session: drop them, reload when shown.
+    // Launches belong to the old session: drop them, list them again when shown.
+    dropLaunches();
+    showGrouping();
+}
+
+void KernelPage::dropLaunches()
+{
     m_launchWatcher->cancel();
     m_launchesFor.reset();
     m_launchModel->setLaunches(nullptr, {});
-    showGrouping();
+}
+
+void KernelPage::showLaunchStatus(const QString& text)
+{
+    m_launchStatus->setText(text);
+    m_stack->setCurrentIndex(LaunchStatusStack);
 }
 
 void KernelPage::setRows(std::vector<core::KernelSummary> rows)
@@ -178,13 +196,16 @@ void KernelPage::showGrouping()
 {
     if (grouping() == KernelGrouping::ByName) {
         m_stack->setCurrentIndex(KernelStack);
-    } else if (m_document && m_launchesFor == m_document && !m_launchWatcher->isRunning()) {
+    } else if (!m_document) {
+        showLaunchStatus(tr("Open a session to list its kernel launches."));
+    } else if (m_launchesFor == m_document && !m_launchWatcher->isRunning()) {
         m_stack->setCurrentIndex(LaunchStack);
-    } else if (m_document) {
-        loadLaunches();
+    } else if (m_document->tableStage) {
+        showLaunchStatus(tr("Loading the launches…")); // listed when the session's timeline is loaded
+    } else if (!m_document->timeline) {
+        showLaunchStatus(tr("The launches cannot be listed: this session was opened without its timeline."));
     } else {
-        m_launchStatus->setText(tr("Open a session to list its kernel launches."));
-        m_stack->setCurrentIndex(LaunchStatusStack);
+        loadLaunches();
     }
     if (m_selection)
         followSelection(m_selection->current(), nullptr);
@@ -195,13 +216,12 @@ void KernelPage::loadLaunches()
     if (m_launchWatcher->isRunning() && m_launchesFor == m_document)
         return;
     m_launchesFor = m_document;
-    m_launchStatus->setText(tr("Loading the launches…"));
-    m_stack->setCurrentIndex(LaunchStatusStack);
+    showLaunchStatus(tr("Loading the launches…"));
     m_launchWatcher->setFuture(
         QtConcurrent::run([document = m_document](QPromise<std::shared_ptr<LaunchLoad>>& promise) {
             auto load = std::make_shared<LaunchLoad>();
-            auto rows = readLaunchRows(
-                document->path.toStdString(), document->report.kernels, [&promise] { return promise.isCanceled(); });
+            auto rows = launchRows(
+                *document->timeline, document->report.kernels, [&promise] { return promise.isCanceled(); });
             if (rows.ok())
                 load->rows = std::move(rows).value();
             else

@@ -24,9 +24,9 @@ class SelectionModel;
 struct KernelSelection;
 struct LaunchLoad;
 
-// The kernel table: one row per kernel name and device, or one per launch (loaded from the
-// session the first time it is shown); filter bar, copy, context menu, selection synced with
-// the window's SelectionModel both ways.
+// The kernel table: one row per kernel name and device, or one per launch (listed from the
+// complete document's timeline the first time it is shown, on a worker); filter bar, copy,
+// context menu, selection synced with the window's SelectionModel both ways.
 class KernelPage final : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +49,8 @@ public:
     KernelModel* kernelModel() const { return m_kernelModel; }
     LaunchModel* launchModel() const { return m_launchModel; }
     KernelFilterBar* filterBar() const { return m_filterBar; }
+    // What the per-launch table shows while it has no launches (loading, or why there are none).
+    QLabel* launchStatus() const { return m_launchStatus; }
 
     // Ctrl+C: the selected rows as tab-separated text with a header, also put on the clipboard.
     QString copySelection();
@@ -62,6 +64,8 @@ private:
     void showGrouping();
     void loadLaunches();
     void launchesReady();
+    void dropLaunches();
+    void showLaunchStatus(const QString& text);
     void userSelected(const QModelIndex& current);
     void followSelection(const KernelSelection& selection, const QObject* origin);
     void showContextMenu(QTableView* view, const QPoint& pos);
@@ -78,7 +82,7 @@ private:
     SelectionModel* m_selection = nullptr;
     SessionDocumentPtr m_document;
     SessionDocumentPtr m_launchesFor; // the document the launch model (or its loading) belongs to
-    // The launches travel by shared_ptr: QFuture copies results, and 1 M launches are 40 MB.
+    // The launches travel by shared_ptr: QFuture copies results, and 1 M launches are 12 MB.
     QFutureWatcher<std::shared_ptr<LaunchLoad>>* m_launchWatcher;
     bool m_syncing = false;
 };

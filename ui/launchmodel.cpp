@@ -38,12 +38,13 @@ void LaunchModel::setLaunches(SessionDocumentPtr document, std::vector<LaunchRow
 {
     beginResetModel();
     m_document = std::move(document);
+    m_timeline = m_document ? m_document->timeline.get() : nullptr;
     m_rows = std::move(rows);
-    if (!m_document)
-        m_rows.clear();
-    m_originNs = m_rows.empty() ? 0 : std::min_element(m_rows.begin(), m_rows.end(), [](const auto& a, const auto& b) {
-        return a.startNs < b.startNs;
-    })->startNs;
+    if (!m_timeline)
+        std::vector<LaunchRow>().swap(m_rows);
+    m_originNs = 0;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_originNs = i == 0 ? startOf(m_rows[i]) : std::min(m_originNs, startOf(m_rows[i]));
     cacheSummaryTexts();
     endResetModel();
 }
@@ -72,15 +73,21 @@ const std::vector<core::KernelSummary>& LaunchModel::summaries() const
 
 int LaunchModel::rowOf(std::int64_t nameId, std::int64_t deviceId, std::int64_t launchId) const
 {
-    const auto& all = summaries();
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const auto& row = m_rows[i];
-        if (launchId >= 0
-                ? row.id == launchId
-                : all[std::size_t(row.summary)].nameId == nameId && all[std::size_t(row.summary)].deviceId == deviceId)
-            return static_cast<int>(i);
+    if (launchId >= 0) {
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            if (idOf(m_rows[i]) == launchId)
+                return static_cast<int>(i);
+        }
+        return -1;
     }
-    return -1;
+    const auto& all = summaries();
+    const auto summary = std::find_if(all.begin(), all.end(),
+        [&](const core::KernelSummary& s) { return s.nameId == nameId && s.deviceId == deviceId; });
+    if (summary == all.end())
+        return -1;
+    const auto wanted = static_cast<std::int32_t>(summary - all.begin());
+    const auto it = std::find_if(m_rows.begin(), m_rows.end(), [&](const LaunchRow& r) { return r.summary == wanted; });
+    return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
 }
 
 int LaunchModel::rowCount(const QModelIndex& parent) const
@@ -103,7 +110,7 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return display(row, index.column());
     case SortRole:
-        return sortKey(row, index.column());
+        return static_cast<qlonglong>(sortKey(row, index.column()));
     case Qt::ToolTipRole:
         return index.column() == NameColumn ? m_names[summary]
                                             : QString::fromStdString(summaries()[summary].analysis.reason);
@@ -116,7 +123,7 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
     case DeviceIdRole:
         return static_cast<qlonglong>(summaries()[summary].deviceId);
     case LaunchIdRole:
-        return static_cast<qlonglong>(row.id);
+        return static_cast<qlonglong>(idOf(row));
     case Qt::BackgroundRole:
     case Qt::ForegroundRole:
         return index.column() == VerdictColumn ? verdictCellData(m_verdicts[summary], role) : QVariant();
@@ -134,15 +141,15 @@ QVariant LaunchModel::display(const LaunchRow& row, int column) const
     const auto summary = static_cast<std::size_t>(row.summary);
     switch (column) {
     case StartColumn:
-        return QString::fromStdString(core::formatDuration(static_cast<double>(row.startNs - m_originNs)));
+        return QString::fromStdString(core::formatDuration(static_cast<double>(startOf(row) - m_originNs)));
     case DurationColumn:
-        return QString::fromStdString(core::formatDuration(static_cast<double>(row.endNs - row.startNs)));
+        return QString::fromStdString(core::formatDuration(static_cast<double>(endOf(row) - startOf(row))));
     case NameColumn:
         return m_names[summary];
     case DeviceColumn:
         return m_devices[summary];
     case StreamColumn:
-        return QString::number(row.streamId);
+        return QString::number(streamOf(row));
     case VerdictColumn:
         return m_verdicts[summary];
     default:
@@ -150,73 +157,79 @@ QVariant LaunchModel::display(const LaunchRow& row, int column) const
     }
 }
 
-QVariant LaunchModel::sortKey(const LaunchRow& row, int column) const
+std::int64_t LaunchModel::sortKey(const LaunchRow& row, int column) const
 {
     const auto summary = static_cast<std::size_t>(row.summary);
     switch (column) {
     case StartColumn:
-        return static_cast<qlonglong>(row.startNs);
+        return startOf(row);
     case DurationColumn:
-        return static_cast<qlonglong>(row.endNs - row.startNs);
+        return endOf(row) - startOf(row);
     case NameColumn:
         return m_nameRank[summary];
     case DeviceColumn:
-        return static_cast<qlonglong>(summaries()[summary].deviceId);
+        return summaries()[summary].deviceId;
     case StreamColumn:
-        return static_cast<qlonglong>(row.streamId);
+        return streamOf(row);
     case VerdictColumn:
         return m_verdictRank[summary];
     default:
-        return {};
+        return 0;
     }
 }
+
+namespace {
+
+// A launch with its sort key and start, read from the timeline once (not per comparison).
+struct KeyedLaunch {
+    std::int64_t key;
+    std::int64_t startNs;
+    LaunchRow row;
+};
+
+std::uint64_t opKey(const core::TimelineOpRef& op)
+{
+    return (std::uint64_t { op.row } << 32U) | op.index;
+}
+
+} // namespace
 
 void LaunchModel::sort(int column, Qt::SortOrder order)
 {
     if (column < 0 || column >= ColumnCount)
         return;
-    const auto& all = summaries();
-    const auto key = [&](const LaunchRow& r) -> std::int64_t {
-        const auto s = static_cast<std::size_t>(r.summary);
-        switch (column) {
-        case StartColumn:
-            return r.startNs;
-        case DurationColumn:
-            return r.endNs - r.startNs;
-        case NameColumn:
-            return m_nameRank[s];
-        case DeviceColumn:
-            return all[s].deviceId;
-        case StreamColumn:
-            return r.streamId;
-        default:
-            return m_verdictRank[s];
-        }
-    };
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     // Persistent indexes (selection, current) follow their launch to its new row.
     const QModelIndexList before = persistentIndexList();
-    std::vector<std::int64_t> idsBefore;
-    std::unordered_map<std::int64_t, int> newRowOf;
+    std::vector<std::uint64_t> opsBefore;
+    std::unordered_map<std::uint64_t, int> newRowOf;
     for (const auto& index : before) {
-        idsBefore.push_back(m_rows[std::size_t(index.row())].id);
-        newRowOf.emplace(idsBefore.back(), -1);
+        opsBefore.push_back(opKey(m_rows[std::size_t(index.row())].op));
+        newRowOf.emplace(opsBefore.back(), -1);
     }
-    // Ties keep start order, so equal keys stay in time order.
-    std::stable_sort(m_rows.begin(), m_rows.end(), [&](const LaunchRow& a, const LaunchRow& b) {
-        const auto ka = key(a), kb = key(b);
-        if (ka != kb)
-            return order == Qt::AscendingOrder ? ka < kb : ka > kb;
-        return a.startNs < b.startNs;
+    std::vector<KeyedLaunch> keyed;
+    keyed.reserve(m_rows.size());
+    for (const auto& r : m_rows)
+        keyed.push_back({ sortKey(r, column), startOf(r), r });
+    // Ties go in start order, then timeline order: equal keys stay in time order.
+    std::sort(keyed.begin(), keyed.end(), [&](const KeyedLaunch& a, const KeyedLaunch& b) {
+        if (a.key != b.key)
+            return order == Qt::AscendingOrder ? a.key < b.key : a.key > b.key;
+        if (a.startNs != b.startNs)
+            return a.startNs < b.startNs;
+        return opKey(a.row.op) < opKey(b.row.op);
     });
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        m_rows[i] = keyed[i].row;
+    std::vector<KeyedLaunch>().swap(keyed);
     if (!newRowOf.empty()) {
         for (std::size_t i = 0; i < m_rows.size(); ++i) {
-            if (auto it = newRowOf.find(m_rows[i].id); it != newRowOf.end())
+            if (auto it = newRowOf.find(opKey(m_rows[i].op)); it != newRowOf.end())
                 it->second = static_cast<int>(i);
         }
         QModelIndexList after;
         for (qsizetype i = 0; i < before.size(); ++i)
-            after.append(index(newRowOf[idsBefore[std::size_t(i)]], before[i].column()));
+            after.append(index(newRowOf[opsBefore[std::size_t(i)]], before[i].column()));
         changePersistentIndexList(before, after);
     }
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Every kernel launch of a session in 40 bytes (1 M launches: 40 MB), for the per-launch table.
+// Every kernel launch of a session in 12 bytes (1 M launches: 12 MB), for the per-launch table:
+// a reference to the launch's op in the document's timeline (which holds its times, kernels.id
+// and stream) and the index of its kernel summary.
 #pragma once
 
 #include "ridgeline/core/kernelsummary.h"
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/timelinelod.h"
 
 #include <cstdint>
 #include <functional>
@@ -13,12 +16,10 @@
 namespace ridgeline::ui {
 
 struct LaunchRow {
-    std::int64_t id = 0; // kernels.id
-    std::int64_t startNs = 0;
-    std::int64_t endNs = 0;
-    std::int64_t streamId = 0;
+    core::TimelineOpRef op; // into the document's timeline: a Kernel or Collective item of a Stream lane
     std::int32_t summary = 0; // index into the session's kernel summaries (name, device, verdict)
 };
+static_assert(sizeof(LaunchRow) == 12);
 
 // What the worker hands back: the rows, or the reason there are none.
 struct LaunchLoad {
@@ -26,9 +27,12 @@ struct LaunchLoad {
     std::string error; // empty on success
 };
 
-// Reads the launches in start order. Launches whose name and device have no summary are
-// skipped (a summary exists for every kernel that has launches). `cancelled` is polled.
-core::Result<std::vector<LaunchRow>> readLaunchRows(const std::string& sessionPath,
+// The launches of `timeline` in start order (ties: timeline row, then index): every Kernel or
+// Collective item with a kernel source (kernels.id) in a Stream lane whose kernel name and lane
+// device have a summary (a summary exists for every kernel that has launches; others are
+// skipped). Reads no file. `cancelled` is polled; a cancelled build fails with
+// "Listing the launches was cancelled."
+core::Result<std::vector<LaunchRow>> launchRows(const core::TimelineData& timeline,
     const std::vector<core::KernelSummary>& summaries, const std::function<bool()>& cancelled = {});
 
 } // namespace ridgeline::ui

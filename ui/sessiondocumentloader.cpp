@@ -82,8 +82,11 @@ core::Result<SessionDocument> loadSessionDocument(const QString& path, const Loa
     if (kernels.hasError())
         return kernels.error();
     report.kernels = std::move(kernels).value();
-    if (hooks.tableReady)
+    if (hooks.tableReady) {
+        doc.tableStage = true;
         hooks.tableReady(doc);
+        doc.tableStage = false;
+    }
 
     if (!stages.begin(550, tr("Analysing the timeline")))
         return cancelledError();

@@ -129,7 +129,21 @@ void BM_Stage_AnalyzeTimeline(benchmark::State& state)
 }
 BENCHMARK(BM_Stage_AnalyzeTimeline)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 
-// Per-launch table: read the 1 M launches, fill the model, show and paint it.
+// The per-launch rows listed from the document's timeline (the worker's part of the table).
+void BM_LaunchRowsFromTimeline(benchmark::State& state)
+{
+    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
+    for (auto _ : state) {
+        auto rows = ui::launchRows(*document->timeline, document->report.kernels);
+        if (!rows.ok() || rows.value().size() != static_cast<std::size_t>(kKernels))
+            state.SkipWithError("not every launch is listed");
+        benchmark::DoNotOptimize(rows);
+    }
+}
+BENCHMARK(BM_LaunchRowsFromTimeline)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+
+// Per-launch table: list the 1 M launches from the timeline, fill the model, show and paint it.
 void BM_LaunchTableToFirstPaint(benchmark::State& state)
 {
     auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
@@ -159,7 +173,7 @@ void BM_LaunchTableFilterAndSort(benchmark::State& state)
 {
     auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
-    auto rows = ui::readLaunchRows(sessionPath(), document->report.kernels);
+    auto rows = ui::launchRows(*document->timeline, document->report.kernels);
     ui::LaunchModel model;
     model.setLaunches(document, std::move(rows).value());
     ui::KernelFilterProxy proxy;
@@ -183,7 +197,7 @@ BENCHMARK(BM_LaunchTableFilterAndSort)->Unit(benchmark::kMillisecond)->UseRealTi
 void BM_MemoryOfOpenApp(benchmark::State& state)
 {
     const QString path = QString::fromStdString(sessionPath());
-    double before = 0, opened = 0, launches = 0;
+    double before = 0, opened = 0, launches = 0, timelineBytes = 0;
     for (auto _ : state) {
         auto window = std::make_unique<ui::MainWindow>();
         window->show();
@@ -194,6 +208,7 @@ void BM_MemoryOfOpenApp(benchmark::State& state)
         window->repaint();
         QApplication::processEvents();
         opened = residentBytes();
+        timelineBytes = static_cast<double>(window->document()->timeline->memoryBytes());
         window->kernelPage()->setGrouping(ui::KernelGrouping::PerLaunch);
         waitFor(window->kernelPage(), &ui::KernelPage::launchesLoaded);
         window->repaint();
@@ -204,6 +219,8 @@ void BM_MemoryOfOpenApp(benchmark::State& state)
     state.counters["rss_before_MB"] = before / 1e6;
     state.counters["rss_open_MB"] = opened / 1e6;
     state.counters["open_B_per_op"] = (opened - before) / ops;
+    state.counters["timeline_B_per_op"] = timelineBytes / ops; // of open_B_per_op
+    state.counters["launch_table_B_per_op"] = (launches - opened) / ops;
     state.counters["with_launch_table_B_per_op"] = (launches - before) / ops;
     state.counters["whole_process_B_per_op"] = launches / ops;
 }

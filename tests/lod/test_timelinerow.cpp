@@ -260,6 +260,23 @@ TEST(TimelineRowLod, SubsetCountsOnlyTheSubset)
     EXPECT_EQ(total, opsInWindow(picked, w));
 }
 
+TEST(TimelineRowColumns, EachFieldReadsBackAsStored)
+{
+    const std::vector<TimelineItem> items {
+        { 10, 20, 101, 3, TimelineItemKind::Kernel, TimelineVerdict::MemoryBound },
+        { 20, 25, -1, 0, TimelineItemKind::Memcpy, TimelineVerdict::Unknown },
+        { 30, 30, 7, -1, TimelineItemKind::Collective, TimelineVerdict::CommunicationBound },
+    };
+    const auto row = TimelineRow::fromSorted(items);
+    ASSERT_EQ(row.size(), items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        EXPECT_EQ(row.sourceId(i), items[i].sourceId) << i;
+        EXPECT_EQ(row.nameIndex(i), items[i].nameIndex) << i;
+        EXPECT_EQ(row.kind(i), items[i].kind) << i;
+        EXPECT_EQ(row.item(i).verdict, items[i].verdict) << i; // the kind shares its byte with the verdict
+    }
+}
+
 TEST(TimelineRowHitTest, FindsTheOpUnderAPointOrTheNearestWithinTolerance)
 {
     const std::vector<TimelineItem> items { item(100, 200), item(300, 300), item(400, 500) };

@@ -7,6 +7,7 @@
 #include "launchmodel.h"
 #include "launchrows.h"
 #include "qtwarnings.h"
+#include "ridgeline/core/sessionreader.h"
 #include "selectionmodel.h"
 #include "sessiondocumentloader.h"
 #include "tempdir.h"
@@ -14,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -84,9 +86,63 @@ private Q_SLOTS:
         QCOMPARE(proxy.rowCount(), 2);
     }
 
+    void launchRowsAreTheSessionsKernelsInStartOrder()
+    {
+        QVERIFY(m_doc->timeline);
+        auto rows = ui::launchRows(*m_doc->timeline, m_doc->report.kernels);
+        QVERIFY(rows.ok());
+        ui::LaunchModel model;
+        model.setLaunches(m_doc, std::move(rows).value());
+        // The same launches as the kernels table holds (no copy, memset or comm op), by start.
+        auto reader = core::SessionReader::open(m_doc->path.toStdString());
+        QVERIFY(reader.ok());
+        std::vector<core::Kernel> kernels;
+        QVERIFY(reader.value()
+                    .forEachKernel({},
+                        [&](const core::Kernel& k) {
+                            kernels.push_back(k);
+                            return true;
+                        })
+                    .ok());
+        std::stable_sort(
+            kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+        QCOMPARE(model.rowCount(), int(kernels.size()));
+        QCOMPARE(kernels.size(), std::size_t(8));
+        const auto& summaries = m_doc->report.kernels;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto& k = kernels[std::size_t(row)];
+            QCOMPARE(model.launchId(row), k.id);
+            QCOMPARE(model.startNs(row), k.startNs);
+            QCOMPARE(model.endNs(row), k.endNs);
+            QCOMPARE(model.streamId(row), k.streamId);
+            const auto& summary = summaries[std::size_t(model.launch(row).summary)];
+            QCOMPARE(summary.nameId, k.nameId);
+            QCOMPARE(summary.deviceId, k.deviceId);
+        }
+        // A kernel without a summary on its device is left out.
+        auto fewer = summaries;
+        fewer.erase(
+            std::remove_if(fewer.begin(), fewer.end(), [](const auto& s) { return s.deviceId == 1; }), fewer.end());
+        auto device0 = ui::launchRows(*m_doc->timeline, fewer);
+        QVERIFY(device0.ok());
+        QCOMPARE(device0.value().size(), std::size_t(5));
+        for (const auto& launch : device0.value())
+            QCOMPARE(fewer[std::size_t(launch.summary)].deviceId, 0);
+        // Cancelled: one clear error, no rows.
+        auto cancelled = ui::launchRows(*m_doc->timeline, summaries, [] { return true; });
+        QVERIFY(cancelled.hasError());
+        QCOMPARE(
+            QString::fromStdString(cancelled.error().message), QStringLiteral("Listing the launches was cancelled."));
+        // Without a timeline the model has no rows.
+        auto noTimeline = std::make_shared<ui::SessionDocument>(*m_doc);
+        noTimeline->timeline.reset();
+        model.setLaunches(noTimeline, std::vector<ui::LaunchRow>(3));
+        QCOMPARE(model.rowCount(), 0);
+    }
+
     void launchModelListsEveryLaunch()
     {
-        auto rows = ui::readLaunchRows(m_doc->path.toStdString(), m_doc->report.kernels);
+        auto rows = ui::launchRows(*m_doc->timeline, m_doc->report.kernels);
         QVERIFY(rows.ok());
         QCOMPARE(rows.value().size(), std::size_t(8));
         ui::LaunchModel model;
@@ -199,10 +255,13 @@ private Q_SLOTS:
         // The kernel selected before is shown on one of its launches.
         QCOMPARE(page.launchView()->currentIndex().siblingAtColumn(ui::LaunchModel::NameColumn).data().toString(),
             QStringLiteral("ampere_sgemm_128x64_nn"));
-        const auto launch = page.launchModel()->launch(page.launchModel()->rowCount() - 1);
-        const auto& owner = kernels[std::size_t(launch.summary)];
-        selection.select({ owner.nameId, owner.deviceId, launch.id }, &otherView);
-        QCOMPARE(page.launchView()->currentIndex().data(ui::LaunchIdRole).toLongLong(), launch.id);
+        const int last = page.launchModel()->rowCount() - 1;
+        const auto& owner = kernels[std::size_t(page.launchModel()->launch(last).summary)];
+        const qint64 launchId = page.launchModel()->launchId(last);
+        selection.select({ owner.nameId, owner.deviceId, launchId }, &otherView);
+        QCOMPARE(page.launchView()->currentIndex().data(ui::LaunchIdRole).toLongLong(), launchId);
+        QCOMPARE(page.launchView()->currentIndex().siblingAtColumn(ui::LaunchModel::StartColumn).data().toString(),
+            QStringLiteral("40.000 µs"));
         // And a click on a launch selects that launch.
         page.launchView()->setCurrentIndex(page.launchView()->model()->index(0, 0));
         QCOMPARE(
@@ -210,6 +269,55 @@ private Q_SLOTS:
         // Nothing selected: nothing highlighted.
         selection.clear(&otherView);
         QVERIFY(!page.launchView()->selectionModel()->hasSelection());
+    }
+
+    void perLaunchAskedInTheTableStageIsListedWithTheCompleteDocument()
+    {
+        // The two stages of one open, as the loader delivers them.
+        ui::SessionDocumentPtr tableStage;
+        ui::LoadHooks hooks;
+        hooks.tableReady = [&tableStage](const ui::SessionDocument& stage) {
+            tableStage = std::make_shared<const ui::SessionDocument>(stage);
+        };
+        auto complete = ui::loadSessionDocument(m_doc->path, hooks);
+        QVERIFY(complete.ok());
+        QVERIFY(tableStage && tableStage->tableStage && !tableStage->timeline);
+        auto document = std::make_shared<const ui::SessionDocument>(std::move(complete).value());
+        QVERIFY(!document->tableStage && document->timeline);
+
+        ui::KernelPage page;
+        QSignalSpy loaded(&page, &ui::KernelPage::launchesLoaded);
+        page.setDocument(tableStage);
+        page.kernelView()->selectRow(2);
+        page.setGrouping(ui::KernelGrouping::PerLaunch);
+        QCOMPARE(page.launchStatus()->text(), QStringLiteral("Loading the launches…"));
+        QVERIFY(page.launchStatus()->isVisibleTo(&page));
+        QVERIFY(!page.launchView()->isVisibleTo(&page));
+        QVERIFY(!loaded.wait(200)); // nothing to list before the timeline
+        QCOMPARE(page.launchModel()->rowCount(), 0);
+
+        page.setDocument(document); // the same rows: the per-name table keeps its selection
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(loaded.first().first().toInt(), 8);
+        QVERIFY(page.launchView()->isVisibleTo(&page));
+        QCOMPARE(page.kernelView()->selectionModel()->selectedRows().size(), 1);
+        QCOMPARE(page.launchModel()->rowCount(), 8);
+        QCOMPARE(page.launchModel()->launchId(0),
+            m_doc->timeline->row(page.launchModel()->launch(0).op.row)
+                .sourceId(page.launchModel()->launch(0).op.index));
+        QCOMPARE(page.launchView()->model()->index(7, ui::LaunchModel::NameColumn).data().toString(),
+            QStringLiteral("void cutlass::Kernel<int>(int*)"));
+
+        // A complete document without a timeline: a sentence instead of the table.
+        auto bare = std::make_shared<ui::SessionDocument>(*document);
+        bare->timeline.reset();
+        page.setDocument(bare);
+        QCOMPARE(page.launchStatus()->text(),
+            QStringLiteral("The launches cannot be listed: this session was opened without its timeline."));
+        QVERIFY(page.launchStatus()->isVisibleTo(&page));
+        QCOMPARE(page.launchModel()->rowCount(), 0);
+        QVERIFY(!loaded.wait(200));
+        QCOMPARE(loaded.size(), 1);
     }
 
     void filterBarOffersTheSessionsVerdictsAndDevices()

@@ -74,6 +74,9 @@ public:
     bool empty() const { return m_start.empty(); }
     std::int64_t startNs(std::size_t i) const { return m_start[i]; }
     std::int64_t endNs(std::size_t i) const { return m_end[i]; }
+    std::int64_t sourceId(std::size_t i) const { return m_source[i]; }
+    std::int32_t nameIndex(std::size_t i) const { return m_name[i]; }
+    TimelineItemKind kind(std::size_t i) const { return static_cast<TimelineItemKind>(m_style[i] & 0x0FU); }
     TimelineItem item(std::size_t i) const;
 
     // Appends the level of detail of `grid` to `out`: one LodItem per pixel column that holds the
