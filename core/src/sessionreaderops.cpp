@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// The session reader's queries of recorded operations: kernels and their metrics, copies and
+// memsets, API calls, NVTX ranges, collectives and verdicts (sessionreader.cpp opens the file).
+#include "sessionreaderimpl.h"
+
+namespace ridgeline::core {
+
+using detail::inFile;
+using sqlite::Statement;
+
+namespace {
+
+constexpr const char* kKernelColumns
+    = "id, process_id, device_id, context_id, stream_id, correlation_id, name_id, start_ns, end_ns, grid_x, grid_y, "
+      "grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id";
+
+std::uint32_t dim(const Statement& s, int col)
+{
+    return static_cast<std::uint32_t>(s.columnInt(col));
+}
+
+Kernel kernelFromRow(const Statement& s)
+{
+    Kernel k;
+    k.id = s.columnInt(0);
+    k.processId = s.columnInt(1);
+    k.deviceId = s.columnInt(2);
+    k.contextId = s.columnInt(3);
+    k.streamId = s.columnInt(4);
+    k.correlationId = s.columnInt(5);
+    k.nameId = s.columnInt(6);
+    k.startNs = s.columnInt(7);
+    k.endNs = s.columnInt(8);
+    k.grid = { dim(s, 9), dim(s, 10), dim(s, 11) };
+    k.block = { dim(s, 12), dim(s, 13), dim(s, 14) };
+    k.registersPerThread = static_cast<int>(s.columnInt(15));
+    k.staticSharedBytes = static_cast<int>(s.columnInt(16));
+    k.dynamicSharedBytes = static_cast<int>(s.columnInt(17));
+    k.graphId = s.columnInt(18);
+    return k;
+}
+
+} // namespace
+
+Result<std::vector<Kernel>> SessionReader::kernels(const TimeQuery& query)
+{
+    return m_impl->collectWindow<Kernel>("kernels", kKernelColumns, query, true, kernelFromRow);
+}
+
+Status SessionReader::forEachKernel(const TimeQuery& query, const std::function<bool(const Kernel&)>& visit)
+{
+    return m_impl->queryWindow(
+        "kernels", kKernelColumns, query, true, [&](Statement& s) { return visit(kernelFromRow(s)); });
+}
+
+Status SessionReader::forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit)
+{
+    return m_impl->query("SELECT device_id, name_id, start_ns, end_ns FROM kernels", {}, [&](Statement& s) {
+        visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
+        return true;
+    });
+}
+
+Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
+{
+    return m_impl->query(
+        "SELECT id, process_id, device_id, stream_id, correlation_id, name_id, start_ns, end_ns FROM kernels", {},
+        [&](Statement& s) {
+            return visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                s.columnInt(5), s.columnInt(6), s.columnInt(7) });
+        });
+}
+
+Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)
+{
+    return m_impl->collect<MetricValue>("SELECT m.kernel_id, n.name, m.value, n.unit FROM kernel_metrics m "
+                                        "JOIN metric_names n ON n.id = m.metric_id WHERE m.kernel_id = ?1 "
+                                        "ORDER BY n.name",
+        { kernelId }, [](Statement& s) {
+            return MetricValue { s.columnInt(0), s.columnText(1), s.columnDouble(2), s.columnText(3) };
+        });
+}
+
+Status SessionReader::forEachMetric(
+    const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit)
+{
+    return m_impl->query("SELECT m.kernel_id, n.name, m.value FROM kernel_metrics m "
+                         "JOIN metric_names n ON n.id = m.metric_id ORDER BY m.kernel_id",
+        {}, [&](Statement& s) {
+            visit(s.columnInt(0), s.columnText(1), s.columnDouble(2));
+            return true;
+        });
+}
+
+Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)
+{
+    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns));
+    if (stmt.hasError())
+        return stmt.error();
+    std::vector<Kernel> out;
+    out.reserve(ids.size());
+    for (const auto id : ids) {
+        auto& s = stmt.value();
+        s.reset();
+        s.bind(1, id);
+        auto step = s.step();
+        if (step.hasError())
+            return inFile(m_impl->path, step.error());
+        if (step.value() == Statement::Step::Row)
+            out.push_back(kernelFromRow(s));
+    }
+    return out;
+}
+
+Result<std::vector<Kernel>> SessionReader::kernelsOfName(std::int64_t nameId, std::int64_t deviceId)
+{
+    return m_impl->collect<Kernel>(
+        fmt::format("SELECT {} FROM kernels WHERE name_id = ?1 AND device_id = ?2 ORDER BY start_ns", kKernelColumns),
+        { nameId, deviceId }, kernelFromRow);
+}
+
+Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
+{
+    return m_impl->collectWindow<MemOp>("memops",
+        "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
+        "dst_device_id, src_memory, dst_memory",
+        query, true, [](Statement& s) {
+            MemOp m;
+            m.id = s.columnInt(0);
+            m.processId = s.columnInt(1);
+            m.deviceId = s.columnInt(2);
+            m.streamId = s.columnInt(3);
+            m.correlationId = s.columnInt(4);
+            m.kind = memOpKindFromString(s.columnText(5)).value_or(MemOpKind::Other);
+            m.bytes = s.columnInt(6);
+            m.startNs = s.columnInt(7);
+            m.endNs = s.columnInt(8);
+            m.srcDeviceId = s.columnOptionalInt(9);
+            m.dstDeviceId = s.columnOptionalInt(10);
+            m.srcMemory = s.columnText(11);
+            m.dstMemory = s.columnText(12);
+            return m;
+        });
+}
+
+Result<std::vector<ApiCall>> SessionReader::apiCalls(const TimeQuery& query)
+{
+    return m_impl->collectWindow<ApiCall>("api_calls",
+        "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+        "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code",
+        query, false, [](Statement& s) {
+            return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
+                s.columnInt(5), s.columnInt(6), s.columnInt(7), s.columnInt(8) };
+        });
+}
+
+Result<std::vector<NvtxRange>> SessionReader::nvtxRanges(const TimeQuery& query)
+{
+    return m_impl->collectWindow<NvtxRange>("nvtx_ranges",
+        "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+        "(SELECT value FROM strings WHERE id = name_id), start_ns, end_ns, color, category",
+        query, false, [](Statement& s) {
+            return NvtxRange { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
+                s.columnInt(5), s.columnInt(6), static_cast<std::uint32_t>(s.columnInt(7)), s.columnInt(8) };
+        });
+}
+
+Result<std::vector<CommOp>> SessionReader::commOps(const TimeQuery& query)
+{
+    return m_impl->collectWindow<CommOp>("comm_ops",
+        "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, protocol, "
+        "process_group, start_ns, end_ns",
+        query, true, [](Statement& s) {
+            CommOp c;
+            c.id = s.columnInt(0);
+            c.kernelId = s.columnOptionalInt(1);
+            c.processId = s.columnInt(2);
+            c.deviceId = s.columnInt(3);
+            c.collective = s.columnText(4);
+            c.bytes = s.columnInt(5);
+            c.dataType = s.columnText(6);
+            c.groupSize = static_cast<int>(s.columnInt(7));
+            c.root = static_cast<int>(s.columnInt(8));
+            c.algorithm = s.columnText(9);
+            c.protocol = s.columnText(10);
+            c.processGroup = s.columnText(11);
+            c.startNs = s.columnInt(12);
+            c.endNs = s.columnInt(13);
+            return c;
+        });
+}
+
+Result<std::vector<Verdict>> SessionReader::verdicts()
+{
+    return m_impl->collect<Verdict>(
+        "SELECT kernel_id, verdict, bound_by, utilization, reason FROM verdicts ORDER BY kernel_id", {},
+        [](Statement& s) {
+            return Verdict { s.columnInt(0), s.columnText(1), s.columnText(2), s.columnOptionalDouble(3),
+                s.columnText(4) };
+        });
+}
+
+} // namespace ridgeline::core
