@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "shortcutsdialog.h"
 
+#include "timeline/timelineview.h"
+
 #include <QAction>
 #include <QCoreApplication>
 #include <QDialog>
@@ -41,6 +43,10 @@ QList<QPair<QString, QString>> shortcuts(const QMenuBar* menuBar)
         if (action->menu())
             collect(action->menu(), plain(action->text()), out);
     }
+    // Keys of the timeline view itself (not menu actions).
+    const QString timeline = QCoreApplication::translate("ridgeline::ui::ShortcutsDialog", "Timeline");
+    for (const auto& [what, keys] : TimelineView::keyBindings())
+        out.append({ timeline + QStringLiteral(" ▸ ") + what, keys });
     return out;
 }
 

@@ -358,6 +358,7 @@ private Q_SLOTS:
         QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+4")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Kernels\tCtrl+1")));
         QVERIFY(lines.contains(QStringLiteral("File ▸ Open Session\tCtrl+O")));
+        QVERIFY(lines.contains(QStringLiteral("Timeline ▸ Zoom in (around the mouse)\tW, +, wheel up")));
         auto* details = new QWidget;
         window.setDetailsWidget(details);
         QCOMPARE(window.detailsDock()->widget(), details);

@@ -3,6 +3,7 @@
 
 #include "timeticks.h"
 
+#include <QCursor>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -311,15 +312,44 @@ void TimelineView::wheelEvent(QWheelEvent* event)
     event->accept();
 }
 
+QList<QPair<QString, QString>> TimelineView::keyBindings()
+{
+    return {
+        { tr("Zoom in (around the mouse)"), tr("W, +, wheel up") },
+        { tr("Zoom out (around the mouse)"), tr("S, -, wheel down") },
+        { tr("Pan to earlier times"), tr("A, Left, drag to the right") },
+        { tr("Pan to later times"), tr("D, Right, drag to the left") },
+        { tr("Scroll the lanes"), tr("Up, Down, Shift+wheel") },
+        { tr("Fit the whole session"), tr("F") },
+        { tr("Select a kernel (in every view)"), tr("Click") },
+    };
+}
+
+std::optional<int> TimelineView::mouseAnchor() const
+{
+    const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
+    if (!viewport()->rect().contains(pos) || pos.x() < m_labelWidth)
+        return std::nullopt;
+    return pos.x();
+}
+
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
     const int step = timeAreaWidth() / 8;
     switch (event->key()) {
+    case Qt::Key_A: // W/A/S/D as in Perfetto and chrome://tracing
     case Qt::Key_Left:
         panByPixels(step);
         break;
+    case Qt::Key_D:
     case Qt::Key_Right:
         panByPixels(-step);
+        break;
+    case Qt::Key_W:
+        zoomBy(1.5, mouseAnchor());
+        break;
+    case Qt::Key_S:
+        zoomBy(1 / 1.5, mouseAnchor());
         break;
     case Qt::Key_Up:
         verticalScrollBar()->setValue(verticalScrollBar()->value() - 2 * TimelineLayout::kDeviceRowHeight);

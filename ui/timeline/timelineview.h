@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The timeline: a custom QPainter widget over core's level-of-detail rows (timelinelod.h). Lanes per
 // rank, device, stream, collectives, host thread and NVTX; kernels coloured by verdict; idle gaps
-// hatched. Wheel zooms around the cursor, dragging pans, F fits, arrows pan, +/- zoom. Hovering
+// hatched. Wheel zooms around the cursor, dragging pans, F fits, arrows and A/D pan, W/S and +/-
+// zoom (keyBindings() lists them for the shortcuts dialog). Hovering
 // shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
 // kernel selected elsewhere has all its launches outlined.
 #pragma once
@@ -12,7 +13,10 @@
 #include "timelinepainter.h"
 
 #include <QAbstractScrollArea>
+#include <QList>
+#include <QPair>
 #include <QPoint>
+#include <QString>
 #include <memory>
 #include <optional>
 
@@ -37,6 +41,9 @@ public:
     // factor > 1 zooms in; around the viewport x `anchorX` (the middle of the time area when unset).
     void zoomBy(double factor, std::optional<int> anchorX = std::nullopt);
     void panByPixels(int dx);
+
+    // What each key and mouse gesture does: (action, keys), for the Keyboard Shortcuts dialog.
+    static QList<QPair<QString, QString>> keyBindings();
 
     // The op under a viewport point (within a few pixels), and its description.
     std::optional<core::TimelineOpRef> opAt(QPoint viewportPos) const;
@@ -68,6 +75,7 @@ private:
     void reveal(core::TimelineOpRef ref);
     void updateScrollRange();
     void selectAt(QPoint viewportPos);
+    std::optional<int> mouseAnchor() const; // the mouse's viewport x when it is over the time area
 
     SelectionModel* m_selection;
     std::shared_ptr<const core::TimelineData> m_data;

@@ -155,6 +155,17 @@ private Q_SLOTS:
         QTest::keyClick(view, Qt::Key_Plus);
         QVERIFY(view->visibleWindow().endNs - view->visibleWindow().startNs < w1.endNs - w1.startNs);
         QTest::keyClick(view, Qt::Key_Minus);
+        // W/A/S/D as in Perfetto: zoom in and out, pan earlier and later.
+        const auto w2 = view->visibleWindow();
+        QTest::keyClick(view, Qt::Key_W);
+        const auto w3 = view->visibleWindow();
+        QVERIFY(w3.endNs - w3.startNs < w2.endNs - w2.startNs);
+        QTest::keyClick(view, Qt::Key_A);
+        QVERIFY(view->visibleWindow().startNs < w3.startNs);
+        QTest::keyClick(view, Qt::Key_D);
+        QCOMPARE(view->visibleWindow().startNs, w3.startNs);
+        QTest::keyClick(view, Qt::Key_S);
+        QVERIFY(view->visibleWindow().endNs - view->visibleWindow().startNs > w3.endNs - w3.startNs);
         QTest::keyClick(view, Qt::Key_F);
         QVERIFY(view->visibleWindow().startNs <= m_doc->timeline->extent().startNs);
         QVERIFY(view->visibleWindow().endNs >= m_doc->timeline->extent().endNs);
