@@ -58,6 +58,7 @@ struct ParsedTrace {
     std::map<std::int64_t, std::string> processNames; // pid -> process_name
     std::map<std::int64_t, std::int64_t> hostPidEvents; // pid of CPU-side events -> count
     std::map<std::string, std::int64_t> otherAcceleratorOps; // e.g. "mtia_ccp_events" -> count
+    std::int64_t profilerRanges = 0; // "cuda_profiler_range" events (Kineto's CUPTI counter mode)
     std::int64_t events = 0;
     std::int64_t firstNs = 0;
     std::int64_t lastNs = 0;

@@ -164,6 +164,8 @@ private:
             // Other accelerators' device ops (HTA: mtia_ccp_events): counted for a warning.
             if (cat.size() >= 4 && equalsIgnoreCase(cat.substr(0, 4), "mtia"))
                 ++m_trace.otherAcceleratorOps[std::string(cat)];
+            else if (equalsIgnoreCase(cat, "cuda_profiler_range"))
+                ++m_trace.profilerRanges;
             return;
         }
         note(startNs, endNs);
@@ -374,6 +376,7 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
         trace.hostPidEvents[pid] += count;
     for (const auto& [cat, count] : part.otherAcceleratorOps)
         trace.otherAcceleratorOps[cat] += count;
+    trace.profilerRanges += part.profilerRanges;
     trace.events += part.events;
     if (part.anyTime) {
         trace.firstNs = trace.anyTime ? std::min(trace.firstNs, part.firstNs) : part.firstNs;

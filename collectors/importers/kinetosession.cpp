@@ -35,7 +35,7 @@ bool isAmdGpu(const std::string& name)
         || name.find("Instinct") != std::string::npos;
 }
 
-// Warnings that need no session: missing rank, no GPU activity, other accelerators.
+// Warnings that need no session: missing rank, no GPU activity, other accelerators, counter ranges.
 void traceWarnings(const ParsedTrace& trace, std::vector<std::string>& warnings)
 {
     if (!trace.hasDistributedInfo)
@@ -54,6 +54,11 @@ void traceWarnings(const ParsedTrace& trace, std::vector<std::string>& warnings)
                                        "imported (Ridgeline models CUDA GPUs); host-side events are",
             trace.name, ops));
     }
+    if (trace.profilerRanges > 0)
+        warnings.push_back(fmt::format("{} holds {} CUPTI profiler ranges (the PyTorch profiler's counter mode): "
+                                       "they are not imported, because that mode replays kernels one at a time and "
+                                       "records no kernel times, so their counts give no FLOP/s and no roofline",
+            trace.name, trace.profilerRanges));
     if (!hasGpuActivity(trace))
         warnings.push_back(fmt::format("no GPU activity in {}: no kernels, copies or memsets", trace.name));
 }
