@@ -232,7 +232,8 @@ TEST_F(CliBaseline, RealRanksCompare)
     const auto base = run({ "report", sessions[0], "--format", "json" });
     ASSERT_EQ(base.exitCode, 0) << base.err;
     std::map<std::string, std::int64_t> baseTotals;
-    for (const auto& k : nlohmann::json::parse(base.out)["kernels"])
+    const auto baseDoc = nlohmann::json::parse(base.out);
+    for (const auto& k : baseDoc["kernels"])
         baseTotals[k["name"].get<std::string>()] = k["total_time_ns"].get<std::int64_t>();
 
     std::set<std::string> current;
