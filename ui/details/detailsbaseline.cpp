@@ -4,6 +4,7 @@
 #include "baselinecells.h"
 #include "ridgeline/core/units.h"
 
+#include <QColor>
 #include <QFileInfo>
 #include <QObject>
 
