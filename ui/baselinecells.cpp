@@ -77,7 +77,9 @@ QString deltaToolTip(const core::KernelSummary& now, const core::KernelDelta& de
         + QLatin1Char('\n') + current + QLatin1Char('\n') + QObject::tr("Change: %1").arg(deltaText(delta));
     if (delta.roofBefore && delta.roofAfter)
         tip += QLatin1Char('\n')
-            + QObject::tr("Roof: %1 % → %2 %").arg(*delta.roofBefore * 100.0, 0, 'f', 0).arg(*delta.roofAfter * 100.0, 0, 'f', 0);
+            + QObject::tr("Roof: %1 % → %2 %")
+                  .arg(*delta.roofBefore * 100.0, 0, 'f', 0)
+                  .arg(*delta.roofAfter * 100.0, 0, 'f', 0);
     return tip;
 }
 

@@ -3,9 +3,8 @@
 
 #include "ridgeline/core/units.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <tuple>
 

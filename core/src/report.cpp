@@ -249,7 +249,8 @@ void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptio
     // The comparison sees every kernel (new, gone, totals); --top trims its rows with the report's.
     std::optional<detail::ReportBaseline> baseline;
     if (options.baseline)
-        baseline.emplace(detail::ReportBaseline { *options.baseline, compareKernels(report.kernels, options.baseline->kernels) });
+        baseline.emplace(
+            detail::ReportBaseline { *options.baseline, compareKernels(report.kernels, options.baseline->kernels) });
     if (options.top > 0 && report.kernels.size() > options.top) {
         report.kernels.resize(options.top);
         if (baseline)

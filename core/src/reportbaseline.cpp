@@ -70,10 +70,10 @@ std::string baselineVerdictNote(const ReportBaseline& b, std::size_t row)
 void writeBaselineTable(std::ostream& out, const ReportBaseline& b)
 {
     const auto& t = b.comparison.totals;
-    fmt::print(out, "\nCompared with baseline {}: kernel time {} -> {} ({}, {}); launches {} -> {}.\n",
-        b.baseline.path, formatDuration(static_cast<double>(t.kernelNsBefore)),
-        formatDuration(static_cast<double>(t.kernelNsAfter)), formatDeltaDuration(t.deltaNs()),
-        formatDeltaPct(t.deltaPct()), formatCount(t.launchesBefore), formatCount(t.launchesAfter));
+    fmt::print(out, "\nCompared with baseline {}: kernel time {} -> {} ({}, {}); launches {} -> {}.\n", b.baseline.path,
+        formatDuration(static_cast<double>(t.kernelNsBefore)), formatDuration(static_cast<double>(t.kernelNsAfter)),
+        formatDeltaDuration(t.deltaNs()), formatDeltaPct(t.deltaPct()), formatCount(t.launchesBefore),
+        formatCount(t.launchesAfter));
     fmt::print(out, "{} kernels matched, {} new, {} gone (kernels pair by name and GPU model, k-th GPU with k-th).\n",
         t.matched, t.added, t.gone);
     if (b.comparison.gone.empty())

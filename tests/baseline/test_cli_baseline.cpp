@@ -157,22 +157,19 @@ TEST_F(CliBaseline, TableHasBaselineColumnsAndListsGoneKernelsAfter)
     const auto r = run({ "report", m_current, "--baseline", m_baseline });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto all = lines(r.out);
-    const auto header = std::find_if(all.begin(), all.end(), [](const std::string& l) {
-        return l.find("Time %") != std::string::npos;
-    });
+    const auto header = std::find_if(
+        all.begin(), all.end(), [](const std::string& l) { return l.find("Time %") != std::string::npos; });
     ASSERT_NE(header, all.end()) << r.out;
     for (const char* column : { "Baseline", "Δ time", "Δ %" })
         EXPECT_NE(header->find(column), std::string::npos) << *header;
-    const auto sgemm = std::find_if(all.begin(), all.end(), [](const std::string& l) {
-        return l.find("ampere_sgemm_128x64_nn") != std::string::npos;
-    });
+    const auto sgemm = std::find_if(all.begin(), all.end(),
+        [](const std::string& l) { return l.find("ampere_sgemm_128x64_nn") != std::string::npos; });
     ASSERT_NE(sgemm, all.end());
     EXPECT_NE(sgemm->find("28.000 µs"), std::string::npos) << *sgemm;
     EXPECT_NE(sgemm->find("-4.000 µs"), std::string::npos) << *sgemm;
     EXPECT_NE(sgemm->find("-14.3 %"), std::string::npos) << *sgemm;
-    const auto cutlass = std::find_if(all.begin(), all.end(), [](const std::string& l) {
-        return l.find("cutlass::Kernel") != std::string::npos;
-    });
+    const auto cutlass = std::find_if(
+        all.begin(), all.end(), [](const std::string& l) { return l.find("cutlass::Kernel") != std::string::npos; });
     ASSERT_NE(cutlass, all.end());
     EXPECT_NE(cutlass->find("new"), std::string::npos) << *cutlass;
     EXPECT_NE(r.out.find("kernel time 41.000 µs -> 37.000 µs (-4.000 µs, -9.8 %)"), std::string::npos) << r.out;
@@ -221,9 +218,9 @@ TEST_F(CliBaseline, RealRanksCompare)
     std::vector<std::string> sessions;
     for (const char* rank : { "0", "1" }) {
         sessions.push_back(m_dir.file(std::string("rank-") + rank + ".ridge"));
-        const auto imported = run({ "import",
-            std::string(RIDGELINE_TEST_DATA_DIR) + "/kineto/trace_filter/sampled_rank-" + rank + ".json.gz", "-o",
-            sessions.back() });
+        const auto imported = run(
+            { "import", std::string(RIDGELINE_TEST_DATA_DIR) + "/kineto/trace_filter/sampled_rank-" + rank + ".json.gz",
+                "-o", sessions.back() });
         ASSERT_EQ(imported.exitCode, 0) << imported.err;
     }
     const auto r = run({ "report", sessions[1], "--baseline", sessions[0], "--format", "json" });
@@ -265,9 +262,8 @@ TEST_F(CliBaseline, BadBaselineIsOneClearErrorAndExitTwo)
     ridgeline::testing::execSql(foreign, "CREATE TABLE notes(text);");
     const auto empty = m_dir.file("empty.ridge");
     ridgeline::testing::writeBytes(empty, "");
-    for (const auto& [path, words] : std::vector<std::pair<std::string, std::string>> {
-             { missing, "no such file" }, { foreign, "not a Ridgeline session" }, { empty, "empty" },
-             { m_dir.path(), "directory" } }) {
+    for (const auto& [path, words] : std::vector<std::pair<std::string, std::string>> { { missing, "no such file" },
+             { foreign, "not a Ridgeline session" }, { empty, "empty" }, { m_dir.path(), "directory" } }) {
         for (const char* format : { "table", "json", "csv" }) {
             SCOPED_TRACE(path + " " + format);
             const auto r = run({ "report", m_current, "--baseline", path, "--format", format });

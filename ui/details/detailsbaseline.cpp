@@ -51,8 +51,7 @@ QString baselineSection(const core::KernelSummary& now, const BaselineDetails& b
     const QString file = QFileInfo(b.path).fileName().toHtmlEscaped();
     QString html = QStringLiteral("<h4>%1</h4>").arg(QObject::tr("Compared with the baseline %1").arg(file));
     if (b.delta->isNew() || !b.before)
-        return html
-            + QObject::tr("<p>New: this kernel did not run on the matching GPU of the baseline session.</p>");
+        return html + QObject::tr("<p>New: this kernel did not run on the matching GPU of the baseline session.</p>");
     const auto& d = *b.delta;
     html += QObject::tr("<table border=0 cellspacing=0 cellpadding=3><tr><th></th><th>Baseline</th><th>Now</th>"
                         "<th>Change</th></tr>");

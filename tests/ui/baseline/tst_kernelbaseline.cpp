@@ -71,7 +71,8 @@ private Q_SLOTS:
         model.setBaseline(m_baseline);
         QCOMPARE(inserted.count(), 1);
         QCOMPARE(model.columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
-        QCOMPARE(model.headerData(ui::KernelModel::BaselineColumn, Qt::Horizontal).toString(), QStringLiteral("Baseline"));
+        QCOMPARE(
+            model.headerData(ui::KernelModel::BaselineColumn, Qt::Horizontal).toString(), QStringLiteral("Baseline"));
         QCOMPARE(model.headerData(ui::KernelModel::DeltaColumn, Qt::Horizontal).toString(), QStringLiteral("Δ time"));
         QVERIFY(model.headerData(ui::KernelModel::BaselineColumn, Qt::Horizontal, Qt::ToolTipRole)
                     .toString()
@@ -157,7 +158,8 @@ private Q_SLOTS:
         ui::SelectionModel selection;
         ui::DetailsPane pane(&selection);
         pane.setDocument(m_current);
-        const auto& sgemm = m_current->report.kernels[static_cast<std::size_t>(testing::kernelIndex(*m_current, kSgemm, 0))];
+        const auto& sgemm
+            = m_current->report.kernels[static_cast<std::size_t>(testing::kernelIndex(*m_current, kSgemm, 0))];
         QSignalSpy loaded(&pane, &ui::DetailsPane::detailsLoaded);
         selection.select({ sgemm.nameId, sgemm.deviceId, -1 }, nullptr);
         QVERIFY(loaded.wait(10000));
@@ -193,7 +195,8 @@ private Q_SLOTS:
         window.openBaseline(QString::fromStdString(m_baselinePath));
         QVERIFY(baseline.wait(10000));
         QCOMPARE(model->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
-        QCOMPARE(window.kernelPage()->kernelView()->model()->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
+        QCOMPARE(
+            window.kernelPage()->kernelView()->model()->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
         const int sgemm = model->rowOf(m_current->report.kernels[0].nameId, m_current->report.kernels[0].deviceId);
         QCOMPARE(text(*model, sgemm, ui::KernelModel::BaselineColumn), QStringLiteral("28.000 µs"));
         window.clearBaseline();

@@ -51,10 +51,7 @@ struct KernelDelta {
     std::optional<double> roofAfter;
 
     bool isNew() const { return !baseline.has_value(); }
-    bool verdictChanged() const
-    {
-        return baseline && (verdictBefore != verdictAfter || boundByBefore != boundByAfter);
-    }
+    bool verdictChanged() const { return baseline && (verdictBefore != verdictAfter || boundByBefore != boundByAfter); }
 };
 
 struct ComparisonTotals {
