@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "baselinecolumns.h"
 #include "capturedialog.h"
 #include "chartexporter.h"
 #include "details/detailspane.h"
@@ -61,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(m_kernelPage, tr("&Kernels"), QStringLiteral("table"));
     connect(this, &MainWindow::documentChanged, m_kernelPage, &KernelPage::setDocument);
     connect(this, &MainWindow::baselineChanged, m_kernelPage->kernelModel(), &KernelModel::setBaseline);
+    placeBaselineColumnsAfterTotal(m_kernelPage->kernelView());
     auto* roofline = new RooflinePage(m_selection, this);
     addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
     connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -199,8 +200,20 @@ private Q_SLOTS:
             window.kernelPage()->kernelView()->model()->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
         const int sgemm = model->rowOf(m_current->report.kernels[0].nameId, m_current->report.kernels[0].deviceId);
         QCOMPARE(text(*model, sgemm, ui::KernelModel::BaselineColumn), QStringLiteral("28.000 µs"));
+        // Shown right after Total, whatever their index in the model.
+        const auto* header = window.kernelPage()->kernelView()->horizontalHeader();
+        QCOMPARE(header->visualIndex(ui::KernelModel::BaselineColumn),
+            header->visualIndex(ui::KernelModel::TotalColumn) + 1);
+        QCOMPARE(
+            header->visualIndex(ui::KernelModel::DeltaColumn), header->visualIndex(ui::KernelModel::TotalColumn) + 2);
+        window.resize(1400, 500);
+        QVERIFY(testing::savePicture(window.grab(), QStringLiteral("kernel-table-baseline")));
         window.clearBaseline();
         QCOMPARE(model->columnCount(), int(ui::KernelModel::ColumnCount));
+        window.openBaseline(QString::fromStdString(m_baselinePath)); // again: placed again
+        QVERIFY(baseline.wait(10000));
+        QCOMPARE(
+            header->visualIndex(ui::KernelModel::DeltaColumn), header->visualIndex(ui::KernelModel::TotalColumn) + 2);
     }
 };
 
