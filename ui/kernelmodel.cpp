@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelmodel.h"
 
+#include "baselinecells.h"
 #include "palette.h"
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/units.h"
@@ -36,7 +37,58 @@ void KernelModel::setRows(std::vector<core::KernelSummary> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    compare();
     endResetModel();
+}
+
+void KernelModel::setBaseline(const SessionDocumentPtr& baseline)
+{
+    if (baseline == m_baseline)
+        return;
+    if (!baseline) {
+        beginRemoveColumns({}, BaselineColumn, DeltaColumn);
+        m_baseline.reset();
+        compare();
+        endRemoveColumns();
+        return;
+    }
+    if (!m_baseline) {
+        beginInsertColumns({}, BaselineColumn, DeltaColumn);
+        m_baseline = baseline;
+        compare();
+        endInsertColumns();
+        return;
+    }
+    m_baseline = baseline;
+    compare();
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, BaselineColumn), index(rowCount() - 1, DeltaColumn));
+}
+
+void KernelModel::compare()
+{
+    m_comparison = m_baseline ? core::compareKernels(m_rows, m_baseline->report.kernels) : core::KernelComparison {};
+}
+
+QVariant KernelModel::baselineData(int row, int column, int role) const
+{
+    const auto* delta = m_comparison.deltaOf(static_cast<std::size_t>(row));
+    if (!delta)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return column == BaselineColumn ? baselineText(*delta) : deltaText(*delta);
+    case SortRole:
+        return column == BaselineColumn ? baselineSortKey(*delta) : deltaSortKey(*delta);
+    case Qt::ToolTipRole:
+        return deltaToolTip(m_rows[static_cast<std::size_t>(row)], *delta);
+    case Qt::ForegroundRole:
+        return column == DeltaColumn ? deltaForeground(*delta) : QVariant();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
 }
 
 int KernelModel::rowCount(const QModelIndex& parent) const
@@ -46,7 +98,9 @@ int KernelModel::rowCount(const QModelIndex& parent) const
 
 int KernelModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    if (parent.isValid())
+        return 0;
+    return m_baseline ? ColumnCountWithBaseline : ColumnCount;
 }
 
 QVariant KernelModel::data(const QModelIndex& index, int role) const
@@ -54,6 +108,9 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const auto& r = m_rows[static_cast<std::size_t>(index.row())];
+    if (index.column() >= BaselineColumn && role != MangledNameRole && role != ReasonRole && role != NameIdRole
+        && role != DeviceIdRole && role != LaunchIdRole)
+        return baselineData(index.row(), index.column(), role);
     switch (role) {
     case Qt::DisplayRole:
         return display(r, index.column());
@@ -173,6 +230,9 @@ int KernelModel::rowOf(std::int64_t nameId, std::int64_t deviceId) const
 
 QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && m_baseline && section >= BaselineColumn)
+        return section == BaselineColumn ? tr("Total time in the baseline session %1").arg(m_baseline->path)
+                                         : tr("Change of total time since the baseline session (now − baseline)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -202,6 +262,10 @@ QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int r
         return tr("Device");
     case NameColumn:
         return tr("Kernel");
+    case BaselineColumn:
+        return m_baseline ? tr("Baseline") : QVariant();
+    case DeltaColumn:
+        return m_baseline ? tr("Δ time") : QVariant();
     default:
         return {};
     }

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "kernelrowsource.h"
+#include "ridgeline/core/kernelcompare.h"
 #include "ridgeline/core/kernelsummary.h"
+#include "sessiondocument.h"
 
 #include <QAbstractTableModel>
 #include <vector>
@@ -28,7 +30,11 @@ public:
         FlopsColumn,
         IntensityColumn,
         DeviceColumn,
-        ColumnCount
+        ColumnCount, // without a baseline
+        // Present only while a baseline session is set (setBaseline): columnCount() grows by two.
+        BaselineColumn = ColumnCount,
+        DeltaColumn,
+        ColumnCountWithBaseline
     };
     // Kept here so that KernelModel::SortRole reads naturally at call sites.
     enum Roles {
@@ -47,6 +53,11 @@ public:
     // The row of a kernel name on a device; -1 when there is none.
     int rowOf(std::int64_t nameId, std::int64_t deviceId) const;
 
+    // The session to compare with (core::compareKernels); null removes the baseline columns.
+    void setBaseline(const SessionDocumentPtr& baseline);
+    bool hasBaseline() const { return m_baseline != nullptr; }
+    const core::KernelComparison& comparison() const { return m_comparison; }
+
     const std::vector<core::KernelSummary>& summaries() const override { return m_rows; }
     int summaryIndex(int row) const override { return row; }
 
@@ -58,7 +69,11 @@ public:
 private:
     QVariant display(const core::KernelSummary& row, int column) const;
     QVariant sortKey(const core::KernelSummary& row, int column) const;
+    QVariant baselineData(int row, int column, int role) const;
+    void compare();
     std::vector<core::KernelSummary> m_rows;
+    SessionDocumentPtr m_baseline;
+    core::KernelComparison m_comparison;
 };
 
 } // namespace ridgeline::ui

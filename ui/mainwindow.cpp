@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "baselinecolumns.h"
 #include "capturedialog.h"
 #include "chartexporter.h"
 #include "details/detailspane.h"
+#include "kernelmodel.h"
 #include "kernelpage.h"
 #include "palette.h"
 #include "recentfiles.h"
@@ -59,6 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_kernelPage->setSelectionModel(m_selection);
     addPage(m_kernelPage, tr("&Kernels"), QStringLiteral("table"));
     connect(this, &MainWindow::documentChanged, m_kernelPage, &KernelPage::setDocument);
+    connect(this, &MainWindow::baselineChanged, m_kernelPage->kernelModel(), &KernelModel::setBaseline);
+    placeBaselineColumnsAfterTotal(m_kernelPage->kernelView());
     auto* roofline = new RooflinePage(m_selection, this);
     addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
     connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);
@@ -69,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* details = new DetailsPane(m_selection, m_detailsDock);
     setDetailsWidget(details);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
+    connect(this, &MainWindow::baselineChanged, details, &DetailsPane::setBaseline);
 
     connectLoader(m_loader, false);
     connectLoader(m_baselineLoader, true);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace ridgeline::cli {
 
@@ -21,7 +22,23 @@ struct ReportCommandOptions {
     std::string window; // START:END of the timeline analysis; empty = whole session
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
     bool hasStep = false;
+    std::string baseline; // session to compare with; empty = none
 };
+
+// The baseline's kernels (its timeline is not needed); errors name the baseline file.
+core::Result<core::KernelReport> loadBaseline(const std::string& path)
+{
+    auto reader = core::SessionReader::open(path);
+    if (reader.hasError())
+        return reader.error();
+    core::KernelReport report;
+    report.path = path;
+    auto kernels = core::summarizeKernels(reader.value());
+    if (kernels.hasError())
+        return kernels.error();
+    report.kernels = std::move(kernels).value();
+    return report;
+}
 
 int runReport(const ReportCommandOptions& options)
 {
@@ -49,6 +66,14 @@ int runReport(const ReportCommandOptions& options)
         return fail(ExitUsage, built.error().message); // an unknown step is a bad command line
     if (built.hasError())
         return fail(exitCodeFor(built.error()), built.error().message);
+    std::optional<core::KernelReport> baseline;
+    if (!options.baseline.empty()) {
+        auto loaded = loadBaseline(options.baseline);
+        if (loaded.hasError())
+            return fail(exitCodeFor(loaded.error()), "baseline " + loaded.error().message);
+        baseline = std::move(loaded).value();
+        report.baseline = &*baseline;
+    }
     core::writeKernelReport(std::cout, std::move(built).value(), report);
     return finishOutput();
 }
@@ -74,6 +99,8 @@ Runner addReportCommand(CLI::App& app)
     auto* step = cmd->add_option("--step", options->step,
                         "Timeline analysis over profiler step N (the range \"ProfilerStep#N\")")
                      ->excludes(window);
+    cmd->add_option("-b,--baseline", options->baseline,
+        "Compare with this session (.ridge): per kernel its baseline time and the change; kernels gone listed after");
     return [options, step] {
         options->hasStep = step->count() > 0;
         return runReport(*options);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/report.h"
 
+#include "reportbaseline.h"
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
@@ -63,7 +64,7 @@ std::optional<double> dramIntensity(const KernelAnalysis& a)
     return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
-void writeTable(std::ostream& out, const KernelReport& report, const Totals& totals)
+void writeTable(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
 {
     fmt::print(out, "{}: {} launches of {} kernels (by name and device), {} of kernel time\n", report.path,
         formatCount(totals.launches), formatCount(static_cast<std::int64_t>(totals.rows)),
@@ -74,36 +75,43 @@ void writeTable(std::ostream& out, const KernelReport& report, const Totals& tot
     }
     if (report.kernels.size() < totals.rows)
         fmt::print(out, "Showing the top {}.\n", report.kernels.size());
-    fmt::print(out, "{:>7}  {:>11}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n", "Time %", "Total",
-        "Launches", "Avg", "Verdict (bound by)", "% roof", "FLOP/s", "AI DRAM", "Dev", "Kernel");
-    for (const auto& r : report.kernels) {
+    fmt::print(out, "{:>7}  {:>11}{}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n", "Time %", "Total",
+        b ? detail::baselineTableHeader() : std::string(), "Launches", "Avg", "Verdict (bound by)", "% roof", "FLOP/s",
+        "AI DRAM", "Dev", "Kernel");
+    for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+        const auto& r = report.kernels[i];
         const auto& a = r.analysis;
-        fmt::print(out, "{:>6.2f}%  {:>11}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n",
-            r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)), formatCount(r.launches),
+        fmt::print(out, "{:>6.2f}%  {:>11}{}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n",
+            r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)),
+            b ? detail::baselineTableCells(*b, i) : std::string(), formatCount(r.launches),
             formatDuration(r.averageNs()), verdictCell(a), roofCell(a),
             optionalCell<double>(a.achievedFlopsPerS, [](double v) { return formatRate(v, "FLOP/s"); }),
             optionalCell<double>(dramIntensity(a), [](double v) { return fmt::format("{:.3g}", v); }), r.deviceId,
             r.name);
-        fmt::print(out, "{:>9}{}\n", "", a.reason);
+        fmt::print(out, "{:>9}{}{}\n", "", a.reason, b ? detail::baselineVerdictNote(*b, i) : std::string());
     }
 }
 
-void writeCsv(std::ostream& out, const KernelReport& report)
+void writeCsv(std::ostream& out, const KernelReport& report, const detail::ReportBaseline* b)
 {
     out << "name,mangled_name,device,device_name,launches,total_time_ns,avg_time_ns,min_time_ns,max_time_ns,"
-           "pct_kernel_time,verdict,bound_by,pct_of_roof,achieved_flops_per_s,flops,dram_bytes,ai_dram,reason\n";
+           "pct_kernel_time,verdict,bound_by,pct_of_roof,achieved_flops_per_s,flops,dram_bytes,ai_dram,reason"
+        << (b ? detail::baselineCsvHeader() : std::string()) << '\n';
     auto number = [](std::optional<double> v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
-    for (const auto& r : report.kernels) {
+    for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+        const auto& r = report.kernels[i];
         const auto& a = r.analysis;
         auto dram = a.bytesByLevel.find(resource::DRAM);
-        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{}\n", csvField(r.name),
+        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{}{}\n", csvField(r.name),
             csvField(r.mangledName), r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs,
             r.maxNs, r.shareOfKernelTime * 100.0, a.verdict, a.boundBy,
             number(a.boundUtilization ? std::optional<double>(*a.boundUtilization * 100.0) : std::nullopt),
             number(a.achievedFlopsPerS), number(a.flops),
             number(dram == a.bytesByLevel.end() ? std::nullopt : std::optional<double>(dram->second)),
-            number(dramIntensity(a)), csvField(a.reason));
+            number(dramIntensity(a)), csvField(a.reason), b ? detail::baselineCsvCells(*b, i) : std::string());
     }
+    if (b)
+        detail::writeGoneCsv(out, *b);
 }
 
 nlohmann::json optionalJson(std::optional<double> value)
@@ -150,7 +158,7 @@ nlohmann::json kernelJson(const KernelSummary& r)
     };
 }
 
-void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals)
+void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
 {
     using nlohmann::json;
     json devices = json::array();
@@ -159,10 +167,12 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
             { "compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor) }, { "sm_count", d.smCount } });
     }
     json kernels = json::array();
-    for (const auto& r : report.kernels) {
-        kernels.push_back(kernelJson(r));
+    for (std::size_t i = 0; i < report.kernels.size(); ++i) {
+        kernels.push_back(kernelJson(report.kernels[i]));
+        if (b)
+            detail::addBaselineFields(kernels.back(), *b, i);
     }
-    const json document = {
+    json document = {
         { "ridgeline_version", kVersion },
         { "session",
             { { "path", report.path }, { "schema_version", report.schemaVersion },
@@ -175,6 +185,8 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
         { "timeline_window", detail::timelineWindowJson(report.timelineWindow, report.timelineStep) },
         { "timeline", detail::timelineJson(report.timeline) },
     };
+    if (b)
+        document["baseline"] = detail::baselineJson(*b);
     // Invalid UTF-8 in names from foreign files is replaced rather than aborting the report.
     out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
@@ -234,18 +246,31 @@ void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptio
 {
     const Totals totals = totalsOf(report.kernels);
     sortKernelSummaries(report.kernels, options.sort);
-    if (options.top > 0 && report.kernels.size() > options.top)
+    // The comparison sees every kernel (new, gone, totals); --top trims its rows with the report's.
+    std::optional<detail::ReportBaseline> baseline;
+    if (options.baseline)
+        baseline.emplace(
+            detail::ReportBaseline { *options.baseline, compareKernels(report.kernels, options.baseline->kernels) });
+    if (options.top > 0 && report.kernels.size() > options.top) {
         report.kernels.resize(options.top);
+        if (baseline)
+            baseline->comparison.kernels.resize(options.top);
+    }
+    if (baseline && options.top > 0 && baseline->comparison.gone.size() > options.top)
+        baseline->comparison.gone.resize(options.top);
+    const detail::ReportBaseline* b = baseline ? &*baseline : nullptr;
     switch (options.format) {
     case ReportFormat::Table:
-        writeTable(out, report, totals);
+        writeTable(out, report, totals, b);
+        if (b)
+            detail::writeBaselineTable(out, *b);
         detail::writeTimelineTable(out, report.timeline, report.timelineWindow, report.timelineStep);
         break;
     case ReportFormat::Csv:
-        writeCsv(out, report);
+        writeCsv(out, report, b);
         break;
     case ReportFormat::Json:
-        writeJson(out, report, totals);
+        writeJson(out, report, totals, b);
         break;
     }
 }

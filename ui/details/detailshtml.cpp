@@ -205,8 +205,8 @@ QString detailsHtml(const DetailsInput& in)
     core::KernelSummary k = *in.kernel;
     if (in.details && in.details->launchAnalysis)
         k.analysis = *in.details->launchAnalysis; // the figures of the selected launch alone
-    return header(in, *in.kernel) + verdictSection(k.analysis) + rooflineSection(k) + figuresSection(k.analysis)
-        + launchSection(in);
+    return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis)
+        + rooflineSection(k) + figuresSection(k.analysis) + launchSection(in);
 }
 
 } // namespace ridgeline::ui

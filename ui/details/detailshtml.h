@@ -2,6 +2,7 @@
 // The details pane's text: one kernel (or launch) as HTML sections with every figure and its unit.
 #pragma once
 
+#include "detailsbaseline.h"
 #include "ridgeline/core/kerneldetails.h"
 #include "ridgeline/core/kernelsummary.h"
 
@@ -20,6 +21,7 @@ struct DetailsInput {
     const core::KernelDetails* details = nullptr;
     bool loading = false;
     QString loadError;
+    BaselineDetails baseline; // with a baseline session: the kernel's figures there (delta null otherwise)
 };
 
 QString detailsHtml(const DetailsInput& input);

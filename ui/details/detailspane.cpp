@@ -32,7 +32,21 @@ DetailsPane::DetailsPane(SelectionModel* selection, QWidget* parent)
 void DetailsPane::setDocument(SessionDocumentPtr doc)
 {
     m_doc = std::move(doc);
+    compare();
     showSelection(m_selection);
+}
+
+void DetailsPane::setBaseline(SessionDocumentPtr baseline)
+{
+    m_baseline = std::move(baseline);
+    compare();
+    render();
+}
+
+void DetailsPane::compare()
+{
+    m_comparison = m_doc && m_baseline ? core::compareKernels(m_doc->report.kernels, m_baseline->report.kernels)
+                                       : core::KernelComparison {};
 }
 
 void DetailsPane::showSelection(const KernelSelection& selection)
@@ -43,9 +57,12 @@ void DetailsPane::showSelection(const KernelSelection& selection)
     m_error.clear();
     ++m_generation; // results of earlier requests are dropped
     if (m_doc && !selection.isEmpty()) {
-        for (const auto& k : m_doc->report.kernels) {
-            if (k.nameId == selection.nameId && k.deviceId == selection.deviceId)
-                m_kernel = &k;
+        const auto& kernels = m_doc->report.kernels;
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            if (kernels[i].nameId == selection.nameId && kernels[i].deviceId == selection.deviceId) {
+                m_kernel = &kernels[i];
+                m_kernelIndex = i;
+            }
         }
     }
     m_loading = m_kernel != nullptr;
@@ -105,6 +122,12 @@ void DetailsPane::render()
             if (d.id == m_kernel->deviceId)
                 input.device = &d;
         }
+    }
+    if (m_kernel && m_baseline) {
+        input.baseline.path = m_baseline->path;
+        input.baseline.delta = m_comparison.deltaOf(m_kernelIndex);
+        if (input.baseline.delta && input.baseline.delta->baseline)
+            input.baseline.before = &m_baseline->report.kernels.at(*input.baseline.delta->baseline);
     }
     m_browser->setHtml(detailsHtml(input));
 }

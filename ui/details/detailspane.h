@@ -5,6 +5,7 @@
 // are read from the session file off the GUI thread.
 #pragma once
 
+#include "ridgeline/core/kernelcompare.h"
 #include "ridgeline/core/kerneldetails.h"
 #include "selectionmodel.h"
 #include "sessiondocument.h"
@@ -22,6 +23,8 @@ public:
     explicit DetailsPane(SelectionModel* selection, QWidget* parent = nullptr);
 
     void setDocument(SessionDocumentPtr doc);
+    // The session to compare with: the kernel's baseline figures and changes; null: none.
+    void setBaseline(SessionDocumentPtr baseline);
     void showSelection(const KernelSelection& selection);
 
     QTextBrowser* browser() const { return m_browser; }
@@ -40,10 +43,14 @@ private:
     void render();
     void load();
     void finished(Loaded loaded);
+    void compare();
 
     SessionDocumentPtr m_doc;
     KernelSelection m_selection;
     const core::KernelSummary* m_kernel = nullptr;
+    std::size_t m_kernelIndex = 0; // of m_kernel in the document's kernels
+    SessionDocumentPtr m_baseline;
+    core::KernelComparison m_comparison;
     std::optional<core::KernelDetails> m_details;
     QString m_error;
     bool m_loading = false;

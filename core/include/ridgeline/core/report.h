@@ -37,6 +37,9 @@ struct ReportOptions {
     ReportFormat format = ReportFormat::Table;
     KernelSort sort = KernelSort::TotalTime;
     std::size_t top = 0; // 0 = every row
+    // Compared kernel by kernel with this session's report when set (kernelcompare.h): Baseline
+    // and delta columns or fields, then the kernels gone since the baseline.
+    const KernelReport* baseline = nullptr;
 };
 
 // `timeline` chooses the window of the timeline analysis (whole session by default); an unknown
