@@ -9,6 +9,8 @@
 #include "kernelpage.h"
 #include "palette.h"
 #include "recentfiles.h"
+#include "ridgeline/core/kernelcompare.h"
+#include "ridgeline/core/units.h"
 #include "roofline/rooflinepage.h"
 #include "selectionmodel.h"
 #include "sessionloader.h"
@@ -332,8 +334,22 @@ void MainWindow::showDocument(const SessionDocumentPtr& document)
 void MainWindow::showBaseline(const SessionDocumentPtr& baseline)
 {
     m_baseline = baseline;
-    if (baseline)
-        statusBar()->showMessage(tr("Comparing with baseline %1").arg(baseline->path), 10000);
+    if (baseline && m_document) {
+        // The whole comparison in one line; kernels gone since the baseline have no row to show it.
+        const auto totals = core::compareKernels(m_document->report.kernels, baseline->report.kernels).totals;
+        statusBar()->showMessage(
+            tr("Comparing with baseline %1: %2 kernel(s) matched, %3 new, %4 gone; kernel time "
+               "%5 → %6 (%7)")
+                .arg(baseline->path)
+                .arg(totals.matched)
+                .arg(totals.added)
+                .arg(totals.gone)
+                .arg(QString::fromStdString(core::formatDuration(static_cast<double>(totals.kernelNsBefore))),
+                    QString::fromStdString(core::formatDuration(static_cast<double>(totals.kernelNsAfter))),
+                    QString::fromStdString(core::formatDeltaPct(totals.deltaPct()))));
+    } else if (baseline) {
+        statusBar()->showMessage(tr("Comparing with baseline %1").arg(baseline->path));
+    }
     updateActions();
     Q_EMIT baselineChanged(baseline);
 }

@@ -16,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
@@ -200,6 +201,12 @@ private Q_SLOTS:
             window.kernelPage()->kernelView()->model()->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
         const int sgemm = model->rowOf(m_current->report.kernels[0].nameId, m_current->report.kernels[0].deviceId);
         QCOMPARE(text(*model, sgemm, ui::KernelModel::BaselineColumn), QStringLiteral("28.000 µs"));
+        // The status bar sums the comparison up, gone kernels included (they have no row): sgemm is
+        // 4 µs faster (41 → 37 µs, -9.8 %), the cutlass kernel is new and old_kernel gone.
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("4 kernel(s) matched, 1 new, 1 gone; kernel time 41.000 µs → "
+                                                "37.000 µs (-9.8 %)")),
+            qPrintable(status));
         // Shown right after Total, whatever their index in the model.
         const auto* header = window.kernelPage()->kernelView()->horizontalHeader();
         QCOMPARE(header->visualIndex(ui::KernelModel::BaselineColumn),
