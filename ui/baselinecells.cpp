@@ -98,4 +98,19 @@ QVariant deltaForeground(const core::KernelDelta& delta)
     return {};
 }
 
+QString comparisonSummary(const SessionDocument& current, const SessionDocument& baseline)
+{
+    const auto totals = core::compareKernels(current.report.kernels, baseline.report.kernels).totals;
+    const auto duration
+        = [](std::int64_t ns) { return QString::fromStdString(core::formatDuration(static_cast<double>(ns))); };
+    return QCoreApplication::translate("ridgeline::ui::MainWindow",
+        "Comparing with baseline %1: %2 kernel(s) matched, %3 new, %4 gone; kernel time %5 → %6 (%7)")
+        .arg(baseline.path)
+        .arg(totals.matched)
+        .arg(totals.added)
+        .arg(totals.gone)
+        .arg(duration(totals.kernelNsBefore), duration(totals.kernelNsAfter),
+            QString::fromStdString(core::formatDeltaPct(totals.deltaPct())));
+}
+
 } // namespace ridgeline::ui

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ridgeline/core/kernelcompare.h"
+#include "sessiondocument.h"
 
 #include <QString>
 #include <QVariant>
@@ -23,6 +24,9 @@ QVariant baselineSortKey(const core::KernelDelta& delta);
 QVariant deltaSortKey(const core::KernelDelta& delta);
 // Both figures, before and after, with the change.
 QString deltaToolTip(const core::KernelSummary& now, const core::KernelDelta& delta);
+// The comparison in one line, for the status bar (kernels gone since the baseline have no row):
+// "Comparing with baseline B: 4 kernel(s) matched, 1 new, 1 gone; kernel time 41 µs → 37 µs (-9.8 %)".
+QString comparisonSummary(const SessionDocument& current, const SessionDocument& baseline);
 // Qt::ForegroundRole of the Δ cell: red slower, green faster (shades for light and dark palettes).
 QVariant deltaForeground(const core::KernelDelta& delta);
 

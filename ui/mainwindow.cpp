@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "baselinecells.h"
 #include "baselinecolumns.h"
 #include "capturedialog.h"
 #include "chartexporter.h"
@@ -9,8 +10,6 @@
 #include "kernelpage.h"
 #include "palette.h"
 #include "recentfiles.h"
-#include "ridgeline/core/kernelcompare.h"
-#include "ridgeline/core/units.h"
 #include "roofline/rooflinepage.h"
 #include "selectionmodel.h"
 #include "sessionloader.h"
@@ -334,22 +333,9 @@ void MainWindow::showDocument(const SessionDocumentPtr& document)
 void MainWindow::showBaseline(const SessionDocumentPtr& baseline)
 {
     m_baseline = baseline;
-    if (baseline && m_document) {
-        // The whole comparison in one line; kernels gone since the baseline have no row to show it.
-        const auto totals = core::compareKernels(m_document->report.kernels, baseline->report.kernels).totals;
-        statusBar()->showMessage(
-            tr("Comparing with baseline %1: %2 kernel(s) matched, %3 new, %4 gone; kernel time "
-               "%5 → %6 (%7)")
-                .arg(baseline->path)
-                .arg(totals.matched)
-                .arg(totals.added)
-                .arg(totals.gone)
-                .arg(QString::fromStdString(core::formatDuration(static_cast<double>(totals.kernelNsBefore))),
-                    QString::fromStdString(core::formatDuration(static_cast<double>(totals.kernelNsAfter))),
-                    QString::fromStdString(core::formatDeltaPct(totals.deltaPct()))));
-    } else if (baseline) {
-        statusBar()->showMessage(tr("Comparing with baseline %1").arg(baseline->path));
-    }
+    if (baseline)
+        statusBar()->showMessage(m_document ? comparisonSummary(*m_document, *baseline)
+                                            : tr("Comparing with baseline %1").arg(baseline->path));
     updateActions();
     Q_EMIT baselineChanged(baseline);
 }
