@@ -85,6 +85,17 @@ Result<KernelDetails> loadKernelDetails(
     }
     details.launches = static_cast<std::int64_t>(launches.size());
     details.configs = configsOf(launches);
+    if (launchId >= 0) {
+        auto call = reader.launchingCall(launches.front());
+        if (call.hasError())
+            return call.error();
+        details.launchingCall = std::move(call).value();
+    } else {
+        auto delays = reader.launchDelays(nameId, deviceId);
+        if (delays.hasError())
+            return delays.error();
+        details.launchDelays = delays.value();
+    }
 
     std::stable_sort(launches.begin(), launches.end(),
         [](const Kernel& a, const Kernel& b) { return a.durationNs() > b.durationNs(); });

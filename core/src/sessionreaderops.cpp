@@ -154,6 +154,51 @@ Result<std::vector<ApiCall>> SessionReader::apiCalls(const TimeQuery& query)
         });
 }
 
+Result<std::optional<ApiCall>> SessionReader::launchingCall(const Kernel& kernel)
+{
+    if (kernel.correlationId == 0) // 0: not recorded
+        return std::optional<ApiCall> {};
+    auto calls = m_impl->collect<ApiCall>(
+        "SELECT id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+        "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code "
+        "FROM api_calls WHERE process_id = ?1 AND correlation_id = ?2 ORDER BY start_ns, id LIMIT 1",
+        { kernel.processId, kernel.correlationId }, [](Statement& s) {
+            return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
+                s.columnInt(5), s.columnInt(6), s.columnInt(7), s.columnInt(8) };
+        });
+    if (calls.hasError())
+        return calls.error();
+    if (calls.value().empty())
+        return std::optional<ApiCall> {};
+    return std::optional<ApiCall>(std::move(calls.value().front()));
+}
+
+Result<LaunchDelays> SessionReader::launchDelays(std::int64_t nameId, std::int64_t deviceId)
+{
+    // The earliest call of the launch's process with its correlation id, per launch; launches
+    // without one drop out of the aggregates (NULL delays).
+    LaunchDelays out;
+    auto status
+        = m_impl->query("SELECT count(delay), avg(delay), min(delay), max(delay), avg(call) FROM ("
+                        " SELECT k.start_ns - c.start_ns AS delay, c.end_ns - c.start_ns AS call FROM kernels k"
+                        " JOIN api_calls c ON c.id = (SELECT id FROM api_calls a WHERE a.process_id = k.process_id"
+                        "  AND a.correlation_id = k.correlation_id ORDER BY a.start_ns, a.id LIMIT 1)"
+                        " WHERE k.name_id = ?1 AND k.device_id = ?2 AND k.correlation_id <> 0)",
+            { nameId, deviceId }, [&out](Statement& s) {
+                out.launches = s.columnInt(0);
+                if (out.launches > 0) {
+                    out.averageNs = s.columnDouble(1);
+                    out.minNs = s.columnInt(2);
+                    out.maxNs = s.columnInt(3);
+                    out.averageCallNs = s.columnDouble(4);
+                }
+                return false;
+            });
+    if (status.hasError())
+        return status.error();
+    return out;
+}
+
 Result<std::vector<NvtxRange>> SessionReader::nvtxRanges(const TimeQuery& query)
 {
     return m_impl->collectWindow<NvtxRange>("nvtx_ranges",

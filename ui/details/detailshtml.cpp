@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "detailshtml.h"
 
+#include "detailshost.h"
 #include "ridgeline/core/advice.h"
+#include "ridgeline/core/demangle.h"
 #include "ridgeline/core/rooflinechart.h"
 #include "ridgeline/core/units.h"
 #include "verdictcolors.h"
@@ -40,9 +42,9 @@ bool isMemoryOrLink(const std::string& res)
 
 QString header(const DetailsInput& in, const core::KernelSummary& k)
 {
-    QString html = QStringLiteral("<h3 style='font-family:monospace'>%1</h3><table>").arg(q(k.name));
-    if (k.mangledName != k.name && !k.mangledName.empty())
-        html += row(QObject::tr("Symbol"), QStringLiteral("<code>%1</code>").arg(q(k.mangledName)));
+    // Template arguments and parameters folded in the heading; the whole name ends the pane.
+    QString html
+        = QStringLiteral("<h3 style='font-family:monospace'>%1</h3><table>").arg(q(core::shortKernelName(k.name)));
     QString device = q(k.deviceName.empty() ? "unknown" : k.deviceName);
     if (in.device) {
         const std::string facts = core::describeDevice(*in.device);
@@ -61,6 +63,17 @@ QString header(const DetailsInput& in, const core::KernelSummary& k)
             .arg(q(core::formatDuration(k.averageNs())), q(core::formatDuration(static_cast<double>(k.minNs))),
                 q(core::formatDuration(static_cast<double>(k.maxNs)))));
     return html + QStringLiteral("</table>");
+}
+
+// The whole demangled name and the symbol, last: template names can fill a screen.
+QString namesSection(const core::KernelSummary& k)
+{
+    QString html
+        = QStringLiteral("<h4>%1</h4><p><small><code>%2</code></small></p>").arg(QObject::tr("Full name"), q(k.name));
+    if (k.mangledName != k.name && !k.mangledName.empty())
+        html += QStringLiteral("<h4>%1</h4><p><small><code>%2</code></small></p>")
+                    .arg(QObject::tr("Symbol"), q(k.mangledName));
+    return html;
 }
 
 QString verdictSection(const core::KernelAnalysis& a)
@@ -206,7 +219,9 @@ QString detailsHtml(const DetailsInput& in)
     if (in.details && in.details->launchAnalysis)
         k.analysis = *in.details->launchAnalysis; // the figures of the selected launch alone
     return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis)
-        + rooflineSection(k) + figuresSection(k.analysis) + launchSection(in);
+        + rooflineSection(k) + figuresSection(k.analysis) + launchSection(in)
+        + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())
+        + namesSection(*in.kernel);
 }
 
 } // namespace ridgeline::ui

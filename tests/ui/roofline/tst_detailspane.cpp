@@ -6,6 +6,7 @@
 #include "documents.h"
 #include "qtwarnings.h"
 #include "ridgeline/core/advice.h"
+#include "ridgeline/core/demangle.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 
@@ -113,6 +114,11 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("No hardware counters were recorded for this launch")));
         QVERIFY(text.contains(QStringLiteral("unknown: no counters for this kernel"))); // its own verdict
         QVERIFY(text.contains(QStringLiteral("Collect hardware counters")));
+        // The launch at 3000 ns came from the cudaLaunchKernel call at 900–915 ns.
+        QVERIFY2(text.contains(QStringLiteral("Launched by cudaLaunchKernel (runtime) on thread 4242, a call of 15 ns; "
+                                              "the kernel started 2.100 µs after the call began")),
+            qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("Launch delay"))); // the kernel's statistics are not a launch's
     }
 
     void hierarchicalKernelShowsEveryLevelAndPrecision()
@@ -147,7 +153,15 @@ private Q_SLOTS:
         QTest::qWait(50); // a late answer for the first selection would arrive now
         QCOMPARE(loaded.count(), 1);
         QVERIFY(shown(pane).contains(QStringLiteral("dram__bytes.sum")));
-        QVERIFY(shown(pane).startsWith(q(k.name)));
+        QVERIFY(shown(pane).startsWith(q(core::shortKernelName(k.name)))); // the heading; the full name ends the pane
+        QVERIFY(shown(pane).contains(QStringLiteral("Full name\n") + q(k.name)));
+        // Host side: the fixture's vectorAdd launches at 1000 and 3000 ns were launched by calls starting at
+        // 800 and 900 ns (delays 200 ns and 2.1 µs, calls of 20 and 15 ns: 17.5 ns shown as 18 ns); its third launch
+        // has no call.
+        QVERIFY2(
+            shown(pane).contains(QStringLiteral("avg 1.150 µs · min 200 ns · max 2.100 µs")), qPrintable(shown(pane)));
+        QVERIFY(shown(pane).contains(QStringLiteral("avg 18 ns of CPU time per launch")));
+        QVERIFY(shown(pane).contains(QStringLiteral("2 of 3 have their launching call in the session")));
 
         auto moved = std::make_shared<ui::SessionDocument>(*m_small);
         moved->path = QString::fromStdString(m_dir.file("gone.ridge"));

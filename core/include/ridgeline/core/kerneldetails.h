@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
-// What the details pane shows of one kernel beyond its summary: its launch configurations and
-// the raw counters of one launch, read on demand from the session (off the GUI thread).
+// What the details pane shows of one kernel beyond its summary: its launch configurations, the
+// raw counters of one launch, and how launches relate to the host calls that made them (launch
+// delays; a launch's launching call), read on demand from the session (off the GUI thread).
 #pragma once
 
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
 #include "ridgeline/core/roofline.h"
+#include "ridgeline/core/sessionreader.h"
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace ridgeline::core {
-
-class SessionReader;
 
 struct LaunchConfig {
     Dim3 grid;
@@ -34,6 +34,10 @@ struct KernelDetails {
     std::vector<MetricValue> metrics; // its raw counters, by name
     // A selected launch analysed on its own (its counters, its device's ceilings, its collective).
     std::optional<KernelAnalysis> launchAnalysis;
+    // A selected launch: the API call that launched it, when the session has it.
+    std::optional<ApiCall> launchingCall;
+    // The kernel (not a launch): how long its launches waited after their launching calls.
+    LaunchDelays launchDelays;
 };
 
 // `launchId` >= 0: that launch only (NotFound when it is not a launch of this kernel).

@@ -11,8 +11,8 @@ namespace ridgeline::core::metric {
 
 // CUDA-core floating-point instructions, thread level (each FMA is 2 FLOPs; HFMA2 packs 2 lanes).
 // Nsight Compute's roofline uses the smsp__ prefix, NERSC's metric set the sm__ prefix: same counts.
-inline constexpr std::string_view SassPrefixes[] = { "smsp__sass_thread_inst_executed_op_",
-    "sm__sass_thread_inst_executed_op_" };
+inline constexpr std::string_view SassPrefixes[]
+    = { "smsp__sass_thread_inst_executed_op_", "sm__sass_thread_inst_executed_op_" };
 inline constexpr std::string_view SassSuffix = "_pred_on.sum";
 // Operation names after the prefix: d = FP64, f = FP32, h = FP16.
 inline constexpr std::string_view Dadd = "dadd", Dmul = "dmul", Dfma = "dfma";
@@ -68,8 +68,8 @@ inline constexpr std::string_view TensorSrcFp64[] = { "fp64" };
 inline constexpr std::string_view TensorSrcTf32[] = { "tf32_dst_fp32" };
 inline constexpr std::string_view TensorSrcFp16[] = { "fp16", "fp16_dst_fp16", "fp16_dst_fp32" };
 inline constexpr std::string_view TensorSrcBf16[] = { "bf16_dst_fp32" };
-inline constexpr std::string_view TensorSrcFp8[] = { "fp8", "fp8_dst_fp16", "fp8_dst_fp32", "fp4_fp6_fp8_dst_fp16",
-    "fp4_fp6_fp8_dst_fp32" };
+inline constexpr std::string_view TensorSrcFp8[]
+    = { "fp8", "fp8_dst_fp16", "fp8_dst_fp32", "fp4_fp6_fp8_dst_fp16", "fp4_fp6_fp8_dst_fp32" };
 inline constexpr std::string_view TensorSrcInt8[] = { "int8" };
 // Waves (launch__waves_per_multiprocessor) is not a profiler metric: CUPTI rejects it on every chip.
 // Only Nsight Compute reports carry it; a CUPTI collector computes it from the launch configuration.

@@ -29,6 +29,17 @@ struct TableCounts {
                  memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0;
 };
 
+// How long kernel launches waited on the GPU after the host call that launched them (Holistic
+// Trace Analysis' "launch delay": kernel start − call start), and what those calls cost the CPU.
+// Over the launches whose launching call (same process, same correlation id) is in the session.
+struct LaunchDelays {
+    std::int64_t launches = 0; // launches with a launching call; 0: none recorded
+    double averageNs = 0;
+    std::int64_t minNs = 0;
+    std::int64_t maxNs = 0;
+    double averageCallNs = 0; // the launching calls' own duration
+};
+
 struct TimeSpan {
     std::int64_t startNs = 0; // first GPU op start
     std::int64_t endNs = 0; // last GPU op end
@@ -71,13 +82,20 @@ public:
     Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
     // Every metric of every kernel, ordered by kernel id (what the roofline analysis needs).
-    Status forEachMetric(const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
+    Status forEachMetric(
+        const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
     // The kernels with these ids (missing ids are skipped), in the order given.
     Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
     // Every launch of one kernel name on one device, in start order (uses the name index).
     Result<std::vector<Kernel>> kernelsOfName(std::int64_t nameId, std::int64_t deviceId);
     Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
     Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
+    // The API call that launched a kernel: of its process, with its correlation id (the earliest,
+    // i.e. the runtime call around its driver call); empty when the session has none.
+    Result<std::optional<ApiCall>> launchingCall(const Kernel& kernel);
+    // Launch delays over every launch of one kernel name on one device (kernels_by_name and
+    // api_calls_by_correlation indexes).
+    Result<LaunchDelays> launchDelays(std::int64_t nameId, std::int64_t deviceId);
     Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});
     Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
     Result<std::vector<Verdict>> verdicts();
