@@ -72,6 +72,7 @@ TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
 void TimelinePage::setDocument(SessionDocumentPtr doc)
 {
     m_doc = std::move(doc);
+    m_view->setSessionPath(m_doc ? m_doc->path : QString());
     m_view->setData(m_doc ? m_doc->timeline : nullptr);
     fillSummary();
     showRange();

@@ -5,7 +5,9 @@
 #include "verdictcolors.h"
 
 #include <QFontMetrics>
+#include <QLineF>
 #include <QPainter>
+#include <QPolygonF>
 #include <QRect>
 #include <algorithm>
 #include <cmath>
@@ -124,6 +126,8 @@ int TimelinePainter::paint(QPainter& p, const QRect& rect, const QPalette& palet
         paintOutline(p, *frame.hovered, top, timeArea, frame, palette.color(QPalette::Text), 1);
     if (frame.selected)
         paintOutline(p, *frame.selected, top, timeArea, frame, palette.color(QPalette::Highlight), 3);
+    if (frame.selected && frame.launchingCall)
+        paintLaunchFlow(p, top, timeArea, frame, palette.color(QPalette::Highlight));
 
     // Labels and headers over the left column.
     p.setClipRect(bandsArea);
@@ -207,21 +211,57 @@ int TimelinePainter::paintRow(
     return drawn;
 }
 
-void TimelinePainter::paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area,
-    const TimelineFrame& frame, const QColor& color, int width) const
+std::optional<QRect> TimelinePainter::opRect(
+    core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const
 {
     const TimelineBand* band = frame.layout->bandOfRow(ref.row);
     if (!band || ref.row >= frame.data->rowCount() || ref.index >= frame.data->row(ref.row).size())
-        return;
+        return std::nullopt;
     const core::PixelGrid grid(frame.window, area.width());
     const auto& row = frame.data->row(ref.row);
     const std::int64_t s = std::clamp(row.startNs(ref.index), grid.window().startNs, grid.window().endNs);
     const std::int64_t e = std::clamp(row.endNs(ref.index), grid.window().startNs, grid.window().endNs);
     const int x0 = area.left() + static_cast<int>(grid.columnOf(s));
     const int x1 = area.left() + static_cast<int>(grid.columnOf(std::max(e - 1, s))) + 1;
+    return QRect(x0 - 1, band->y + top + 1, std::max(1, x1 - x0) + 1, band->height - 2);
+}
+
+void TimelinePainter::paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area,
+    const TimelineFrame& frame, const QColor& color, int width) const
+{
+    const auto box = opRect(ref, top, area, frame);
+    if (!box)
+        return;
     p.setPen(QPen(color, width));
     p.setBrush(Qt::NoBrush);
-    p.drawRect(x0 - 1, band->y + top + 1, std::max(1, x1 - x0) + 1, band->height - 2);
+    p.drawRect(*box);
+}
+
+void TimelinePainter::paintLaunchFlow(
+    QPainter& p, int top, const QRect& area, const TimelineFrame& frame, const QColor& color) const
+{
+    const auto call = opRect(*frame.launchingCall, top, area, frame);
+    const auto kernel = opRect(*frame.selected, top, area, frame);
+    if (!call || !kernel)
+        return;
+    paintOutline(p, *frame.launchingCall, top, area, frame, color, 2);
+    // From the call's start down (or up) to the kernel's start, as Perfetto draws its flow events.
+    const bool down = kernel->top() > call->bottom();
+    const QPointF from(call->left() + 1, down ? call->bottom() : call->top());
+    const QPointF to(kernel->left() + 1, down ? kernel->top() : kernel->bottom());
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(color, 1.5));
+    p.drawLine(from, to);
+    const QLineF line(to, from);
+    const double head = 7;
+    QLineF left = line, right = line;
+    left.setLength(head);
+    right.setLength(head);
+    left.setAngle(line.angle() + 25);
+    right.setAngle(line.angle() - 25);
+    p.setBrush(color);
+    p.drawPolygon(QPolygonF({ to, left.p2(), right.p2() }));
+    p.setRenderHint(QPainter::Antialiasing, false);
 }
 
 void TimelinePainter::paintRuler(

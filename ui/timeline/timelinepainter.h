@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QFont>
 #include <QPalette>
+#include <QRect>
 #include <array>
 #include <optional>
 #include <vector>
@@ -29,6 +30,7 @@ struct TimelineFrame {
     const core::TimelineMarks* marks = nullptr; // outlined (launches of the selected kernel)
     std::optional<core::TimelineOpRef> selected;
     std::optional<core::TimelineOpRef> hovered;
+    std::optional<core::TimelineOpRef> launchingCall; // of `selected`: outlined, with an arrow to it
 };
 
 class TimelinePainter {
@@ -46,6 +48,11 @@ public:
 private:
     void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
     int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
+    // Where an op is drawn (clamped to the window); empty when its row has no band.
+    std::optional<QRect> opRect(core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const;
+    // The selected launch's launching call outlined, and an arrow from it to the launch.
+    void paintLaunchFlow(
+        QPainter& p, int top, const QRect& area, const TimelineFrame& frame, const QColor& color) const;
     void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, int width) const;
 

@@ -66,6 +66,7 @@ void TimelineView::setData(std::shared_ptr<const core::TimelineData> data)
     m_layout.build(m_data.get());
     m_marks = {};
     m_selectedOp.reset();
+    m_launchingCall.reset();
     m_hovered.reset();
     verticalScrollBar()->setValue(0);
     updateScrollRange();
@@ -190,6 +191,7 @@ void TimelineView::followSelection(const KernelSelection& selection, const QObje
     m_selectedOp.reset();
     if (selection.launchId >= 0)
         m_selectedOp = m_data->findKernel(selection.launchId);
+    findLaunchingCall();
     if (const auto target = m_selectedOp ? m_selectedOp : m_marks.earliest)
         reveal(*target);
     viewport()->update();
@@ -217,6 +219,7 @@ void TimelineView::selectAt(QPoint pos)
 {
     const auto ref = opAt(pos);
     m_selectedOp = ref;
+    findLaunchingCall();
     if (!ref) {
         m_marks = {};
         if (m_selection)
@@ -235,6 +238,14 @@ void TimelineView::selectAt(QPoint pos)
     viewport()->update();
 }
 
+void TimelineView::findLaunchingCall()
+{
+    m_launchingCall.reset();
+    if (m_selectedOp && m_data->laneOfRow(m_selectedOp->row).kind == core::TimelineLaneKind::Stream
+        && isKernel(m_data->row(m_selectedOp->row).kind(m_selectedOp->index)))
+        m_launchingCall = m_flow.launchingCall(*m_data, *m_selectedOp);
+}
+
 void TimelineView::updateScrollRange()
 {
     const int visible = std::max(0, viewport()->height() - TimelinePainter::kRulerHeight);
@@ -247,7 +258,7 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(viewport());
     const TimelineFrame frame { m_data.get(), &m_layout, m_window, verticalScrollBar()->value(), m_labelWidth, &m_marks,
-        m_selectedOp, m_hovered };
+        m_selectedOp, m_hovered, m_launchingCall };
     m_lastItems = m_painter.paint(p, viewport()->rect(), palette(), frame);
 }
 

@@ -4,9 +4,11 @@
 // hatched. Wheel zooms around the cursor, dragging pans, F fits, arrows and A/D pan, W/S and +/-
 // zoom (keyBindings() lists them for the shortcuts dialog). Hovering
 // shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
-// kernel selected elsewhere has all its launches outlined.
+// kernel selected elsewhere has all its launches outlined. A selected launch is linked by an arrow
+// to the API call that launched it (launchflow.h).
 #pragma once
 
+#include "launchflow.h"
 #include "ridgeline/core/timelinelod.h"
 #include "selectionmodel.h"
 #include "timelinelayout.h"
@@ -29,6 +31,8 @@ public:
 
     // Null clears the view. The whole timeline is fitted into view.
     void setData(std::shared_ptr<const core::TimelineData> data);
+    // The session file behind the data: a selected launch is linked to the API call that launched it.
+    void setSessionPath(const QString& path) { m_flow.setSessionPath(path); }
     const core::TimelineData* data() const { return m_data.get(); }
     const TimelineLayout& layout() const { return m_layout; }
 
@@ -53,6 +57,8 @@ public:
 
     const core::TimelineMarks& highlighted() const { return m_marks; }
     std::optional<core::TimelineOpRef> selectedOp() const { return m_selectedOp; }
+    // The API call that launched the selected launch, drawn with an arrow to it; empty when unknown.
+    std::optional<core::TimelineOpRef> launchingCallOp() const { return m_launchingCall; }
     // Level-of-detail items drawn by the last paint (for tests and the benchmark).
     int itemsPaintedLastFrame() const { return m_lastItems; }
 
@@ -75,7 +81,9 @@ private:
     void reveal(core::TimelineOpRef ref);
     void updateScrollRange();
     void selectAt(QPoint viewportPos);
-    std::optional<int> mouseAnchor() const; // the mouse's viewport x when it is over the time area
+    std::optional<int> mouseAnchor() const;
+    void findLaunchingCall(); // of m_selectedOp, into m_launchingCall // the mouse's viewport x when it is over the
+                              // time area
 
     SelectionModel* m_selection;
     std::shared_ptr<const core::TimelineData> m_data;
@@ -85,6 +93,8 @@ private:
     int m_labelWidth = 190;
     core::TimelineMarks m_marks;
     std::optional<core::TimelineOpRef> m_selectedOp;
+    LaunchFlow m_flow;
+    std::optional<core::TimelineOpRef> m_launchingCall;
     std::optional<core::TimelineOpRef> m_hovered;
     std::optional<QPoint> m_pressPos;
     core::TimeWindow m_pressWindow;

@@ -171,6 +171,36 @@ private Q_SLOTS:
         QVERIFY(view->visibleWindow().endNs >= m_doc->timeline->extent().endNs);
     }
 
+    void selectedLaunchIsLinkedToItsLaunchingCall()
+    {
+        // A launch of the real trace and the call that launched it, read from the file directly.
+        auto reader = core::SessionReader::open(RIDGELINE_EXAMPLE_SESSION);
+        QVERIFY(reader.ok());
+        auto kernels = reader.value().kernels();
+        QVERIFY(kernels.ok() && kernels.value().size() > 100);
+        const core::Kernel launch = kernels.value()[kernels.value().size() / 2];
+        auto call = reader.value().launchingCall(launch);
+        QVERIFY(call.ok() && call.value());
+        auto* view = m_page->view();
+        m_selection->select({ launch.nameId, launch.deviceId, launch.id }, nullptr);
+        QVERIFY(view->selectedOp());
+        const auto linked = view->launchingCallOp();
+        QVERIFY(linked);
+        const auto& row = m_doc->timeline->row(linked->row);
+        QCOMPARE(row.sourceId(linked->index), call.value()->id);
+        QCOMPARE(row.startNs(linked->index), call.value()->startNs);
+        const auto& lane = m_doc->timeline->laneOfRow(linked->row);
+        QCOMPARE(lane.kind, core::TimelineLaneKind::HostThread);
+        QCOMPARE(lane.threadId, call.value()->threadId);
+        QCOMPARE(m_doc->timeline->name(row.nameIndex(linked->index)), std::string_view(call.value()->name));
+        QVERIFY(!view->grab().isNull()); // the arrow is painted without trouble
+        // The kernel as a whole (no launch), and no selection: no link.
+        m_selection->select({ launch.nameId, launch.deviceId, -1 }, nullptr);
+        QVERIFY(!view->launchingCallOp());
+        m_selection->clear(nullptr);
+        QVERIFY(!view->launchingCallOp());
+    }
+
     void hoverFindsTheOpUnderTheCursor()
     {
         auto* view = m_page->view();
