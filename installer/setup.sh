@@ -109,7 +109,11 @@ case "$action" in
         exec ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
         ;;
     run)
-        # A real two-rank PyTorch profiler trace, imported (resources/examples/README.md).
+        # A session captured on a real GPU once one exists (tests/gpu/capture-example.sh), else a
+        # real two-rank PyTorch profiler trace, imported (resources/examples/README.md).
+        if [ -z "${session:-}" ] && [ -f "$here/resources/examples/gpu-example.ridge" ]; then
+            session="$here/resources/examples/gpu-example.ridge"
+        fi
         session=${session:-"$here/resources/examples/pytorch-two-ranks.ridge"}
         if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
             exec "$build_dir/bin/ridgeline-ui" "$session"
