@@ -17,6 +17,7 @@ Runner addCaptureCommand(CLI::App& app);
 Runner addCeilingsCommand(CLI::App& app);
 Runner addCheckCommand(CLI::App& app);
 Runner addDevicesCommand(CLI::App& app);
+Runner addDiffCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
 Runner addImportCommand(CLI::App& app);
 Runner addMergeCommand(CLI::App& app);

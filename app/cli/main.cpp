@@ -24,6 +24,7 @@ int main(int argc, char** argv)
     commands["ceilings"] = addCeilingsCommand(app);
     commands["check"] = addCheckCommand(app);
     commands["devices"] = addDevicesCommand(app);
+    commands["diff"] = addDiffCommand(app);
     commands["export"] = addExportCommand(app);
     commands["import"] = addImportCommand(app);
     commands["merge"] = addMergeCommand(app);

@@ -107,4 +107,25 @@ Runner addReportCommand(CLI::App& app)
     };
 }
 
+// `diff BASE NEW` (ARCHITECTURE §6): the report of NEW compared with BASE, i.e. `report NEW --baseline BASE`.
+Runner addDiffCommand(CLI::App& app)
+{
+    auto options = std::make_shared<ReportCommandOptions>();
+    auto* cmd = app.add_subcommand(
+        "diff", "Compare two sessions kernel by kernel: time, launches, verdict; kernels new and gone");
+    cmd->add_option("BASE", options->baseline, "The session compared with (.ridge): before")->required();
+    cmd->add_option("NEW", options->path, "The session compared (.ridge): after")->required();
+    cmd->add_option("-f,--format", options->format, "Output format")
+        ->check(CLI::IsMember({ "table", "csv", "json" }))
+        ->capture_default_str();
+    cmd->add_option("-s,--sort", options->sort, "Sort by total time, launches, average, maximum or name")
+        ->check(CLI::IsMember(core::kernelSortNames()))
+        ->capture_default_str();
+    cmd->add_option("-n,--top", options->top, "Show only the first N kernels (0: all)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->footer("The same as `ridgeline report NEW --baseline BASE` (docs/COMPARE.md).");
+    return [options] { return runReport(*options); };
+}
+
 } // namespace ridgeline::cli

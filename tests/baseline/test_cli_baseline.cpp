@@ -152,6 +152,25 @@ TEST_F(CliBaseline, JsonGivesDeltasNewAndGoneKernels)
     EXPECT_EQ(doc["totals"]["kernel_time_ns"], 37'000);
 }
 
+// `diff BASE NEW` (the design's name for it) prints what `report NEW --baseline BASE` prints.
+TEST_F(CliBaseline, DiffIsReportWithABaseline)
+{
+    for (const char* format : { "json", "table", "csv" }) {
+        SCOPED_TRACE(format);
+        const auto diff = run({ "diff", m_baseline, m_current, "--format", format, "--top", "3" });
+        const auto report = run({ "report", m_current, "--baseline", m_baseline, "--format", format, "--top", "3" });
+        ASSERT_EQ(diff.exitCode, 0) << diff.err;
+        ASSERT_EQ(report.exitCode, 0) << report.err;
+        EXPECT_EQ(diff.out, report.out);
+        EXPECT_NE(diff.out.find("old_kernel"), std::string::npos); // the kernel gone since the baseline
+    }
+    const auto missing = run({ "diff", m_baseline });
+    EXPECT_EQ(missing.exitCode, 1) << missing.err; // NEW is required: a usage error
+    const auto bad = run({ "diff", m_dir.file("nope.ridge"), m_current });
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("baseline"), std::string::npos) << bad.err;
+}
+
 TEST_F(CliBaseline, TableHasBaselineColumnsAndListsGoneKernelsAfter)
 {
     const auto r = run({ "report", m_current, "--baseline", m_baseline });
