@@ -78,6 +78,20 @@ int runReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
+// --format, --sort and --top, shared by report and diff.
+void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
+{
+    cmd.add_option("-f,--format", options.format, "Output format")
+        ->check(CLI::IsMember({ "table", "csv", "json" }))
+        ->capture_default_str();
+    cmd.add_option("-s,--sort", options.sort, "Sort by total time, launches, average, maximum or name")
+        ->check(CLI::IsMember(core::kernelSortNames()))
+        ->capture_default_str();
+    cmd.add_option("-n,--top", options.top, "Show only the first N kernels (0: all)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+}
+
 } // namespace
 
 Runner addReportCommand(CLI::App& app)
@@ -85,15 +99,7 @@ Runner addReportCommand(CLI::App& app)
     auto options = std::make_shared<ReportCommandOptions>();
     auto* cmd = app.add_subcommand("report", "Print the kernels of a session: launches and time per kernel and device");
     cmd->add_option("FILE", options->path, "Session file (.ridge)")->required();
-    cmd->add_option("-f,--format", options->format, "Output format")
-        ->check(CLI::IsMember({ "table", "csv", "json" }))
-        ->capture_default_str();
-    cmd->add_option("-s,--sort", options->sort, "Sort by total time, launches, average, maximum or name")
-        ->check(CLI::IsMember(core::kernelSortNames()))
-        ->capture_default_str();
-    cmd->add_option("-n,--top", options->top, "Show only the first N kernels (0: all)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
+    addListingOptions(*cmd, *options);
     auto* window = cmd->add_option("--window", options->window,
         "Timeline analysis over START:END only (ns, or with a unit: ns, us, ms, s; e.g. 1.5ms:2ms)");
     auto* step = cmd->add_option("--step", options->step,
@@ -115,15 +121,7 @@ Runner addDiffCommand(CLI::App& app)
         "diff", "Compare two sessions kernel by kernel: time, launches, verdict; kernels new and gone");
     cmd->add_option("BASE", options->baseline, "The session compared with (.ridge): before")->required();
     cmd->add_option("NEW", options->path, "The session compared (.ridge): after")->required();
-    cmd->add_option("-f,--format", options->format, "Output format")
-        ->check(CLI::IsMember({ "table", "csv", "json" }))
-        ->capture_default_str();
-    cmd->add_option("-s,--sort", options->sort, "Sort by total time, launches, average, maximum or name")
-        ->check(CLI::IsMember(core::kernelSortNames()))
-        ->capture_default_str();
-    cmd->add_option("-n,--top", options->top, "Show only the first N kernels (0: all)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
+    addListingOptions(*cmd, *options);
     cmd->footer("The same as `ridgeline report NEW --baseline BASE` (docs/COMPARE.md).");
     return [options] { return runReport(*options); };
 }

@@ -143,29 +143,33 @@ Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
         });
 }
 
+namespace {
+
+constexpr const char* kApiCallColumns
+    = "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+      "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code";
+
+ApiCall apiCallFromRow(const Statement& s)
+{
+    return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4), s.columnInt(5),
+        s.columnInt(6), s.columnInt(7), s.columnInt(8) };
+}
+
+} // namespace
+
 Result<std::vector<ApiCall>> SessionReader::apiCalls(const TimeQuery& query)
 {
-    return m_impl->collectWindow<ApiCall>("api_calls",
-        "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
-        "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code",
-        query, false, [](Statement& s) {
-            return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
-                s.columnInt(5), s.columnInt(6), s.columnInt(7), s.columnInt(8) };
-        });
+    return m_impl->collectWindow<ApiCall>("api_calls", kApiCallColumns, query, false, apiCallFromRow);
 }
 
 Result<std::optional<ApiCall>> SessionReader::launchingCall(const Kernel& kernel)
 {
     if (kernel.correlationId == 0) // 0: not recorded
         return std::optional<ApiCall> {};
-    auto calls = m_impl->collect<ApiCall>(
-        "SELECT id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
-        "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code "
-        "FROM api_calls WHERE process_id = ?1 AND correlation_id = ?2 ORDER BY start_ns, id LIMIT 1",
-        { kernel.processId, kernel.correlationId }, [](Statement& s) {
-            return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
-                s.columnInt(5), s.columnInt(6), s.columnInt(7), s.columnInt(8) };
-        });
+    auto calls = m_impl->collect<ApiCall>(fmt::format("SELECT {} FROM api_calls WHERE process_id = ?1 AND "
+                                                      "correlation_id = ?2 ORDER BY start_ns, id LIMIT 1",
+                                              kApiCallColumns),
+        { kernel.processId, kernel.correlationId }, apiCallFromRow);
     if (calls.hasError())
         return calls.error();
     if (calls.value().empty())

@@ -1,37 +1,21 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline report S --baseline B`, run as a user runs it: figures worked out by hand on the small
 // fixture against an edited copy of it, real ranks of a PyTorch job, and bad baseline files.
+#include "clirun.h"
 #include "fixtures.h"
 #include "testutil.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
-using ridgeline::testing::readBytes;
 using ridgeline::testing::TempDir;
 
 namespace {
-
-struct RunResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& arg)
-{
-    std::string quoted = "'";
-    for (char c : arg)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
 
 // Fields of one CSV line (RFC 4180 quotes).
 std::size_t csvFieldCount(const std::string& line)
@@ -77,20 +61,9 @@ protected:
             "WHERE demangled = 'void cutlass::Kernel<int>(int*)';");
     }
 
-    RunResult run(const std::vector<std::string>& args)
+    static ridgeline::testing::RunResult run(const std::vector<std::string>& args)
     {
-        std::string command = quote(RIDGELINE_CLI);
-        for (const auto& arg : args)
-            command += " " + quote(arg);
-        const auto outFile = m_dir.file("stdout.txt");
-        const auto errFile = m_dir.file("stderr.txt");
-        command += " >" + quote(outFile) + " 2>" + quote(errFile) + " </dev/null";
-        const int status = std::system(command.c_str());
-        RunResult result;
-        result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        result.out = readBytes(outFile);
-        result.err = readBytes(errFile);
-        return result;
+        return ridgeline::testing::runCli(args);
     }
 
     nlohmann::json kernel(const nlohmann::json& doc, const std::string& name, int device)

@@ -11,49 +11,20 @@
 // and a device-to-host copy of the loss. Nothing here is checked (run.sh does the checking): it
 // is a realistic small session for a new user to open.
 #include "kit.h"
+#include "kitcublas.h"
+#include "sgemmtiled.cuh"
 
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <nvtx3/nvToolsExt.h>
 
-#define CUBLAS_CHECK(call)                                                                                             \
-    do {                                                                                                               \
-        cublasStatus_t s_ = (call);                                                                                    \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
-            std::fprintf(stderr, "%s failed: cuBLAS status %d\n", #call, static_cast<int>(s_));                        \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
-
 namespace {
 
-constexpr int kTile = 32;
-
-__global__ void triad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, float s,
-    size_t n)
+__global__ void triad(
+    float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, float s, size_t n)
 {
     const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n)
         a[i] = b[i] + s * c[i];
-}
-
-__global__ void sgemmTiled(const float* A, const float* B, float* C, int n)
-{
-    __shared__ float a[kTile][kTile];
-    __shared__ float b[kTile][kTile];
-    const int row = blockIdx.y * kTile + threadIdx.y;
-    const int col = blockIdx.x * kTile + threadIdx.x;
-    float sum = 0.f;
-    for (int t = 0; t < n; t += kTile) {
-        a[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
-        b[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < kTile; ++k)
-            sum = fmaf(a[threadIdx.y][k], b[k][threadIdx.x], sum);
-        __syncthreads();
-    }
-    C[row * n + col] = sum;
 }
 
 __global__ void tinyKernel(float* x)

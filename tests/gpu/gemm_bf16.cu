@@ -3,18 +3,9 @@
 // 8192: 2 m n k FLOPs per call, all on the tensor cores. cuBLAS picks the kernel (its name varies
 // with the GPU and version; the kit matches "gemm"); DRAM at least the compulsory bytes.
 #include "kit.h"
+#include "kitcublas.h"
 
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
-
-#define CUBLAS_CHECK(call)                                                                                             \
-    do {                                                                                                               \
-        cublasStatus_t s_ = (call);                                                                                    \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
-            std::fprintf(stderr, "%s failed: cuBLAS status %d\n", #call, static_cast<int>(s_));                        \
-            std::exit(1);                                                                                              \
-        }                                                                                                              \
-    } while (0)
 
 int main()
 {

@@ -41,7 +41,14 @@ private:
     bool m_waited = false;
 };
 
-RunResult runCli(const std::vector<std::string>& args, const RunOptions& options = {});
+#ifdef RIDGELINE_CLI // the path of the `ridgeline` binary, defined by the test targets that run it
+inline RunResult runCli(const std::vector<std::string>& args, const RunOptions& options = {})
+{
+    std::vector<std::string> argv { RIDGELINE_CLI };
+    argv.insert(argv.end(), args.begin(), args.end());
+    return CliRun(argv, options).wait();
+}
+#endif
 
 // Waits until `path` exists (up to `seconds`).
 bool waitForFile(const std::string& path, double seconds = 20);

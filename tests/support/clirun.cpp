@@ -99,14 +99,6 @@ RunResult CliRun::wait()
     return result;
 }
 
-RunResult runCli(const std::vector<std::string>& args, const RunOptions& options)
-{
-    std::vector<std::string> argv { RIDGELINE_CLI };
-    argv.insert(argv.end(), args.begin(), args.end());
-    CliRun run(argv, options);
-    return run.wait();
-}
-
 bool waitForFile(const std::string& path, double seconds)
 {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
