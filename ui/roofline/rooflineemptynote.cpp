@@ -28,7 +28,7 @@ QString RooflineEmptyNote::explanation(
     if (kernels.empty())
         return tr("This session has no kernels.");
     if (chart.unplotted.empty())
-        return tr("No kernel runs on the GPU chosen above. Choose All to see every kernel.");
+        return tr("No kernel runs on the GPU or rank chosen above. Choose All to see every kernel.");
 
     std::map<std::string, int> reasons;
     bool noCounters = true;
