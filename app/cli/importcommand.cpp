@@ -18,6 +18,7 @@ struct ImportOptions {
     std::vector<std::string> inputs;
     std::string output;
     bool force = false;
+    std::string gpu;
 };
 
 int runImport(const ImportOptions& options)
@@ -34,6 +35,7 @@ int runImport(const ImportOptions& options)
     request.inputs = options.inputs;
     request.output = options.output;
     request.overwrite = options.force;
+    request.gpuName = options.gpu;
     // Long imports (Kineto traces) report progress: one updating line, only on a terminal.
     const bool terminal = isatty(STDERR_FILENO) != 0;
     if (terminal)
@@ -65,6 +67,9 @@ Runner addImportCommand(CLI::App& app)
         ->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");
+    cmd->add_option("--gpu", options->gpu,
+        "Name the GPU of devices the file leaves unnamed (e.g. \"A100-SXM4-40GB\"; matched loosely, "
+        "`ridgeline ceilings` lists the known ones): adds its datasheet ceilings");
     cmd->footer("The format is recognised from the content. Nsight Compute records no timestamps: the\n"
                 "kernels of an import are laid out in launch order, 1 µs apart (a synthetic timeline).");
     return [options] { return runImport(*options); };

@@ -2,6 +2,8 @@
 // Lookup of the datasheet catalogue (entries in gpucataloguedata.cpp) and its ceilings.
 #include "ridgeline/collectors/gpucatalogue.h"
 
+#include <fmt/format.h>
+
 #include "gpucataloguedata.h"
 #include "ridgeline/core/metricnames.h"
 
@@ -112,6 +114,64 @@ std::vector<core::Ceiling> datasheetCeilings(const GpuSpec& spec, std::int64_t d
     for (const char* resource : Links)
         add(resource);
     return ceilings;
+}
+
+GpuResolution resolveGpu(std::string_view deviceName, int ccMajor, int ccMinor, int smCount)
+{
+    if (const auto* exact = findGpu(deviceName, ccMajor, ccMinor, smCount))
+        return { exact, {} };
+    const auto words = [](std::string_view text) {
+        std::vector<std::string> out;
+        std::string word;
+        for (char c : normalizedGpuName(text) + ' ') {
+            if (c == ' ') {
+                if (!word.empty())
+                    out.push_back(std::move(word));
+                word.clear();
+            } else {
+                word += c;
+            }
+        }
+        return out;
+    };
+    const auto nameWords = words(deviceName);
+    const auto has = [&](const std::string& w) { return std::find(nameWords.begin(), nameWords.end(), w) != nameWords.end(); };
+    const auto fits = [&](const GpuSpec& spec) {
+        return (ccMajor == 0 || (spec.ccMajor == ccMajor && spec.ccMinor == ccMinor))
+            && (smCount == 0 || spec.smCount == smCount);
+    };
+    // The model word, then as many of the name's other words as an entry's spellings share.
+    const GpuSpec* best = nullptr;
+    int bestScore = 0;
+    for (const auto& spec : gpuCatalogue()) {
+        if (!fits(spec))
+            continue;
+        for (const auto& spelling : spec.matches) {
+            const auto specWords = words(spelling);
+            if (specWords.empty() || !has(specWords.front()))
+                continue;
+            int score = 1;
+            for (std::size_t i = 1; i < specWords.size(); ++i)
+                score += has(specWords[i]) ? 1 : 0;
+            if (score > bestScore) {
+                best = &spec;
+                bestScore = score;
+            }
+        }
+    }
+    if (!best && ccMajor > 0 && smCount > 0) {
+        for (const auto& spec : gpuCatalogue()) {
+            if (fits(spec)) {
+                best = &spec;
+                break;
+            }
+        }
+    }
+    if (!best)
+        return {};
+    return { best,
+        fmt::format("\"{}\" treated as {}: CC {}.{}, {} SMs", deviceName, best->name, best->ccMajor, best->ccMinor,
+            best->smCount) };
 }
 
 } // namespace ridgeline::collectors

@@ -66,6 +66,11 @@ std::map<std::string, double> ampereA100(double dramBytesPerS)
         { FP16Tensor, 312 * T },
         { INT8Tensor, 624 * T },
         { DRAM, dramBytesPerS },
+        // NVIDIA A100 Tensor Core GPU Architecture whitepaper, A100 vs V100 table: L2 cache read
+        // bandwidth 5,120 B/clk (V100: 2,048; "2.3x" at the two boost clocks), L1/shared memory
+        // 128 B/clk per SM; at the 1,410 MHz boost clock x 108 SMs.
+        { L2, 5120 * 1.41e9 },
+        { L1, 128 * 108 * 1.41e9 },
         { NVLink, 600 * G / 2 },
         { PCIe, 64 * G / 2 },
     };
@@ -75,7 +80,8 @@ constexpr const char* kA100Source
     = "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf), "
       "'Technical Specifications' table (dense figures as printed, starred ones are sparse; checked against "
       "glennklockwood.com/garden/processors/A100); boost clock 1410 MHz and 108 SMs: deviceQuery of an A100 "
-      "(upb-pc2.atlassian.net PC2 'NVIDIA A100 40GB with NVLINK')";
+      "(upb-pc2.atlassian.net PC2 'NVIDIA A100 40GB with NVLINK'); L2 5,120 B/clk and L1 128 B/clk/SM: NVIDIA A100 "
+      "Tensor Core GPU Architecture whitepaper (A100 vs V100 comparison table)";
 
 } // namespace
 

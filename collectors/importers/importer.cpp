@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/importer.h"
 
+#include "ridgeline/collectors/gpucatalogue.h"
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/collectors/ncucsvimporter.h"
 #include "ridgeline/collectors/nsysimporter.h"
 
+#include "ridgeline/core/sessionamend.h"
+
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ridgeline::collectors {
@@ -77,9 +81,54 @@ core::Error unsupported(const std::string& path, FileFormat format)
         core::ErrorCode::BadFile, fmt::format("{}: {} import is not supported yet", path, toString(format)));
 }
 
+// `--gpu NAME`: the devices the file left unnamed become that GPU, with its datasheet ceilings.
+core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolution& gpu, ImportResult result)
+{
+    const GpuSpec& spec = *gpu.spec;
+    core::SessionAmendment amendment;
+    amendment.unnamedDevices = core::SessionAmendment::DeviceNaming { spec.name, spec.ccMajor, spec.ccMinor,
+        spec.smCount, static_cast<std::int64_t>(spec.boostClockHz / 1e3), datasheetCeilings(spec, 0) };
+    amendment.meta["import.gpu"] = gpu.note.empty() ? spec.name : gpu.note;
+    amendment.recomputeVerdicts = true;
+    auto amended = core::amendSession(request.output, amendment);
+    if (amended.hasError())
+        return amended.error();
+    if (amended.value().devicesNamed == 0) {
+        result.warnings.push_back(
+            fmt::format("--gpu \"{}\" changed nothing: the file names every device it describes", request.gpuName));
+        return result;
+    }
+    // The importer's "does not name GPU n" warnings are answered now.
+    std::erase_if(result.warnings, [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; });
+    if (!gpu.note.empty())
+        result.warnings.push_back(gpu.note);
+    result.summary += fmt::format("; {} named {}", plural(amended.value().devicesNamed, "device"), spec.name);
+    return result;
+}
+
+core::Result<ImportResult> importByFormat(const ImportRequest& request);
+
 } // namespace
 
 core::Result<ImportResult> importFiles(const ImportRequest& request)
+{
+    std::optional<GpuResolution> gpu;
+    if (!request.gpuName.empty()) {
+        gpu = resolveGpu(request.gpuName);
+        if (!gpu->spec)
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                fmt::format("--gpu \"{}\": not a GPU Ridgeline knows (`ridgeline ceilings` lists them)",
+                    request.gpuName));
+    }
+    auto imported = importByFormat(request);
+    if (imported.hasError() || !gpu)
+        return imported;
+    return nameGpu(request, *gpu, std::move(imported).value());
+}
+
+namespace {
+
+core::Result<ImportResult> importByFormat(const ImportRequest& request)
 {
     if (request.inputs.empty())
         return core::makeError(core::ErrorCode::InvalidArgument, "no file to import");
@@ -118,5 +167,7 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
         return unsupported(request.inputs.front(), format);
     }
 }
+
+} // namespace
 
 } // namespace ridgeline::collectors

@@ -273,6 +273,7 @@ core::Result<ImportSummary> writeSession(
         facts.grid = records[i].grid;
         facts.block = records[i].block;
         facts.device = &devices.byId.at(records[i].deviceId);
+        facts.name = kernels[i].name;
         if (auto it = devices.ceilings.find(records[i].deviceId); it != devices.ceilings.end())
             facts.ceilings = it->second;
         for (const auto& [name, metric] : kernels[i].metrics) {

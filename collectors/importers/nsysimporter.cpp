@@ -179,6 +179,7 @@ core::Result<NsysImportSummary> writeSession(
         auto& k = activity.kernels[i];
         k.id = static_cast<std::int64_t>(i) + 1;
         k.processId = processIds.at(k.processId);
+        const auto nameIndex = k.nameId;
         k.nameId = nameIds.at(static_cast<std::size_t>(k.nameId));
         core::KernelFacts facts;
         facts.kernelId = k.id;
@@ -189,6 +190,8 @@ core::Result<NsysImportSummary> writeSession(
             facts.device = &it->second;
         if (auto it = ceilings.find(k.deviceId); it != ceilings.end())
             facts.ceilings = it->second;
+        const auto& [raw, demangled] = activity.kernelNames.at(static_cast<std::size_t>(nameIndex));
+        facts.name = demangled.empty() ? raw : demangled;
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
     }
     if (auto added = writer.addKernels(activity.kernels); added.hasError())

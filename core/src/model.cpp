@@ -55,9 +55,9 @@ const char* toString(CeilingSource source)
 int preferenceOf(CeilingSource source)
 {
     switch (source) {
-    case CeilingSource::Measured:
-        return 0;
     case CeilingSource::Counters:
+        return 0;
+    case CeilingSource::Measured:
         return 1;
     case CeilingSource::Datasheet:
         break;

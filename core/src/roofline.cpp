@@ -4,6 +4,7 @@
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/units.h"
 #include "rooflinemetrics.h"
+#include "speedoflight.h"
 #include "verdictrules.h"
 
 #include <fmt/format.h>
@@ -72,7 +73,9 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
 
     a.flopsByPrecision = opsByPrecision(facts.metrics);
     a.bytesByLevel = bytesByLevel(facts.metrics);
-    a.hasCounters = !a.flopsByPrecision.empty() || !a.bytesByLevel.empty();
+    a.speedOfLight = readSpeedOfLight(facts.metrics);
+    a.hasCounters = !a.flopsByPrecision.empty() || !a.bytesByLevel.empty() || !a.speedOfLight.empty();
+    a.ncclByName = facts.collective.empty() && isNcclKernelName(facts.name);
     a.ceilingsUsed = chooseCeilings(facts);
     a.latencyHint = latencyHint(facts, a.durationNs);
 
@@ -153,6 +156,7 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
     m_durationNs += launch.durationNs;
     if (!launch.collective.empty())
         m_collective = launch.collective;
+    m_ncclByName = m_ncclByName || launch.ncclByName;
     if (!launch.hasCounters)
         return;
     ++m_counted;
@@ -165,6 +169,11 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
     for (const auto& [res, util] : launch.utilization) {
         auto& [weighted, time] = m_utilization[res];
         weighted += util * launch.durationNs;
+        time += launch.durationNs;
+    }
+    for (const auto& [unit, fraction] : launch.speedOfLight) {
+        auto& [weighted, time] = m_speedOfLight[unit];
+        weighted += fraction * launch.durationNs;
         time += launch.durationNs;
     }
     const MixFigures mix = mixOf(launch.flopsByPrecision, launch.ceilingsUsed);
@@ -186,9 +195,14 @@ KernelAnalysis LaunchAccumulator::result() const
     a.flopsByPrecision = m_ops;
     a.bytesByLevel = m_bytes;
     a.ceilingsUsed = m_ceilings;
+    a.ncclByName = m_ncclByName && m_collective.empty();
     for (const auto& [res, sums] : m_utilization) {
         if (sums.second > 0)
             a.utilization[res] = sums.first / sums.second;
+    }
+    for (const auto& [unit, sums] : m_speedOfLight) {
+        if (sums.second > 0)
+            a.speedOfLight[unit] = sums.first / sums.second;
     }
     // The latency hint that covers the most time.
     double hintTime = -1;
@@ -215,6 +229,12 @@ KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches)
     for (const auto& launch : launches)
         accumulator.add(launch);
     return accumulator.result();
+}
+
+bool isNcclKernelName(std::string_view name)
+{
+    return name.substr(0, 4) == "nccl" || name.find("ncclKernel") != std::string_view::npos
+        || name.find("ncclDevKernel") != std::string_view::npos;
 }
 
 Verdict toVerdict(const KernelAnalysis& a)

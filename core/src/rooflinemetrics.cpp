@@ -13,6 +13,17 @@ namespace ridgeline::core::detail {
 
 namespace {
 
+// Seconds the launch ran: gpu__time_duration.sum, else SM cycles / SM cycles per second.
+std::optional<double> countedSeconds(const MetricMap& metrics)
+{
+    if (auto ns = metricValue(metrics, metric::Duration); ns && *ns > 0)
+        return *ns / 1e9;
+    const auto cycles = metricValue(metrics, metric::SmCyclesElapsed), clock = metricValue(metrics, metric::SmClock);
+    if (cycles && clock && *clock > 0)
+        return *cycles / *clock;
+    return std::nullopt;
+}
+
 std::optional<double> sassCount(const MetricMap& metrics, std::string_view op)
 {
     for (const auto prefix : metric::SassPrefixes) {
@@ -22,6 +33,16 @@ std::optional<double> sassCount(const MetricMap& metrics, std::string_view op)
         if (auto value = metricValue(metrics, name))
             return value;
     }
+    // Reports of ncu's roofline sections hold the rate instead: per SMSP cycle x SMSP cycles per
+    // second x seconds (SpeedOfLight_Roofline's own "achieved work").
+    std::string rate(metric::SassPrefixes[0]);
+    rate += op;
+    rate += metric::SassSuffix;
+    rate += metric::PerCycleElapsed;
+    const auto perCycle = metricValue(metrics, rate), clock = metricValue(metrics, metric::SmspClock);
+    const auto seconds = countedSeconds(metrics);
+    if (perCycle && clock && seconds)
+        return *perCycle * *clock * *seconds;
     return std::nullopt;
 }
 
@@ -83,6 +104,16 @@ bool isCompute(std::string_view resourceName)
 }
 
 } // namespace
+
+const char* tensorResourceOf(std::string_view sourceType)
+{
+    return tensorResource(sourceType);
+}
+
+std::optional<double> countedSecondsOf(const MetricMap& metrics)
+{
+    return countedSeconds(metrics);
+}
 
 std::optional<double> metricValue(const MetricMap& metrics, std::string_view name)
 {
@@ -152,6 +183,12 @@ std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
     auto dram = metricValue(metrics, DramBytes);
     if (!dram)
         dram = sumOf(metrics, DramBytesRead, DramBytesWrite);
+    if (!dram) { // a roofline section's rate x the launch's time
+        const auto rate = metricValue(metrics, DramBytesPerSecond);
+        const auto seconds = countedSeconds(metrics);
+        if (rate && seconds)
+            dram = *rate * *seconds;
+    }
     if (!dram) // Blackwell GB20x names them by operation
         dram = sumOf(metrics, DramBytesOpRead, DramBytesOpWrite);
     addIfPresent(bytes, resource::DRAM, dram);
@@ -178,7 +215,9 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
     const double boostHz = facts.device ? static_cast<double>(facts.device->coreClockKhz) * 1e3 : 0.0;
     const double clockScale = (smClock && *smClock > 0 && boostHz > 0) ? *smClock / boostHz : 1.0;
     for (const auto& c : facts.ceilings) {
-        const bool scale = c.source == CeilingSource::Datasheet && isCompute(c.resource);
+        // L1 and L2 figures are bytes per clock too (A100: L2 5,120 B/clk, L1 128 B/clk/SM).
+        const bool perClock = isCompute(c.resource) || c.resource == resource::L1 || c.resource == resource::L2;
+        const bool scale = c.source == CeilingSource::Datasheet && perClock;
         offer(c.resource, scale ? c.value * clockScale : c.value, c.source);
     }
 
@@ -217,6 +256,60 @@ std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std:
     if (dramPeak && dramClock)
         add(resource::DRAM, *dramPeak * *dramClock, "B/s",
             fmt::format("{} x DRAM clock {:.0f} MHz", metric::DramBytesPeakPerCycle, *dramClock / 1e6));
+    // L2 and L1: bytes per cycle at peak (derived, or active cycles x bytes per cycle) x the unit's clock.
+    const auto level = [&](const char* res, std::span<const std::string_view> bytePeaks,
+                           std::span<const std::string_view> cyclePeaks, double bytesPerCycle, std::string_view clockName) {
+        const auto clock = metricValue(metrics, clockName);
+        if (!clock)
+            return;
+        const auto note = [&](std::string_view name, double factor) {
+            return factor == 1.0 ? fmt::format("{} x clock {:.0f} MHz", name, *clock / 1e6)
+                                 : fmt::format("{} x {:.0f} B x clock {:.0f} MHz", name, factor, *clock / 1e6);
+        };
+        for (auto name : bytePeaks) {
+            if (auto peak = metricValue(metrics, name))
+                return add(res, *peak * *clock, "B/s", note(name, 1.0));
+        }
+        for (auto name : cyclePeaks) {
+            if (auto peak = metricValue(metrics, name))
+                return add(res, *peak * bytesPerCycle * *clock, "B/s", note(name, bytesPerCycle));
+        }
+    };
+    const std::string_view l2Cycles[] = { metric::L2CyclesPeakPerCycle };
+    level(resource::L2, metric::L2BytesPeakPerCycle, l2Cycles, metric::L2BytesPerCycle, metric::L2Clock);
+    level(resource::L1, metric::L1BytesPeakPerCycle, metric::L1CyclesPeakPerCycle, metric::L1BytesPerCycle,
+        metric::L1Clock);
+    // Tensor: operations per cycle per source type (Hopper+), else pipe instructions x 512.
+    if (const auto smClock = metricValue(metrics, metric::SmClock)) {
+        bool perType = false;
+        for (auto it = metrics.lower_bound(metric::TensorOpsPrefix); it != metrics.end(); ++it) {
+            const std::string_view name = it->first;
+            if (!name.starts_with(metric::TensorOpsPrefix))
+                break;
+            constexpr std::string_view suffix = ".sum.peak_sustained";
+            if (!name.ends_with(suffix) || !std::isfinite(it->second))
+                continue;
+            const auto type = name.substr(metric::TensorOpsPrefix.size(),
+                name.size() - metric::TensorOpsPrefix.size() - suffix.size());
+            if (const char* res = detail::tensorResourceOf(type)) {
+                add(res, it->second * *smClock, res == resource::INT8Tensor ? "op/s" : "FLOP/s",
+                    fmt::format("{} x SM clock {:.0f} MHz", name, *smClock / 1e6));
+                perType = true;
+            }
+        }
+        if (!perType) {
+            if (auto peak = metricValue(metrics, metric::TensorPipePeakPerCycle))
+                add(resource::FP16Tensor, *peak * metric::TensorPipeFlopsPerInst * *smClock, "FLOP/s",
+                    fmt::format("{} x 512 x SM clock {:.0f} MHz", metric::TensorPipePeakPerCycle, *smClock / 1e6));
+        }
+    }
+    // ncu's own DRAM throughput: achieved bytes/s / its % of peak is the peak it measured against.
+    const auto dramPct = metricValue(metrics, metric::SolDram);
+    const auto seconds = detail::countedSecondsOf(metrics);
+    const auto bytes = detail::bytesByLevel(metrics);
+    if (!dramPeak && dramPct && *dramPct >= 1.0 && seconds && bytes.contains(resource::DRAM))
+        add(resource::DRAM, bytes.at(resource::DRAM) / *seconds / (*dramPct / 100.0), "B/s",
+            fmt::format("DRAM bytes per second / {} ({:.1f} %)", metric::SolDram, *dramPct));
     return out;
 }
 

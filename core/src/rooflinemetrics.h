@@ -20,11 +20,15 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics);
 // DRAM, L2, L1 bytes, and NVLink, PCIe bytes in the busier direction (link ceilings are per
 // direction), where counted.
 std::map<std::string, double> bytesByLevel(const MetricMap& metrics);
-// The best ceiling per resource: measured, then counters (this launch's peak_sustained x clock,
-// then the session's), then datasheet figures scaled to the clock this launch ran at.
+// The best ceiling per resource, by preferenceOf: counters (this launch's peak_sustained x clock,
+// then the session's), then measured, then datasheet figures scaled to the clock this launch ran at.
 std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts);
 
 bool isTensor(std::string_view resource);
+// A tensor source type ("fp16_dst_fp32", ...) -> its resource name, or null.
+const char* tensorResourceOf(std::string_view sourceType);
+// The launch's seconds from its counters: gpu__time_duration.sum, else cycles / clock.
+std::optional<double> countedSecondsOf(const MetricMap& metrics);
 bool isFloatingPoint(std::string_view resource);
 
 } // namespace ridgeline::core::detail

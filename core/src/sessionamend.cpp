@@ -25,6 +25,18 @@ Status setMeta(Database& db, const std::string& key, const std::string& value)
     return stmt.value().run();
 }
 
+Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceiling& c)
+{
+    stmt.reset();
+    stmt.bind(1, deviceId);
+    stmt.bind(2, c.resource);
+    stmt.bind(3, toString(c.source));
+    stmt.bind(4, c.value);
+    stmt.bind(5, c.unit);
+    stmt.bind(6, c.note);
+    return stmt.run();
+}
+
 Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ceiling>>& byUuid)
 {
     std::map<std::string, std::vector<std::int64_t>> devices; // canonical uuid -> device ids
@@ -52,21 +64,57 @@ Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ce
         if (key.empty() || it == devices.end())
             continue;
         for (std::int64_t deviceId : it->second) {
-            for (const auto& c : ceilings) {
-                auto& stmt = insert.value();
-                stmt.reset();
-                stmt.bind(1, deviceId);
-                stmt.bind(2, c.resource);
-                stmt.bind(3, toString(c.source));
-                stmt.bind(4, c.value);
-                stmt.bind(5, c.unit);
-                stmt.bind(6, c.note);
-                RIDGELINE_TRY(stmt.run());
-            }
+            for (const auto& c : ceilings)
+                RIDGELINE_TRY(insertCeiling(insert.value(), deviceId, c));
             ++amended;
         }
     }
     return amended;
+}
+
+Result<int> nameDevices(Database& db, const SessionAmendment::DeviceNaming& naming)
+{
+    std::vector<std::int64_t> ids;
+    {
+        // Importers call a device they cannot name "unknown GPU".
+        auto stmt = db.prepare("SELECT id FROM devices WHERE name IN ('', 'unknown GPU')");
+        if (stmt.hasError())
+            return stmt.error();
+        while (true) {
+            auto step = stmt.value().step();
+            if (step.hasError())
+                return step.error();
+            if (step.value() == sqlite::Statement::Step::Done)
+                break;
+            ids.push_back(stmt.value().columnInt(0));
+        }
+    }
+    auto update = db.prepare("UPDATE devices SET name = ?1, "
+                             "cc_major = CASE WHEN cc_major = 0 AND cc_minor = 0 THEN ?2 ELSE cc_major END, "
+                             "cc_minor = CASE WHEN cc_major = 0 AND cc_minor = 0 THEN ?3 ELSE cc_minor END, "
+                             "sm_count = CASE WHEN sm_count = 0 THEN ?4 ELSE sm_count END, "
+                             "core_clock_khz = CASE WHEN core_clock_khz = 0 THEN ?5 ELSE core_clock_khz END "
+                             "WHERE id = ?6");
+    auto insert = db.prepare(
+        "INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, note) VALUES(?1,?2,?3,?4,?5,?6)");
+    if (update.hasError())
+        return update.error();
+    if (insert.hasError())
+        return insert.error();
+    for (auto id : ids) {
+        auto& stmt = update.value();
+        stmt.reset();
+        stmt.bind(1, naming.name);
+        stmt.bind(2, std::int64_t { naming.ccMajor });
+        stmt.bind(3, std::int64_t { naming.ccMinor });
+        stmt.bind(4, std::int64_t { naming.smCount });
+        stmt.bind(5, naming.coreClockKhz);
+        stmt.bind(6, id);
+        RIDGELINE_TRY(stmt.run());
+        for (const auto& c : naming.ceilings)
+            RIDGELINE_TRY(insertCeiling(insert.value(), id, c));
+    }
+    return static_cast<int>(ids.size());
 }
 
 Status recordProcess(Database& db, const Process& p)
@@ -119,6 +167,12 @@ Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentRe
     if (amended.hasError())
         return amended.error();
     result.devicesWithNewCeilings = amended.value();
+    if (amendment.unnamedDevices) {
+        auto named = nameDevices(db, *amendment.unnamedDevices);
+        if (named.hasError())
+            return named.error();
+        result.devicesNamed = named.value();
+    }
     for (const auto& p : amendment.processes)
         RIDGELINE_TRY(recordProcess(db, p));
     return transaction.value().commit();

@@ -32,6 +32,25 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
         if (op.kernelId)
             facts.m_collectives[*op.kernelId] = op.collective.empty() ? "collective" : op.collective;
     }
+    auto names = reader.kernelNames();
+    if (names.hasError())
+        return names.error();
+    bool anyNccl = false;
+    for (auto& n : names.value()) {
+        auto& name = facts.m_names[n.id];
+        name = n.demangled.empty() ? std::move(n.raw) : std::move(n.demangled);
+        anyNccl = anyNccl || isNcclKernelName(name);
+    }
+    // NCCL kernels are communication whichever importer read them, with or without comm_ops.
+    if (anyNccl) {
+        auto scanned = reader.forEachKernel({}, [&](const Kernel& kernel) {
+            if (auto it = facts.m_names.find(kernel.nameId); it != facts.m_names.end() && isNcclKernelName(it->second))
+                facts.m_ncclKernels.push_back(kernel.id);
+            return true;
+        });
+        if (scanned.hasError())
+            return scanned.error();
+    }
     return facts;
 }
 
@@ -50,6 +69,8 @@ KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
         f.metrics = m->second;
     if (auto c = m_collectives.find(kernel.id); c != m_collectives.end())
         f.collective = c->second;
+    if (auto n = m_names.find(kernel.nameId); n != m_names.end())
+        f.name = n->second;
     return f;
 }
 
@@ -61,6 +82,7 @@ std::vector<std::int64_t> SessionFacts::analysedKernelIds() const
         ids.push_back(entry.first);
     for (const auto& entry : m_collectives)
         ids.push_back(entry.first);
+    ids.insert(ids.end(), m_ncclKernels.begin(), m_ncclKernels.end());
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;

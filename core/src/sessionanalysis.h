@@ -23,6 +23,8 @@ private:
     std::map<std::int64_t, std::vector<Ceiling>> m_ceilings;
     std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> m_metrics;
     std::unordered_map<std::int64_t, std::string> m_collectives;
+    std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
+    std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
 };
 
 } // namespace ridgeline::core::detail

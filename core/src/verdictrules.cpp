@@ -4,6 +4,7 @@
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/units.h"
 #include "rooflinemetrics.h"
+#include "speedoflight.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,10 +29,7 @@ Kind kindOf(const std::string& res)
 
 std::string percent(double fraction)
 {
-    // Whole percent, but never "0 %" for something that is there.
-    if (fraction > 0 && fraction < 0.01)
-        return fmt::format("{:.1g} %", fraction * 100.0);
-    return fmt::format("{:.0f} %", fraction * 100.0);
+    return percentText(fraction);
 }
 
 // "DRAM at 12 % of peak", or empty when nothing else did any work.
@@ -67,6 +65,13 @@ std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, const std::str
 
 } // namespace
 
+std::string percentText(double fraction)
+{
+    if (fraction > 0 && fraction < 0.01)
+        return fmt::format("{:.1g} %", fraction * 100.0);
+    return fmt::format("{:.0f} %", fraction * 100.0);
+}
+
 std::string latencyHint(const KernelFacts& facts, double durationNs)
 {
     std::optional<double> waves = metricValue(facts.metrics, metric::Waves);
@@ -91,6 +96,12 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         a.reason = fmt::format("communication-bound: carries the collective {}", collective);
         return;
     }
+    if (a.ncclByName) {
+        a.verdict = verdict::CommunicationBound;
+        a.boundBy = "collective";
+        a.reason = "communication-bound: an NCCL kernel (the trace records no collective or sizes for it)";
+        return;
+    }
     if (!a.hasCounters) {
         a.verdict = verdict::Unknown;
         a.reason = "unknown: no counters for this kernel";
@@ -101,10 +112,18 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         a.reason = "unknown: no duration, so no rates";
         return;
     }
+    // Nsight Compute's own throughputs decide where the report has them.
+    if (hasSolInputs(a.speedOfLight)) {
+        classifyBySpeedOfLight(a, hint);
+        return;
+    }
+    const std::string uncapped = withoutCeilings(a);
     if (a.utilization.empty()) {
         a.verdict = verdict::Unknown;
         a.reason = fmt::format("unknown: no ceilings for {} to compare the counters with",
             deviceName.empty() ? "this device" : deviceName);
+        if (!uncapped.empty())
+            a.reason += " (" + uncapped + ")";
         return;
     }
     // Highest utilisation; ties go to the first in name order, so the answer is stable.
@@ -114,8 +133,14 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     const double util = top->second;
     if (util < kBoundThreshold) {
         a.verdict = verdict::LatencyBound;
-        a.reason
-            = fmt::format("latency-bound: {}; the busiest resource, {}, is at {} of peak", hint, res, percent(util));
+        // "No unit is busy" only when every unit that worked was measured against a ceiling.
+        if (uncapped.empty())
+            a.reason = fmt::format(
+                "latency-bound: {}; the busiest resource, {}, is at {} of peak", hint, res, percent(util));
+        else
+            a.reason = fmt::format("latency-bound: nothing with a known ceiling is near it (the busiest, {}, is at {} "
+                                   "of peak); {}",
+                res, percent(util), uncapped);
         return;
     }
     a.boundBy = res;
@@ -130,6 +155,8 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         "{} ({}): {} = {} of {}", a.verdict, res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
     if (const auto second = runnerUp(a, res); !second.empty())
         a.reason += "; " + second;
+    if (!uncapped.empty())
+        a.reason += "; " + uncapped;
     // Physically impossible: say so rather than present it as a fact.
     if (util > 1.0)
         a.reason += "; above its ceiling, so the ceiling or the counters are wrong";

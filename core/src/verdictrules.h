@@ -8,6 +8,9 @@
 
 namespace ridgeline::core::detail {
 
+// Whole percent, but never "0 %" for something that is there: 0.004 -> "0.4 %".
+std::string percentText(double fraction);
+
 // The likely reason a launch reaches no ceiling: less than one wave, too short, or neither.
 std::string latencyHint(const KernelFacts& facts, double durationNs);
 

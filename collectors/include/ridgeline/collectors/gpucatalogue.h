@@ -48,6 +48,18 @@ const GpuSpec* findGpu(std::string_view deviceName, int ccMajor = 0, int ccMinor
 std::vector<const GpuSpec*> matchingGpus(
     std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
 
+// A GPU named loosely, as a user types it or a file spells it ("A100-PCIE-40GB",
+// "NVIDIA A100-PG509-200"): the exact entry when there is one; else the entries whose model word
+// ("a100") the name holds, narrowed by the name's other words and by CC and SM count, the first
+// in catalogue order when several remain; else the first entry with that CC and SM count.
+// `note` says what it was treated as whenever the match was not exact, e.g.
+// "treated as NVIDIA A100 SXM4 40GB: CC 8.0, 108 SMs". spec is null when nothing fits.
+struct GpuResolution {
+    const GpuSpec* spec = nullptr;
+    std::string note;
+};
+GpuResolution resolveGpu(std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
+
 // A device name as the catalogue compares it: "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb".
 std::string normalizedGpuName(std::string_view deviceName);
 

@@ -44,11 +44,46 @@ inline constexpr std::string_view SmClock = "sm__cycles_elapsed.avg.per_second";
 inline constexpr std::string_view DramClock = "dram__cycles_elapsed.avg.per_second"; // Hz
 inline constexpr std::string_view Waves = "launch__waves_per_multiprocessor";
 
+// Nsight Compute's Speed of Light: throughput of the busiest sub-unit, % of its peak over the
+// elapsed time (SpeedOfLight section; the SOLBottleneck rule reads the first two).
+inline constexpr std::string_view SolSm = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolMemory = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolDram = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolDramAlt = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolL2 = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolL1 = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr std::string_view SolL1Active = "l1tex__throughput.avg.pct_of_peak_sustained_active";
+
+// Rates that reports of Nsight Compute's roofline sections hold instead of totals (.ncu-rep):
+// instructions per SMSP cycle x SMSP cycles per second, bytes per second.
+inline constexpr std::string_view PerCycleElapsed = ".per_cycle_elapsed";
+inline constexpr std::string_view SmspClock = "smsp__cycles_elapsed.avg.per_second"; // Hz
+inline constexpr std::string_view DramBytesPerSecond = "dram__bytes.sum.per_second";
+
 // Peaks per cycle (x clock = ceiling at the clock the kernel ran at).
 inline constexpr std::string_view FfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained";
 inline constexpr std::string_view DfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained";
 inline constexpr std::string_view HfmaPeakPerCycle = "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained";
 inline constexpr std::string_view DramBytesPeakPerCycle = "dram__bytes.sum.peak_sustained";
+// L2 and L1 as Nsight Compute's hierarchical roofline draws them (SpeedOfLight_Hierarchical*
+// sections): the derived byte peaks where the report holds them, else the cycle counters times
+// the bytes each active cycle moves (32 for L2-to-crossbar, 128 for an L1 LSU writeback), else
+// the plain byte counters' own peaks. Clocks: lts__ and l1tex__cycles_elapsed.
+inline constexpr std::string_view L2Clock = "lts__cycles_elapsed.avg.per_second";
+inline constexpr std::string_view L1Clock = "l1tex__cycles_elapsed.avg.per_second";
+inline constexpr std::string_view L2BytesPeakPerCycle[]
+    = { "derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__t_bytes.sum.peak_sustained" };
+inline constexpr std::string_view L2CyclesPeakPerCycle = "lts__lts2xbar_cycles_active.sum.peak_sustained";
+inline constexpr double L2BytesPerCycle = 32.0;
+inline constexpr std::string_view L1BytesPeakPerCycle[] = { "derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained",
+    "derived__l1tex__lsu_writeback_bytes_mem_lg.sum.peak_sustained", "derived__l1tex__lsu_writeback_bytes.sum.peak_sustained",
+    "l1tex__t_bytes.sum.peak_sustained" };
+inline constexpr std::string_view L1CyclesPeakPerCycle[] = { "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained",
+    "l1tex__lsu_writeback_active_mem_lg.sum.peak_sustained", "l1tex__lsu_writeback_active.sum.peak_sustained" };
+inline constexpr double L1BytesPerCycle = 128.0;
+// Tensor: per source type (Hopper+, TensorOpsPrefix + type + ".sum.peak_sustained", operations),
+// or the pipe's instructions x 512 (Volta to Ada).
+inline constexpr std::string_view TensorPipePeakPerCycle = "sm__inst_executed_pipe_tensor.sum.peak_sustained";
 
 // Other chips' names for the counters above, found with the CUPTI 13.0 Profiler Host API
 // (collectors/include/ridgeline/collectors/metricsets.h, docs/METRIC-SETS.md).

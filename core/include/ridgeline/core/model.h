@@ -182,7 +182,9 @@ struct Verdict {
 };
 
 const char* toString(CeilingSource source);
-// Which source to trust first: measured (0), then counters (1), then datasheet (2).
+// Which source to trust first (docs/ROOFLINE.md, "Which ceiling"): counters (0: the launch's own
+// peak_sustained x the clock it ran at, Nsight Compute's ceilings), then measured (1: what
+// Ridgeline's microbenchmarks attained on that GPU), then datasheet (2).
 int preferenceOf(CeilingSource source);
 std::optional<CeilingSource> ceilingSourceFromString(std::string_view text);
 const char* toString(MemOpKind kind);

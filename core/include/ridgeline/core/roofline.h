@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ridgeline::core {
@@ -39,7 +40,11 @@ struct KernelFacts {
     std::map<std::string, double, std::less<>> metrics; // Nsight Compute names, base units
     std::vector<Ceiling> ceilings; // of its device, any source; the best one per resource is used
     std::string collective; // non-empty when the kernel carries a collective (comm_ops)
+    std::string name; // the kernel's name, when known: NCCL kernels are recognised by it
 };
+
+// NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
+bool isNcclKernelName(std::string_view name);
 
 // The ceiling a figure was compared against.
 struct CeilingUsed {
@@ -68,6 +73,11 @@ struct KernelAnalysis {
     // which its mix of instructions would run if every unit ran at its peak).
     std::optional<double> mixCeilingFlopsPerS;
     std::map<std::string, CeilingUsed> ceilingsUsed; // resource -> ceiling
+    // Nsight Compute's Speed-of-Light throughputs, fraction of peak: "SM", "Memory" (the SOL
+    // rule's two inputs) and the memory units "DRAM", "L2", "L1". Where present they decide the
+    // class, as ncu's SOLBottleneck rule does (docs/ROOFLINE.md).
+    std::map<std::string, double> speedOfLight;
+    bool ncclByName = false; // an NCCL kernel with no collective recorded for it
 
     // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
     std::string collective;
@@ -105,6 +115,8 @@ private:
     std::map<std::string, double> m_ops;
     std::map<std::string, double> m_bytes;
     std::map<std::string, std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
+    std::map<std::string, std::pair<double, double>> m_speedOfLight; // sum(sol * d), sum(d)
+    bool m_ncclByName = false;
     std::map<std::string, double> m_hintTime;
     std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
     double m_longestCountedNs = -1;

@@ -21,6 +21,19 @@ struct SessionAmendment {
     // Ceilings by GPU UUID (any spelling canonicalGpuUuid() accepts); added to every device of
     // the session with that UUID, replacing a ceiling of the same resource and source.
     std::map<std::string, std::vector<Ceiling>> ceilingsByUuid;
+    // Names the devices a file left unnamed (`ridgeline import --gpu NAME`; named "" or "unknown
+    // GPU" by the importers): `name`, and CC, SM
+    // count and boost clock where the file gave none; `ceilings` (device id ignored) are added
+    // to each of them.
+    struct DeviceNaming {
+        std::string name;
+        int ccMajor = 0;
+        int ccMinor = 0;
+        int smCount = 0;
+        std::int64_t coreClockKhz = 0;
+        std::vector<Ceiling> ceilings;
+    };
+    std::optional<DeviceNaming> unnamedDevices;
     // Processes to record: a process already there (same pid and host) gets the exit status, and
     // the end time when it has none; any other one is added.
     std::vector<Process> processes;
@@ -30,6 +43,7 @@ struct SessionAmendment {
 
 struct AmendmentResult {
     int devicesWithNewCeilings = 0;
+    int devicesNamed = 0;
     std::int64_t verdicts = 0;
 };
 

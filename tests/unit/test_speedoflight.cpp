@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// Nsight Compute's Speed of Light deciding the class (docs/ROOFLINE.md, "Verdict"), the counter
+// ceilings of L2, L1 and tensor work worked out by hand from the metric names Nsight Compute's
+// hierarchical roofline sections use, NCCL kernels by name, and the agreement with ncu's own class
+// on every launch of the real A100 files.
+#include "gunzip.h"
+#include "ridgeline/collectors/importer.h"
+#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/sessionreader.h"
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+
+using namespace ridgeline;
+using namespace ridgeline::core;
+using ridgeline::testing::TempDir;
+using ridgeline::testing::testDataPath;
+
+namespace {
+
+const std::string Sm = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+const std::string Mem = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed";
+const std::string DramPct = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+const std::string L2Pct = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+const std::string L1Pct = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
+
+KernelFacts sol(double sm, double mem, double dram, double l2, double l1)
+{
+    KernelFacts f;
+    f.durationNs = 1'000'000;
+    f.metrics = { { Sm, sm }, { Mem, mem }, { DramPct, dram }, { L2Pct, l2 }, { L1Pct, l1 } };
+    return f;
+}
+
+TEST(SpeedOfLight, DecidesTheClassAsNcuDoes)
+{
+    // No GPU named, no ceilings: ncu's own throughputs still give the class.
+    auto a = analyzeKernel(sol(44, 81, 20, 35, 81));
+    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.boundBy, "L1"); // the busiest memory unit
+    EXPECT_EQ(a.reason, "memory-bound (L1): 81 % of peak; SM 44 %");
+    a = analyzeKernel(sol(70, 70, 70, 10, 10)); // SM >= memory: compute
+    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.boundBy, "SM");
+    a = analyzeKernel(sol(61, 75, 75, 10, 10));
+    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.boundBy, "DRAM");
+    a = analyzeKernel(sol(59.9, 59.9, 59.9, 1, 1));
+    EXPECT_EQ(a.verdict, "latency-bound");
+    EXPECT_NE(a.reason.find("SM 60 %, memory 60 % of peak, both under 60 %"), std::string::npos) << a.reason;
+}
+
+TEST(SpeedOfLight, CountsDoNotOverruleIt)
+{
+    // FP-only utilisation would call this latency-bound (no FP work); the SM was busy with
+    // other pipes (integer, load/store), which ncu's SM throughput sees.
+    auto f = sol(85, 30, 30, 20, 25);
+    f.metrics["dram__bytes.sum"] = 1e6;
+    EXPECT_EQ(analyzeKernel(f).verdict, "compute-bound");
+}
+
+TEST(SpeedOfLight, AggregatedTimeWeighted)
+{
+    // 1 ms memory-bound at 90 % + 3 ms at 40 %: memory 52.5 %, SM 20 % -> latency-bound.
+    auto one = sol(20, 90, 90, 10, 10), two = sol(20, 40, 40, 10, 10);
+    two.durationNs = 3'000'000;
+    const KernelAnalysis launches[] = { analyzeKernel(one), analyzeKernel(two) };
+    const auto kernel = aggregateLaunches(launches);
+    EXPECT_EQ(kernel.verdict, "latency-bound");
+    EXPECT_NEAR(kernel.speedOfLight.at("Memory"), (0.9 * 1 + 0.4 * 3) / 4, 1e-12);
+}
+
+TEST(SpeedOfLight, NcclKernelsByNameAreCommunication)
+{
+    KernelFacts f;
+    f.durationNs = 5000;
+    f.name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
+    f.metrics = { { Sm, 10 }, { Mem, 10 } };
+    const auto a = analyzeKernel(f);
+    EXPECT_EQ(a.verdict, "communication-bound");
+    EXPECT_NE(a.reason.find("NCCL kernel"), std::string::npos) << a.reason;
+    f.name = "ampere_sgemm_128x64_tn";
+    EXPECT_EQ(analyzeKernel(f).verdict, "latency-bound");
+}
+
+// Values as output1.ncu-rep (nersc-gpp, RTX 4060 Laptop) holds them, worked out by hand:
+// L2 = derived__lts__lts2xbar_bytes.sum.peak_sustained x lts clock; L1 = the lsu writeback cycles
+// x 128 B x l1tex clock; tensor = per-type ops per cycle x SM clock, or pipe instructions x 512.
+TEST(CounterCeilings, L2L1AndTensorFromPeaksTimesClocks)
+{
+    std::map<std::string, double, std::less<>> m {
+        { "lts__lts2xbar_cycles_active.sum.peak_sustained", 48 },
+        { "lts__cycles_elapsed.avg.per_second", 1.62e9 },
+        { "l1tex__lsu_writeback_active_mem_lg.sum.peak_sustained", 24 },
+        { "l1tex__cycles_elapsed.avg.per_second", 1.62e9 },
+        { "sm__cycles_elapsed.avg.per_second", 1.62e9 },
+        { "sm__inst_executed_pipe_tensor.sum.peak_sustained", 96 },
+    };
+    std::map<std::string, double> byResource;
+    for (const auto& c : ceilingsFromCounters(m, 0))
+        byResource[c.resource] = c.value;
+    EXPECT_DOUBLE_EQ(byResource.at("L2"), 48 * 32 * 1.62e9);
+    EXPECT_DOUBLE_EQ(byResource.at("L1"), 24 * 128 * 1.62e9);
+    EXPECT_DOUBLE_EQ(byResource.at("FP16_tensor"), 96 * 512 * 1.62e9);
+    // The derived byte peak wins over the cycle form; per-type tensor peaks over the pipe form.
+    m["derived__lts__lts2xbar_bytes.sum.peak_sustained"] = 1500;
+    m["sm__ops_path_tensor_src_bf16_dst_fp32.sum.peak_sustained"] = 1024 * 66;
+    byResource.clear();
+    for (const auto& c : ceilingsFromCounters(m, 0))
+        byResource[c.resource] = c.value;
+    EXPECT_DOUBLE_EQ(byResource.at("L2"), 1500 * 1.62e9);
+    EXPECT_DOUBLE_EQ(byResource.at("BF16_tensor"), 1024 * 66 * 1.62e9);
+    EXPECT_FALSE(byResource.contains("FP16_tensor"));
+}
+
+TEST(CounterCeilings, DramFromNcuThroughput)
+{
+    // 3,670,272 bytes in 45,920 ns at 4.02 % of peak (first launch of linear-nsight1381):
+    // peak = 3,670,272 / 45,920e-9 / 0.0402 = 1.988 TB/s.
+    std::map<std::string, double, std::less<>> m { { "dram__bytes.sum", 3'670'272 },
+        { "gpu__time_duration.sum", 45'920 }, { DramPct, 4.02 } };
+    const auto ceilings = ceilingsFromCounters(m, 0);
+    ASSERT_EQ(ceilings.size(), 1u);
+    EXPECT_EQ(ceilings[0].resource, "DRAM");
+    EXPECT_NEAR(ceilings[0].value, 3'670'272 / 45'920e-9 / 0.0402, 1.0);
+}
+
+TEST(Verdicts, WorkWithoutACeilingIsNamed)
+{
+    KernelFacts f;
+    f.durationNs = 1'000'000;
+    f.metrics = { { "dram__bytes.sum", 1e9 }, { "lts__t_bytes.sum", 9.8e9 } };
+    f.ceilings = { { 0, "DRAM", 2e12, "B/s", CeilingSource::Datasheet, "test" } };
+    const auto a = analyzeKernel(f);
+    EXPECT_EQ(a.verdict, "latency-bound"); // DRAM at 50 %
+    EXPECT_NE(a.reason.find("L2: 9.8 TB/s, no ceiling known"), std::string::npos) << a.reason;
+    EXPECT_EQ(a.reason.find("no unit is busy"), std::string::npos) << a.reason;
+}
+
+// ---- Agreement with ncu's own Speed of Light on the real A100 files ----
+
+std::vector<std::string> split(const std::string& line)
+{
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            fields.emplace_back();
+        else if (c != '\r')
+            fields.back() += c;
+    }
+    return fields;
+}
+
+double number(std::string text)
+{
+    std::erase(text, ',');
+    return std::stod(text);
+}
+
+// ncu's class per launch (SOLBottleneck: 60 % threshold), from the file's own percentages.
+struct NcuClass {
+    std::string verdict;
+    double top = 0; // max(SM, memory), for the grey zone
+};
+
+std::vector<NcuClass> ncuClasses(const std::string& path)
+{
+    const std::string text = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
+    std::istringstream in(text);
+    std::string line;
+    std::map<std::string, std::size_t> column;
+    std::map<std::string, std::map<std::string, double>> byId;
+    std::vector<std::string> order;
+    while (std::getline(in, line)) {
+        if (line.empty() || line.starts_with("=="))
+            continue;
+        auto f = split(line);
+        if (column.empty()) {
+            if (f[0] == "ID")
+                for (std::size_t i = 0; i < f.size(); ++i)
+                    column.emplace(f[i], i);
+            continue;
+        }
+        const auto& name = f[column.at("Metric Name")];
+        if (name != Sm && name != Mem)
+            continue;
+        if (!byId.contains(f[0]))
+            order.push_back(f[0]);
+        byId[f[0]][name] = number(f[column.at("Metric Value")]);
+    }
+    std::vector<NcuClass> out;
+    for (const auto& id : order) {
+        const double sm = byId[id][Sm], mem = byId[id][Mem];
+        const char* v = (sm >= 60 && sm >= mem) ? "compute-bound" : mem >= 60 ? "memory-bound" : "latency-bound";
+        out.push_back({ v, std::max(sm, mem) });
+    }
+    return out;
+}
+
+class SolAgreement : public ::testing::TestWithParam<const char*> { };
+
+TEST_P(SolAgreement, VerdictsMatchNcuOutsideTheGreyZone)
+{
+    const auto path = testDataPath(std::string("ncu/leleucas/") + GetParam());
+    const auto expected = ncuClasses(path);
+    ASSERT_FALSE(expected.empty());
+    TempDir dir;
+    collectors::ImportRequest request;
+    request.inputs = { path };
+    request.output = dir.file("sol.ridge");
+    ASSERT_TRUE(collectors::importFiles(request).ok());
+    auto reader = SessionReader::open(request.output);
+    ASSERT_TRUE(reader.ok());
+    auto kernels = reader.value().kernels().value();
+    std::sort(kernels.begin(), kernels.end(), [](auto& a, auto& b) { return a.startNs < b.startNs; });
+    std::map<std::int64_t, std::string> verdictOf;
+    const auto verdicts = reader.value().verdicts().value();
+    for (const auto& v : verdicts)
+        verdictOf[v.kernelId] = v.verdict;
+    ASSERT_EQ(kernels.size(), expected.size());
+    int compared = 0, agreed = 0;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        if (expected[i].top >= 40 && expected[i].top < 60)
+            continue; // the grey zone
+        ++compared;
+        agreed += verdictOf[kernels[i].id] == expected[i].verdict ? 1 : 0;
+    }
+    ASSERT_GT(compared, 0);
+    EXPECT_GE(agreed, 0.98 * compared) << agreed << " of " << compared << " launches agree";
+}
+
+INSTANTIATE_TEST_SUITE_P(RealA100, SolAgreement,
+    ::testing::Values("linear-nsight1381.csv.gz", "dropout-nsight162.csv", "attention-bert_nsight.csv"),
+    [](const auto& param) {
+        std::string name = param.param;
+        std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+        return name;
+    });
+
+} // namespace
