@@ -140,7 +140,8 @@ int runCapture(const CaptureOptions& options)
         return report.fail(ExitInternal, library.error().message);
     }
     const auto gpus = col::probeGpus();
-    std::string noGpu = col::noGpuSentence(gpus);
+    // No GPU, or a driver too old for CUPTI: the program runs untraced (checked before it starts).
+    std::string noGpu = col::untracedSentence(gpus);
     // With a GPU, capture also needs CUPTI from the CUDA Toolkit: found here, and put on the
     // target's loader path when it is not on the default one.
     std::string cuptiPath;
@@ -169,6 +170,8 @@ int runCapture(const CaptureOptions& options)
     settings.launchCount = options.launchCount;
     settings.nvtxRange = options.nvtxRange;
     settings.libraryPath = cuptiPath;
+    // An old driver would load the injection library and fail inside the program: leave it out.
+    settings.trace = col::driverTooOldSentence(gpus.driverCudaVersion).empty();
 
     col::LaunchRequest request;
     request.argv = options.command;
