@@ -13,6 +13,7 @@ namespace ridgeline::collectors {
 
 inline constexpr const char* kInjectLibraryName = "libridgeline-inject.so";
 inline constexpr const char* kMicrobenchName = "ridgeline-microbench";
+inline constexpr const char* kCuptiHostName = "ridgeline-cupti-host"; // `ridgeline metrics`
 
 struct CaptureSettings {
     std::string injectLibrary; // absolute path
