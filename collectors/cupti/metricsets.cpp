@@ -123,6 +123,11 @@ const std::array Chips {
 };
 // clang-format on
 
+constexpr std::string_view PeakSustained = ".peak_sustained";
+// The L2 and L1 clocks their peaks are per cycle of (Nsight Compute's names).
+constexpr std::string_view L2Clock = "lts__cycles_elapsed.avg.per_second";
+constexpr std::string_view L1Clock = "l1tex__cycles_elapsed.avg.per_second";
+
 constexpr std::string_view IntegratedNoDram = "integrated GPU (shared system memory): no dram__ counters";
 
 bool hasNvlink(Links links)
@@ -200,11 +205,21 @@ Lists rooflineMetrics(const ChipTraits& chip)
     if (chip.dram != Dram::None)
         gpu.emplace_back(metric::DramClock);
 
+    // Counter ceilings (peak per cycle x the clock the launch ran at) for every resource the set
+    // counts: constants of the chip, which cost no replay pass (tests/cupti checks the count).
     gpu.emplace_back(metric::FfmaPeakPerCycle);
     gpu.emplace_back(metric::DfmaPeakPerCycle);
     gpu.emplace_back(metric::HfmaPeakPerCycle);
     if (chip.dram != Dram::None)
         gpu.emplace_back(metric::DramBytesPeakPerCycle);
+    gpu.push_back(join(metric::L2Bytes, PeakSustained));
+    gpu.emplace_back(L2Clock);
+    gpu.push_back(join(metric::L1Bytes, PeakSustained));
+    gpu.emplace_back(L1Clock);
+    if (chip.tensorOps.empty())
+        gpu.push_back(join(metric::TensorPipeInst, PeakSustained));
+    for (const auto source : chip.tensorOps)
+        gpu.push_back(tensorOps(source) + std::string(PeakSustained));
 
     if (hasNvlink(chip.links)) {
         out.system.emplace_back(metric::NvlinkRxBytes);
@@ -237,26 +252,15 @@ Lists fullMetrics(const ChipTraits& chip)
     const std::string l1 = l1Writeback(chip.l1);
     gpu.push_back(l1);
     gpu.push_back(l1 + ".peak_sustained");
-    gpu.emplace_back("l1tex__cycles_elapsed.avg.per_second");
     gpu.emplace_back("lts__lts2xbar_cycles_active.sum");
     gpu.emplace_back("lts__lts2xbar_cycles_active.sum.peak_sustained");
-    gpu.emplace_back("lts__cycles_elapsed.avg.per_second");
 
-    // Tensor: the per-source counters the roofline set leaves out, and a peak for each.
-    if (chip.tensorOps.empty()) {
-        gpu.push_back(join(metric::TensorPipeInst, ".peak_sustained"));
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source));
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-    } else {
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source));
-        for (const auto source : chip.tensorOps)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-    }
+    // Tensor: the per-source counters the roofline set leaves out, and a peak for each (the
+    // roofline set has the peaks of its own).
+    for (const auto source : chip.tensorOpsFull)
+        gpu.push_back(tensorOps(source));
+    for (const auto source : chip.tensorOpsFull)
+        gpu.push_back(tensorOps(source) + std::string(PeakSustained));
 
     auto& system = out.system;
     if (hasNvlink(chip.links)) {

@@ -153,7 +153,7 @@ TEST(MetricSets, SetsAreWellFormed)
         }
         // Every tensor source type the roofline set collects is one the analysis maps to a resource.
         for (const auto& name : roofline->metrics) {
-            if (!name.starts_with(TensorOpsPrefix))
+            if (!name.starts_with(TensorOpsPrefix) || name.ends_with(".peak_sustained"))
                 continue;
             const auto source
                 = name.substr(TensorOpsPrefix.size(), name.size() - TensorOpsPrefix.size() - TensorOpsSuffix.size());
@@ -238,6 +238,38 @@ TEST_P(MetricSetsCuptiChip, EveryMetricIsValid)
         EXPECT_NE(addOne(chip, missing.metric), CUPTI_SUCCESS)
             << chip << ": " << missing.metric << " is listed as unavailable (" << missing.reason
             << ") but CUPTI accepts it";
+}
+
+// Peak figures are constants of the chip: the roofline set with all its .peak_sustained metrics
+// needs exactly the passes it needs without them. And every FLOP or byte counter of the set that
+// has a roof has its peak there, so that a captured kernel carries its own counter ceilings.
+TEST_P(MetricSetsCuptiChip, PeaksCostNoPassAndEveryRoofHasOne)
+{
+    const std::string chip = GetParam();
+    const auto set = metricSet(chip, RooflineSet);
+    ASSERT_TRUE(set);
+    MetricSet withoutPeaks = *set;
+    std::erase_if(withoutPeaks.metrics, [](const std::string& m) { return m.ends_with(".peak_sustained"); });
+    ASSERT_LT(withoutPeaks.metrics.size(), set->metrics.size());
+    std::string error;
+    const auto with = groupPasses(*set, error);
+    ASSERT_FALSE(with.empty()) << error;
+    const auto without = groupPasses(withoutPeaks, error);
+    ASSERT_FALSE(without.empty()) << error;
+    EXPECT_EQ(with, without) << chip;
+
+    using namespace ridgeline::core::metric;
+    const std::set<std::string> names(set->metrics.begin(), set->metrics.end());
+    std::vector<std::string> roofed { std::string(L2Bytes), std::string(L1Bytes) };
+    for (const auto& name : set->metrics) {
+        if ((name.starts_with(TensorOpsPrefix) && name.ends_with(TensorOpsSuffix)) || name == TensorPipeInst
+            || name == DramBytes)
+            roofed.push_back(name);
+    }
+    for (const auto& name : roofed)
+        EXPECT_TRUE(names.count(name + ".peak_sustained")) << chip << ": no peak for " << name;
+    EXPECT_TRUE(names.count("lts__cycles_elapsed.avg.per_second")) << chip;
+    EXPECT_TRUE(names.count("l1tex__cycles_elapsed.avg.per_second")) << chip;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllChips, MetricSetsCuptiChip, ::testing::ValuesIn(chipNames()),
