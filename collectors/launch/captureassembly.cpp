@@ -151,8 +151,33 @@ struct Recovered {
     bool allComplete = true;
 };
 
+// A process that died of a signal left `<host>-<pid>.crash` (records its handler flushed): each
+// non-empty one becomes a part of its own before the parts are read.
+void recoverCrashFiles(const AssemblyRequest& request, AssemblyResult& result)
+{
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(request.partDir, ec)) {
+        const auto path = entry.path().string();
+        if (!path.ends_with(".crash"))
+            continue;
+        if (!request.recoverCrash) {
+            addOnce(result.warnings, fmt::format("crash file {} cannot be read by this build; it is kept", path));
+            result.partsKept = true;
+            continue;
+        }
+        if (auto recovered = request.recoverCrash(path); recovered.hasError()) {
+            addOnce(result.warnings,
+                fmt::format("crash file {} could not be recovered ({}); it is kept", path, recovered.error().message));
+            result.partsKept = true;
+            continue;
+        }
+        ++result.crashFiles;
+    }
+}
+
 Recovered recoverParts(const AssemblyRequest& request, const std::string& recoveredDir, AssemblyResult& result)
 {
+    recoverCrashFiles(request, result);
     Recovered recovered;
     for (const auto& part : listPartFiles(request.partDir)) {
         ++result.parts;
