@@ -10,6 +10,7 @@
 #include "tempdir.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -48,6 +49,10 @@ RunResult captureCrash(const std::string& out, const char* mode)
 {
     RunOptions options;
     options.env.push_back("RIDGELINE_LIBCUDA=/nonexistent/libcuda.so.1");
+    // Under AddressSanitizer the target must still die of the signal, not of ASan's report.
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    options.env.push_back(std::string("ASAN_OPTIONS=") + (asan != nullptr ? std::string(asan) + ":" : std::string())
+        + "handle_segv=0:handle_abort=0");
     return runCli({ "capture", "-o", out, "--", CRASH_TARGET, mode, "100", "20" }, options);
 }
 
