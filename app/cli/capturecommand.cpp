@@ -9,10 +9,13 @@
 #include "ridgeline/collectors/captureprogress.h"
 #include "ridgeline/collectors/cuptilocate.h"
 #include "ridgeline/collectors/gpuprobe.h"
+#include "ridgeline/collectors/partfiles.h"
+#ifdef RIDGELINE_HAVE_CAPTURE
+#include "crashlog.h"
+#endif
 #include "ridgeline/collectors/launcher.h"
 #include "ridgeline/collectors/measuredceilings.h"
 #include "ridgeline/collectors/outputpattern.h"
-#include "ridgeline/collectors/partfiles.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -140,7 +143,8 @@ int runCapture(const CaptureOptions& options)
         return report.fail(ExitInternal, library.error().message);
     }
     const auto gpus = col::probeGpus();
-    std::string noGpu = col::noGpuSentence(gpus);
+    // No GPU, or a driver too old for CUPTI: the program runs untraced (checked before it starts).
+    std::string noGpu = col::untracedSentence(gpus);
     // With a GPU, capture also needs CUPTI from the CUDA Toolkit: found here, and put on the
     // target's loader path when it is not on the default one.
     std::string cuptiPath;
@@ -169,6 +173,8 @@ int runCapture(const CaptureOptions& options)
     settings.launchCount = options.launchCount;
     settings.nvtxRange = options.nvtxRange;
     settings.libraryPath = cuptiPath;
+    // An old driver would load the injection library and fail inside the program: leave it out.
+    settings.trace = col::driverTooOldSentence(gpus.driverCudaVersion).empty();
 
     col::LaunchRequest request;
     request.argv = options.command;
@@ -207,6 +213,19 @@ int runCapture(const CaptureOptions& options)
     if (!noGpu.empty())
         assembly.launcherErrors.push_back(noGpu);
     assembly.measuredCeilings = cachedCeilings;
+#ifdef RIDGELINE_HAVE_CAPTURE
+    assembly.recoverCrash = [](const std::string& crash) -> core::Status {
+        const std::string main
+            = crash.substr(0, crash.size() - std::string_view(ridgeline::inject::kCrashSuffix).size())
+            + col::kPartSuffix;
+        // API names need libcupti; the launcher keeps the callback ids unnamed.
+        auto recovered = ridgeline::inject::recoverCrashFile(
+            crash, main, [](CUpti_ActivityKind, std::uint32_t) { return std::string(); });
+        if (recovered.hasError())
+            return recovered.error();
+        return {};
+    };
+#endif
     report.progress(col::progress::merging(static_cast<int>(col::listPartFiles(out.partDir).size())));
     auto assembled = col::assembleCapture(assembly);
     if (assembled.hasError())

@@ -40,6 +40,9 @@ int runCeilingsMeasure(const std::string& device, const std::string& format)
     const auto probe = col::probeGpus();
     if (probe.state != col::GpuProbeState::Ok)
         return fail(ExitNoGpu, fmt::format("cannot measure ceilings: {}", col::noGpuReason(probe)));
+    // The micro-benchmarks are built with the same CUDA 13 toolkit as CUPTI: an older driver cannot run them.
+    if (const auto old = col::driverTooOldSentence(probe.driverCudaVersion); !old.empty())
+        return fail(ExitNoGpu, "cannot measure ceilings: " + old);
     std::vector<int> ordinals;
     if (device.empty()) {
         for (const auto& gpu : probe.gpus)

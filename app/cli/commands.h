@@ -21,6 +21,7 @@ Runner addDiffCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
 Runner addImportCommand(CLI::App& app);
 Runner addMergeCommand(CLI::App& app);
+Runner addMetricsCommand(CLI::App& app);
 Runner addReportCommand(CLI::App& app);
 
 // Writes a one-line error for the user on stderr and returns the exit code for it.

@@ -76,6 +76,8 @@ int runDevices(const DevicesOptions& options)
     const auto probe = col::probeGpus();
     if (probe.state != col::GpuProbeState::Ok)
         return fail(ExitNoGpu, fmt::format("no GPU to list: {}", col::noGpuReason(probe)));
+    if (const auto old = col::driverTooOldSentence(probe.driverCudaVersion); !old.empty())
+        std::cerr << "ridgeline: warning: " << old << " Until then `ridgeline capture` records no GPU work.\n";
     if (options.json)
         writeJson(probe);
     else

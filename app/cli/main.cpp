@@ -28,6 +28,7 @@ int main(int argc, char** argv)
     commands["export"] = addExportCommand(app);
     commands["import"] = addImportCommand(app);
     commands["merge"] = addMergeCommand(app);
+    commands["metrics"] = addMetricsCommand(app);
     commands["report"] = addReportCommand(app);
 
     try {

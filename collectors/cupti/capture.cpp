@@ -4,6 +4,7 @@
 #include "activitybuffers.h"
 #include "captureconfig.h"
 #include "countercollector.h"
+#include "crashlog.h"
 #include "fatalsignals.h"
 #include "partwriter.h"
 
@@ -37,6 +38,9 @@ struct Capture {
     bool droppedPrinted = false;
     std::atomic<bool> finished { false };
     std::atomic<bool> inSignal { false };
+    // The crash file (crashlog.h), opened at start-up: all the signal handler writes to.
+    int crashFd = -1;
+    std::string crashPath;
 };
 
 // Never destroyed: CUPTI's threads and atexit handlers may still reach it while statics die.
@@ -113,6 +117,24 @@ void noteDropped(Capture& capture, std::uint64_t dropped)
     }
 }
 
+// Async-signal-safe: walks the buffer with CUPTI's iterator (pointer arithmetic) and writes each
+// record's bytes, up to the next record, as one frame.
+void writeRawRecords(int fd, std::uint8_t* buffer, std::size_t validSize) noexcept
+{
+    if (fd < 0 || !buffer)
+        return;
+    CUpti_Activity* record = nullptr;
+    const CUpti_Activity* previous = nullptr;
+    auto bytesOf = [](const CUpti_Activity* r) { return reinterpret_cast<const std::uint8_t*>(r); };
+    while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        if (previous)
+            (void)crashWriteRecord(fd, previous, static_cast<std::uint32_t>(bytesOf(record) - bytesOf(previous)));
+        previous = record;
+    }
+    if (previous)
+        (void)crashWriteRecord(fd, previous, static_cast<std::uint32_t>(buffer + validSize - bytesOf(previous)));
+}
+
 void CUPTIAPI onBuffer(
     CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t /*size*/, std::size_t validSize)
 {
@@ -121,17 +143,14 @@ void CUPTIAPI onBuffer(
         releaseBuffer(buffer);
         return;
     }
-    const auto records = bufferRecords(buffer, validSize);
-    std::unique_lock lock(capture->mutex, std::defer_lock);
-    // In a signal handler the interrupted thread may hold the lock: never wait for it there.
+    // In the fatal-signal handler: each record goes to the crash file as it is (write(2) only: no
+    // malloc, no lock, no SQLite). The buffer is not freed (free is not async-signal-safe).
     if (capture->inSignal.load()) {
-        if (!lock.try_lock()) {
-            releaseBuffer(buffer);
-            return;
-        }
-    } else {
-        lock.lock();
+        writeRawRecords(capture->crashFd, buffer, validSize);
+        return;
     }
+    const auto records = bufferRecords(buffer, validSize);
+    std::unique_lock lock(capture->mutex);
     if (!capture->part || !capture->translator) {
         releaseBuffer(buffer);
         return;
@@ -187,6 +206,12 @@ void finishCapture()
     if (auto done = capture->part->finish(now()); done.hasError())
         printOnce(*capture, "finishing the part file failed: " + done.error().message);
     capture->part.reset();
+    // No crash: the crash file holds only its magic.
+    if (capture->crashFd >= 0) {
+        ::close(capture->crashFd);
+        capture->crashFd = -1;
+        ::unlink(capture->crashPath.c_str());
+    }
 }
 
 void atExit()
@@ -194,16 +219,16 @@ void atExit()
     finishCapture();
 }
 
+// Async-signal-safe apart from CUPTI's own flush, the only way to get the records it holds:
+// onBuffer then writes them to the crash file, and the signal follows. The part file is not
+// touched (SQLite is not async-signal-safe); the launcher recovers the crash file into it.
 void onFatalSignal(int signal)
 {
     Capture* capture = g_capture;
-    if (!ownedHere(capture) || capture->finished.load() || capture->inSignal.exchange(true))
+    if (!ownedHere(capture) || capture->finished.load() || capture->crashFd < 0 || capture->inSignal.exchange(true))
         return;
-    // Everything CUPTI holds goes into the part; it stays `partial` (no finish in a signal handler).
     (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    std::unique_lock lock(capture->mutex, std::try_to_lock);
-    if (lock.owns_lock() && capture->part)
-        (void)capture->part->setMeta("capture.signal", std::to_string(signal));
+    (void)crashWriteSignal(capture->crashFd, signal);
 }
 
 void inForkedChild()
@@ -244,6 +269,13 @@ int setUp()
         return fail("cannot write the part file " + path + " (" + part.error().message + "); nothing is recorded.");
     capture->part.emplace(std::move(part).value());
     (void)capture->part->setMeta("capture.metrics", config.metricsLabel());
+    capture->crashPath = crashFilePath(config.partDir, capture->host, capture->owner);
+    capture->crashFd = openCrashFile(capture->crashPath);
+    if (capture->crashFd < 0)
+        reportLocked(*capture,
+            "the crash file " + capture->crashPath
+                + " could not be opened; a crash would lose the records CUPTI holds.",
+            false);
     g_capture = capture;
 
     for (const auto& warning : config.warnings)

@@ -85,18 +85,18 @@ ContextProfiler::~ContextProfiler()
 
 core::Status ContextProfiler::prepareCounterData(Group& group)
 {
-    const auto& names = group.config.metrics();
-    std::vector<const char*> pointers;
-    for (const auto& name : names)
-        pointers.push_back(name.c_str());
     if (group.counterData.empty()) {
+        const auto& names = group.config.metrics();
+        std::vector<const char*> pointers;
+        for (const auto& name : names)
+            pointers.push_back(name.c_str());
         CUpti_RangeProfiler_GetCounterDataSize_Params size {};
         size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
         size.pRangeProfilerObject = m_object;
         size.pMetricNames = pointers.data();
         size.numMetrics = pointers.size();
-        size.maxNumOfRanges = 1; // one kernel per begin()/end()
-        size.maxNumRangeTreeNodes = 1;
+        size.maxNumOfRanges = kRangesPerImage;
+        size.maxNumRangeTreeNodes = kRangesPerImage;
         RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataSize, size);
         group.counterData.resize(size.counterDataSize);
     }
@@ -106,11 +106,13 @@ core::Status ContextProfiler::prepareCounterData(Group& group)
     init.counterDataSize = group.counterData.size();
     init.pCounterData = group.counterData.data();
     RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize, init);
+    group.ranges = 0;
     return {};
 }
 
-core::Status ContextProfiler::begin(std::size_t groupIndex)
+core::Status ContextProfiler::configure(std::size_t groupIndex)
 {
+    m_configured = kNotConfigured;
     Group& group = m_groups.at(groupIndex);
     RIDGELINE_TRY(prepareCounterData(group));
     CUpti_RangeProfiler_SetConfig_Params config {};
@@ -122,28 +124,47 @@ core::Status ContextProfiler::begin(std::size_t groupIndex)
     config.pCounterDataImage = group.counterData.data();
     config.range = CUPTI_AutoRange;
     config.replayMode = CUPTI_KernelReplay;
-    config.maxRangesPerPass = 1;
+    config.maxRangesPerPass = 1; // one kernel between Start and Stop
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.passIndex = 0;
     config.targetNestingLevel = 1;
     RIDGELINE_CUPTI(cuptiRangeProfilerSetConfig, config);
+    m_configured = groupIndex;
+    return {};
+}
 
+core::Status ContextProfiler::begin(std::size_t groupIndex)
+{
+    const Group& group = m_groups.at(groupIndex);
+    if (m_configured != groupIndex || group.ranges >= kRangesPerImage)
+        RIDGELINE_TRY(configure(groupIndex));
     CUpti_RangeProfiler_Start_Params start {};
     start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     start.pRangeProfilerObject = m_object;
-    RIDGELINE_CUPTI(cuptiRangeProfilerStart, start);
+    if (const CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
+        m_configured = kNotConfigured;
+        return failure(r, "cuptiRangeProfilerStart");
+    }
     m_active = groupIndex;
     m_started = true;
     return {};
 }
 
-core::Result<std::vector<core::MetricValue>> ContextProfiler::end()
+core::Result<ContextProfiler::LaunchCounters> ContextProfiler::end(std::string_view mangled, std::string_view demangled)
 {
     if (!m_started)
         return core::makeError(core::ErrorCode::Internal, "ContextProfiler::end() without begin()");
     m_started = false;
-    Group& group = m_groups.at(m_active);
+    auto counters = collect(m_groups.at(m_active), mangled, demangled);
+    if (counters.hasError())
+        m_configured = kNotConfigured; // set up again from scratch at the next launch
+    return counters;
+}
+
+core::Result<ContextProfiler::LaunchCounters> ContextProfiler::collect(
+    Group& group, std::string_view mangled, std::string_view demangled)
+{
     CUpti_RangeProfiler_Stop_Params stop {};
     stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
     stop.pRangeProfilerObject = m_object;
@@ -163,17 +184,40 @@ core::Result<std::vector<core::MetricValue>> ContextProfiler::end()
     info.pCounterDataImage = group.counterData.data();
     info.counterDataImageSize = group.counterData.size();
     RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
-    if (info.numTotalRanges == 0)
-        return std::vector<core::MetricValue> {}; // the launch ran no kernel on this context
 
-    auto values = group.config.evaluate(group.counterData, 0);
+    std::string rangeName;
+    if (info.numTotalRanges > group.ranges) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range {};
+        range.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
+        range.pCounterDataImage = group.counterData.data();
+        range.counterDataImageSize = group.counterData.size();
+        range.rangeIndex = info.numTotalRanges - 1;
+        range.rangeDelimiter = "/";
+        RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo, range);
+        rangeName = range.rangeName ? range.rangeName : "";
+    }
+    const auto judgement
+        = judgeRange(group.ranges, info.numTotalRanges, decode.numOfRangeDropped, rangeName, mangled, demangled);
+    // A dropped range means the image is full: the next launch starts a fresh one.
+    group.ranges = decode.numOfRangeDropped > 0 ? kRangesPerImage : info.numTotalRanges;
+    LaunchCounters out;
+    switch (judgement.outcome) {
+    case RangeOutcome::NoKernel:
+        return out; // the launch ran no kernel on this context
+    case RangeOutcome::Dropped:
+    case RangeOutcome::Foreign:
+        out.lost = judgement.sentence;
+        return out;
+    case RangeOutcome::Counted:
+        break;
+    }
+    auto values = group.config.evaluate(group.counterData, judgement.rangeIndex);
     if (values.hasError())
         return values.error();
-    std::vector<core::MetricValue> metrics;
-    const auto& names = group.config.metrics();
-    for (std::size_t i = 0; i < names.size(); ++i)
-        metrics.push_back(core::MetricValue { 0, names[i], values.value()[i], {} });
-    return metrics;
+    auto collected = collectedValues(group.config.metrics(), values.value());
+    out.values = std::move(collected.values);
+    out.missing = std::move(collected.missing);
+    return out;
 }
 
 } // namespace ridgeline::inject

@@ -7,6 +7,8 @@
 #include "ridgeline/core/demangle.h"
 
 #include <cupti.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <mutex>
 #include <sys/syscall.h>
@@ -49,10 +51,13 @@ const char* eventMessage(const nvtxEventAttributes_t* attributes)
     return attributes->message.ascii;
 }
 
-// The launch being profiled on this thread (between the API's enter and exit callbacks).
+// The launch inside its API call on this thread (between the enter and exit callbacks): a
+// profiled one, or one that passed the launch gate as a plain launch.
 struct ActiveLaunch {
     ContextProfiler* profiler = nullptr;
     std::uint32_t correlationId = 0;
+    std::string mangled;
+    const void* plainContext = nullptr;
 };
 thread_local ActiveLaunch t_active;
 
@@ -64,6 +69,7 @@ struct CounterCollector::Impl {
     CUpti_SubscriberHandle subscriber = nullptr;
     std::mutex stateMutex; // filter, NVTX tracker, profilers
     std::mutex launchMutex; // one profiled launch at a time, held from enter to exit
+    LaunchGate gate; // per context: no other launch while a profiled one is in flight (rangecheck.h)
     std::optional<LaunchFilter> filter;
     NvtxRangeTracker ranges;
     std::map<CUcontext, std::unique_ptr<ContextProfiler>> profilers;
@@ -127,39 +133,62 @@ struct CounterCollector::Impl {
             std::size_t group = 0;
             {
                 std::lock_guard lock(stateMutex);
+                // No launch will be profiled any more: no launch needs to wait either.
                 if (stopped || !filter || filter->exhausted())
                     return;
                 const std::string symbol = data.symbolName ? data.symbolName : "";
                 const bool needsName = !config.kernelRegex.empty();
                 const bool inside = config.nvtxRange.empty() || ranges.inside(currentThread(), config.nvtxRange);
-                if (!filter->select(symbol, needsName ? core::demangle(symbol) : std::string(), inside))
-                    return;
-                profiler = profilerFor(data.context);
-                if (!profiler)
-                    return;
-                group = groupFor(*profiler, data.symbolName);
+                if (filter->select(symbol, needsName ? core::demangle(symbol) : std::string(), inside)) {
+                    profiler = profilerFor(data.context);
+                    if (profiler)
+                        group = groupFor(*profiler, data.symbolName);
+                }
+            }
+            if (!profiler) {
+                // Any other launch on a context waits while a profiled launch is in flight there.
+                gate.enterPlain(data.context);
+                t_active = ActiveLaunch { nullptr, 0, {}, data.context };
+                return;
             }
             launchMutex.lock();
+            gate.enterProfiled(data.context);
             if (auto begun = profiler->begin(group); begun.hasError()) {
+                gate.exitProfiled(data.context);
                 launchMutex.unlock();
                 sink.problem(begun.error().message, false);
                 return;
             }
             sink.expect(data.correlationId);
-            t_active = ActiveLaunch { profiler, data.correlationId };
+            t_active = ActiveLaunch { profiler, data.correlationId, data.symbolName ? data.symbolName : "", nullptr };
             return;
         }
-        if (!t_active.profiler)
-            return;
-        ActiveLaunch active = t_active;
+        ActiveLaunch active = std::move(t_active);
         t_active = {};
-        auto values = active.profiler->end();
-        launchMutex.unlock();
-        if (values.hasError()) {
-            sink.problem(values.error().message, false);
+        if (active.plainContext) {
+            gate.exitPlain(active.plainContext);
             return;
         }
-        sink.values(active.correlationId, std::move(values).value());
+        if (!active.profiler)
+            return;
+        auto counters = active.profiler->end(active.mangled, core::demangle(active.mangled));
+        gate.exitProfiled(data.context);
+        launchMutex.unlock();
+        if (counters.hasError()) {
+            sink.problem(counters.error().message, false);
+            return;
+        }
+        auto& c = counters.value();
+        if (!c.lost.empty())
+            sink.problem(c.lost, false);
+        if (!c.missing.empty())
+            sink.problem(fmt::format("{} counter{} could not be collected for a launch of {} (recorded as missing, not "
+                                     "0): {}.",
+                             c.missing.size(), c.missing.size() == 1 ? "" : "s", core::demangle(active.mangled),
+                             fmt::join(c.missing, ", ")),
+                false);
+        if (!c.values.empty())
+            sink.values(active.correlationId, std::move(c.values));
     }
 
     void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data)

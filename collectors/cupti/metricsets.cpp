@@ -24,10 +24,12 @@ constexpr std::array<std::string_view, 2> VoltaTensorOps { "fp16_dst_fp16", "fp1
 // Turing sums FP16, BF16 and TF32 sources with FP32 destination into one counter.
 constexpr std::array<std::string_view, 5> TuringTensorOps { "fp16_dst_fp16", "fp16_bf16_tf32_dst_fp32", "int8", "int4",
     "int1" };
-constexpr std::array<std::string_view, 8> AmpereTensorOps { "fp64", "tf32_dst_fp32", "fp16_dst_fp16", "fp16_dst_fp32",
-    "bf16_dst_fp32", "int8", "int4", "int1" };
-constexpr std::array<std::string_view, 9> AdaTensorOps { "fp64", "tf32_dst_fp32", "fp16_dst_fp16", "fp16_dst_fp32",
-    "bf16_dst_fp32", "fp8", "int8", "int4", "int1" };
+// Ampere and Ada: the types with a resource in the roofline set, INT4/INT1 (no resource) only in full.
+constexpr std::array<std::string_view, 6> AmpereTensorOps { "fp64", "tf32_dst_fp32", "fp16_dst_fp16", "fp16_dst_fp32",
+    "bf16_dst_fp32", "int8" };
+constexpr std::array<std::string_view, 7> AdaTensorOps { "fp64", "tf32_dst_fp32", "fp16_dst_fp16", "fp16_dst_fp32",
+    "bf16_dst_fp32", "fp8", "int8" };
+constexpr std::array<std::string_view, 2> AmpereTensorOpsFull { "int4", "int1" };
 // GH100 has one FP16 counter (no _dst_ split) and no INT4.
 constexpr std::array<std::string_view, 6> HopperTensorOps { "fp64", "tf32_dst_fp32", "fp16", "bf16_dst_fp32", "fp8",
     "int8" };
@@ -62,7 +64,9 @@ enum class MemoryController { None, Mcc }; // integrated GPUs' mcc__dram_through
 struct ChipTraits {
     std::string_view chip;
     std::string_view family;
-    // Roofline tensor counter: sm__inst_executed_pipe_tensor.sum (Volta to Ada) when tensorOps is empty.
+    // Roofline tensor counter: sm__inst_executed_pipe_tensor.sum (an estimate, x512 FLOPs) when
+    // tensorOps is empty: Turing only, whose FP16 counter with FP32 destination also names BF16 and
+    // TF32, and TU116/TU117, which have no tensor cores.
     Names tensorOps; // source types in the roofline set
     Names tensorOpsFull; // source types only in the full set
     Dram dram;
@@ -85,25 +89,25 @@ const Names NoOps = NoTensorOps;
 // clang-format off
 const std::array Chips {
     //           chip      family      roofline tensor   full-only tensor      DRAM     L1     links        mcc
-    ChipTraits { "GV100",  Volta,      NoOps,            VoltaTensorOps,       RW,      All,   NvlPcie },
+    ChipTraits { "GV100",  Volta,      VoltaTensorOps,   NoOps,                RW,      All,   NvlPcie },
     ChipTraits { "TU102",  Turing,     NoOps,            TuringTensorOps,      RW,      Lg,    NvlPcie },
     ChipTraits { "TU104",  Turing,     NoOps,            TuringTensorOps,      RW,      Lg,    NvlPcie },
     ChipTraits { "TU106",  Turing,     NoOps,            TuringTensorOps,      RW,      Lg,    NvlPcie },
     // TU116/TU117 (GTX 16xx) have no tensor cores: no sm__ops_path_tensor_* counters.
     ChipTraits { "TU116",  Turing,     NoOps,            NoOps,                RW,      Lg,    Pcie },
     ChipTraits { "TU117",  Turing,     NoOps,            NoOps,                RW,      Lg,    Pcie },
-    ChipTraits { "GA100",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA102",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA103",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA104",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA106",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA107",  Ampere,     NoOps,            AmpereTensorOps,      RW,      Lg,    NvlPcie },
-    ChipTraits { "GA10B",  Ampere,     NoOps,            AmpereTensorOps,      NoDram,  Lg,    NoLinks,     Mcc },
-    ChipTraits { "AD102",  Ada,        NoOps,            AdaTensorOps,         RW,      Lg,    Pcie },
-    ChipTraits { "AD103",  Ada,        NoOps,            AdaTensorOps,         RW,      Lg,    Pcie },
-    ChipTraits { "AD104",  Ada,        NoOps,            AdaTensorOps,         RW,      Lg,    Pcie },
-    ChipTraits { "AD106",  Ada,        NoOps,            AdaTensorOps,         RW,      Lg,    Pcie },
-    ChipTraits { "AD107",  Ada,        NoOps,            AdaTensorOps,         RW,      Lg,    Pcie },
+    ChipTraits { "GA100",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA102",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA103",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA104",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA106",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA107",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  RW,      Lg,    NvlPcie },
+    ChipTraits { "GA10B",  Ampere,     AmpereTensorOps,  AmpereTensorOpsFull,  NoDram,  Lg,    NoLinks,     Mcc },
+    ChipTraits { "AD102",  Ada,        AdaTensorOps,     AmpereTensorOpsFull,  RW,      Lg,    Pcie },
+    ChipTraits { "AD103",  Ada,        AdaTensorOps,     AmpereTensorOpsFull,  RW,      Lg,    Pcie },
+    ChipTraits { "AD104",  Ada,        AdaTensorOps,     AmpereTensorOpsFull,  RW,      Lg,    Pcie },
+    ChipTraits { "AD106",  Ada,        AdaTensorOps,     AmpereTensorOpsFull,  RW,      Lg,    Pcie },
+    ChipTraits { "AD107",  Ada,        AdaTensorOps,     AmpereTensorOpsFull,  RW,      Lg,    Pcie },
     ChipTraits { "GH100",  Hopper,     HopperTensorOps,  HopperTensorOpsFull,  RW,      Lgds,  NvlPcieC2c },
     ChipTraits { "GB100",  Blackwell,  B100TensorOps,    B100TensorOpsFull,    RW,      Lgds,  NvlPcieC2c },
     ChipTraits { "GB102",  Blackwell,  B100TensorOps,    B100TensorOpsFull,    RW,      Lgds,  NvlPcieC2c },
@@ -118,6 +122,11 @@ const std::array Chips {
     ChipTraits { "GB20B",  Blackwell,  B110TensorOps,    B110TensorOpsFull,    NoDram,  Lgds,  NoLinks },
 };
 // clang-format on
+
+constexpr std::string_view PeakSustained = ".peak_sustained";
+// The L2 and L1 clocks their peaks are per cycle of (Nsight Compute's names).
+constexpr std::string_view L2Clock = "lts__cycles_elapsed.avg.per_second";
+constexpr std::string_view L1Clock = "l1tex__cycles_elapsed.avg.per_second";
 
 constexpr std::string_view IntegratedNoDram = "integrated GPU (shared system memory): no dram__ counters";
 
@@ -196,11 +205,21 @@ Lists rooflineMetrics(const ChipTraits& chip)
     if (chip.dram != Dram::None)
         gpu.emplace_back(metric::DramClock);
 
+    // Counter ceilings (peak per cycle x the clock the launch ran at) for every resource the set
+    // counts: constants of the chip, which cost no replay pass (tests/cupti checks the count).
     gpu.emplace_back(metric::FfmaPeakPerCycle);
     gpu.emplace_back(metric::DfmaPeakPerCycle);
     gpu.emplace_back(metric::HfmaPeakPerCycle);
     if (chip.dram != Dram::None)
         gpu.emplace_back(metric::DramBytesPeakPerCycle);
+    gpu.push_back(join(metric::L2Bytes, PeakSustained));
+    gpu.emplace_back(L2Clock);
+    gpu.push_back(join(metric::L1Bytes, PeakSustained));
+    gpu.emplace_back(L1Clock);
+    if (chip.tensorOps.empty())
+        gpu.push_back(join(metric::TensorPipeInst, PeakSustained));
+    for (const auto source : chip.tensorOps)
+        gpu.push_back(tensorOps(source) + std::string(PeakSustained));
 
     if (hasNvlink(chip.links)) {
         out.system.emplace_back(metric::NvlinkRxBytes);
@@ -233,26 +252,15 @@ Lists fullMetrics(const ChipTraits& chip)
     const std::string l1 = l1Writeback(chip.l1);
     gpu.push_back(l1);
     gpu.push_back(l1 + ".peak_sustained");
-    gpu.emplace_back("l1tex__cycles_elapsed.avg.per_second");
     gpu.emplace_back("lts__lts2xbar_cycles_active.sum");
     gpu.emplace_back("lts__lts2xbar_cycles_active.sum.peak_sustained");
-    gpu.emplace_back("lts__cycles_elapsed.avg.per_second");
 
-    // Tensor: the per-source counters the roofline set leaves out, and a peak for each.
-    if (chip.tensorOps.empty()) {
-        gpu.push_back(join(metric::TensorPipeInst, ".peak_sustained"));
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source));
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-    } else {
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source));
-        for (const auto source : chip.tensorOps)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-        for (const auto source : chip.tensorOpsFull)
-            gpu.push_back(tensorOps(source) + ".peak_sustained");
-    }
+    // Tensor: the per-source counters the roofline set leaves out, and a peak for each (the
+    // roofline set has the peaks of its own).
+    for (const auto source : chip.tensorOpsFull)
+        gpu.push_back(tensorOps(source));
+    for (const auto source : chip.tensorOpsFull)
+        gpu.push_back(tensorOps(source) + std::string(PeakSustained));
 
     auto& system = out.system;
     if (hasNvlink(chip.links)) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/captureassembly.h"
 
+#include "ridgeline/collectors/gpucatalogue.h"
 #include "ridgeline/collectors/partfiles.h"
+#include "ridgeline/core/roofline.h"
 #include "ridgeline/core/sessionamend.h"
 #include "ridgeline/core/sessionformat.h"
 #include "ridgeline/core/sessionmerge.h"
@@ -47,24 +49,85 @@ core::Status writeBaseSession(const std::string& path)
     return writer.value().finish(core::SessionStatus::Complete);
 }
 
-core::Result<std::map<std::string, std::vector<core::Ceiling>>> measuredFor(
-    const std::string& session, const AssemblyRequest& request)
-{
+// The ceilings a captured session carries, per GPU UUID: the datasheet figures of the device the
+// driver reported (the catalogue lookup the importers use), the counter ceilings of its first
+// profiled launch (peak per cycle x the clock it ran at, core::ceilingsFromCounters), and the
+// measured ones cached for it.
+struct SessionCeilings {
     std::map<std::string, std::vector<core::Ceiling>> byUuid;
-    if (!request.measuredCeilings)
-        return byUuid;
+    int devicesWithMeasured = 0;
+    std::vector<std::string> warnings;
+};
+
+// Peak and clock counters of every kernel that has them (all ceilingsFromCounters reads).
+using MetricMap = std::map<std::string, double, std::less<>>;
+
+core::Result<std::map<std::int64_t, MetricMap>> peakCounters(core::SessionReader& reader)
+{
+    std::map<std::int64_t, MetricMap> byKernel;
+    auto visited = reader.forEachMetric([&](std::int64_t kernel, const std::string& name, double value) {
+        if (name.ends_with(".peak_sustained") || name.ends_with(".per_second"))
+            byKernel[kernel].emplace(name, value);
+    });
+    if (visited.hasError())
+        return visited.error();
+    return byKernel;
+}
+
+core::Result<SessionCeilings> ceilingsFor(const std::string& session, const AssemblyRequest& request)
+{
+    SessionCeilings out;
     auto reader = core::SessionReader::open(session);
     if (reader.hasError())
         return reader.error();
     auto devices = reader.value().devices();
     if (devices.hasError())
         return devices.error();
+    auto peaks = peakCounters(reader.value());
+    if (peaks.hasError())
+        return peaks.error();
+    std::vector<std::int64_t> ids;
+    for (const auto& [id, metrics] : peaks.value())
+        ids.push_back(id);
+    auto kernels = reader.value().kernelsById(ids);
+    if (kernels.hasError())
+        return kernels.error();
+    // A GPU can be in the session several times (one device row per part): one set per UUID.
+    std::map<std::string, std::vector<const core::Device*>> byUuid;
     for (const auto& device : devices.value()) {
-        auto ceilings = request.measuredCeilings(device.uuid);
-        if (!ceilings.empty())
-            byUuid[device.uuid] = std::move(ceilings);
+        if (!device.uuid.empty())
+            byUuid[device.uuid].push_back(&device);
     }
-    return byUuid;
+    for (const auto& [uuid, rows] : byUuid) {
+        const core::Device& device = *rows.front();
+        std::vector<core::Ceiling> ceilings;
+        if (const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount))
+            ceilings = datasheetCeilings(*spec, device.id);
+        else
+            addOnce(out.warnings,
+                fmt::format("GPU \"{}\" is not in Ridgeline's catalogue: no datasheet ceilings", device.name));
+        // Kernels come back in the order of their ids: the first of this GPU whose peaks give ceilings.
+        for (const auto& kernel : kernels.value()) {
+            const bool ours = std::any_of(
+                rows.begin(), rows.end(), [&](const core::Device* d) { return d->id == kernel.deviceId; });
+            if (!ours)
+                continue;
+            auto fromCounters = core::ceilingsFromCounters(peaks.value().at(kernel.id), device.id);
+            if (!fromCounters.empty()) {
+                ceilings.insert(ceilings.end(), fromCounters.begin(), fromCounters.end());
+                break;
+            }
+        }
+        if (request.measuredCeilings) {
+            auto measured = request.measuredCeilings(uuid);
+            if (!measured.empty())
+                out.devicesWithMeasured += static_cast<int>(rows.size());
+            ceilings.insert(ceilings.end(), measured.begin(), measured.end());
+        }
+        if (!ceilings.empty())
+            out.byUuid[uuid] = std::move(ceilings);
+    }
+    return out;
 }
 
 // Publishes `from` as `to`: never replaces a file without `overwrite` (link fails if it exists).
@@ -88,8 +151,33 @@ struct Recovered {
     bool allComplete = true;
 };
 
+// A process that died of a signal left `<host>-<pid>.crash` (records its handler flushed): each
+// non-empty one becomes a part of its own before the parts are read.
+void recoverCrashFiles(const AssemblyRequest& request, AssemblyResult& result)
+{
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(request.partDir, ec)) {
+        const auto path = entry.path().string();
+        if (!path.ends_with(".crash"))
+            continue;
+        if (!request.recoverCrash) {
+            addOnce(result.warnings, fmt::format("crash file {} cannot be read by this build; it is kept", path));
+            result.partsKept = true;
+            continue;
+        }
+        if (auto recovered = request.recoverCrash(path); recovered.hasError()) {
+            addOnce(result.warnings,
+                fmt::format("crash file {} could not be recovered ({}); it is kept", path, recovered.error().message));
+            result.partsKept = true;
+            continue;
+        }
+        ++result.crashFiles;
+    }
+}
+
 Recovered recoverParts(const AssemblyRequest& request, const std::string& recoveredDir, AssemblyResult& result)
 {
+    recoverCrashFiles(request, result);
     Recovered recovered;
     for (const auto& part : listPartFiles(request.partDir)) {
         ++result.parts;
@@ -119,6 +207,11 @@ Recovered recoverParts(const AssemblyRequest& request, const std::string& recove
 core::Status amend(
     const std::string& path, const AssemblyRequest& request, const Recovered& recovered, AssemblyResult& result)
 {
+    auto ceilings = ceilingsFor(path, request);
+    if (ceilings.hasError())
+        return ceilings.error();
+    for (const auto& w : ceilings.value().warnings)
+        addOnce(result.warnings, w);
     core::SessionAmendment amendment;
     result.complete = recovered.allComplete && request.programEndedNormally && !result.partsKept;
     amendment.status = result.complete ? core::SessionStatus::Complete : core::SessionStatus::Partial;
@@ -143,16 +236,13 @@ core::Status amend(
         amendment.meta["capture.error"] = joined(errors);
     if (!result.warnings.empty())
         amendment.meta["capture.warning"] = joined(result.warnings);
-    auto measured = measuredFor(path, request);
-    if (measured.hasError())
-        return measured.error();
-    amendment.ceilingsByUuid = std::move(measured).value();
+    amendment.ceilingsByUuid = std::move(ceilings.value().byUuid);
     amendment.processes = { request.program };
     amendment.recomputeVerdicts = true;
     auto amended = core::amendSession(path, amendment);
     if (amended.hasError())
         return amended.error();
-    result.devicesWithMeasuredCeilings = amended.value().devicesWithNewCeilings;
+    result.devicesWithMeasuredCeilings = ceilings.value().devicesWithMeasured;
     return {};
 }
 

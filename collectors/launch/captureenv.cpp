@@ -46,8 +46,10 @@ std::vector<std::string> captureEnvironment(const std::vector<std::string>& base
     if (!settings.libraryPath.empty())
         env.push_back("LD_LIBRARY_PATH=" + settings.libraryPath);
     auto set = [&](const char* name, const std::string& value) { env.push_back(fmt::format("{}={}", name, value)); };
-    set("CUDA_INJECTION64_PATH", settings.injectLibrary);
-    set("NVTX_INJECTION64_PATH", settings.injectLibrary);
+    if (settings.trace) {
+        set("CUDA_INJECTION64_PATH", settings.injectLibrary);
+        set("NVTX_INJECTION64_PATH", settings.injectLibrary);
+    }
     set("RIDGELINE_PART_DIR", settings.partDir);
     set("RIDGELINE_SESSION_ID", settings.sessionId);
     set("RIDGELINE_METRICS", settings.metrics);

@@ -178,8 +178,10 @@ GpuProbe probeGpus(const GpuProbeOptions& options)
         return probe;
     }
     int version = 0;
-    if (d.driverGetVersion != nullptr && d.driverGetVersion(&version) == kSuccess && version > 0)
+    if (d.driverGetVersion != nullptr && d.driverGetVersion(&version) == kSuccess && version > 0) {
         probe.driverVersion = fmt::format("{}.{}", version / 1000, version % 1000 / 10);
+        probe.driverCudaVersion = version;
+    }
     const CUresult rc = d.init(0);
     if (rc != kSuccess) {
         probe.state = rc == kStubLibrary ? GpuProbeState::StubDriver
@@ -237,6 +239,23 @@ std::string noGpuSentence(const GpuProbe& probe)
 {
     const auto reason = noGpuReason(probe);
     return reason.empty() ? reason : fmt::format("No GPU activity could be recorded: {}.", reason);
+}
+
+std::string driverTooOldSentence(int driverCudaVersion, int neededCudaVersion, const char* neededRelease)
+{
+    if (driverCudaVersion <= 0 || driverCudaVersion >= neededCudaVersion)
+        return {};
+    auto cuda = [](int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); };
+    return fmt::format("The NVIDIA driver supports CUDA {}, but Ridgeline's CUPTI (CUDA {}) needs a driver for "
+                       "CUDA {} or later: install NVIDIA driver {} or newer.",
+        cuda(driverCudaVersion), cuda(neededCudaVersion), cuda(neededCudaVersion), neededRelease);
+}
+
+std::string untracedSentence(const GpuProbe& probe)
+{
+    if (auto none = noGpuSentence(probe); !none.empty())
+        return none;
+    return driverTooOldSentence(probe.driverCudaVersion);
 }
 
 double nvlinkBytesPerS(int activeLinks, int ccMajor)

@@ -3,6 +3,7 @@
 // every chip's metrics without a GPU. Only host calls: no device API (cuptiDeviceGetChipName
 // crashes without a GPU), no libcuda. Also measures the replay passes each set needs and keeps
 // the table in docs/METRIC-SETS.md true.
+#include "hostobject.h"
 #include "ridgeline/collectors/metricsets.h"
 #include "ridgeline/core/metricnames.h"
 
@@ -44,80 +45,6 @@ std::vector<std::string> cuptiSupportedChips()
         chips.emplace_back(params.ppChipNames[i]);
     return chips;
 }
-
-// One range-profiler host object for a chip, without a counter availability image (that needs a
-// GPU). A failed cuptiProfilerHostConfigAddMetrics leaves the object unusable (later calls answer
-// CUPTI_ERROR_UNKNOWN), so every check gets a fresh one.
-class HostObject {
-public:
-    explicit HostObject(const std::string& chip)
-    {
-        CUpti_Profiler_Host_Initialize_Params params {};
-        params.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
-        params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-        params.pChipName = chip.c_str();
-        params.pCounterAvailabilityImage = nullptr;
-        m_initResult = cuptiProfilerHostInitialize(&params);
-        if (m_initResult == CUPTI_SUCCESS)
-            m_object = params.pHostObject;
-    }
-    ~HostObject()
-    {
-        if (!m_object)
-            return;
-        CUpti_Profiler_Host_Deinitialize_Params params {};
-        params.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
-        params.pHostObject = m_object;
-        cuptiProfilerHostDeinitialize(&params);
-    }
-    HostObject(const HostObject&) = delete;
-    HostObject& operator=(const HostObject&) = delete;
-
-    CUptiResult initResult() const { return m_initResult; }
-
-    CUptiResult addMetrics(const std::vector<std::string>& names)
-    {
-        std::vector<const char*> pointers;
-        pointers.reserve(names.size());
-        for (const auto& name : names)
-            pointers.push_back(name.c_str());
-        CUpti_Profiler_Host_ConfigAddMetrics_Params params {};
-        params.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
-        params.pHostObject = m_object;
-        params.ppMetricNames = pointers.data();
-        params.numMetrics = pointers.size();
-        return cuptiProfilerHostConfigAddMetrics(&params);
-    }
-
-    // Builds the config image of the metrics added so far and asks how many passes it needs.
-    CUptiResult passes(size_t& numPasses)
-    {
-        CUpti_Profiler_Host_GetConfigImageSize_Params sizeParams {};
-        sizeParams.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
-        sizeParams.pHostObject = m_object;
-        if (const CUptiResult result = cuptiProfilerHostGetConfigImageSize(&sizeParams); result != CUPTI_SUCCESS)
-            return result;
-        std::vector<uint8_t> image(sizeParams.configImageSize);
-        CUpti_Profiler_Host_GetConfigImage_Params imageParams {};
-        imageParams.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
-        imageParams.pHostObject = m_object;
-        imageParams.configImageSize = image.size();
-        imageParams.pConfigImage = image.data();
-        if (const CUptiResult result = cuptiProfilerHostGetConfigImage(&imageParams); result != CUPTI_SUCCESS)
-            return result;
-        CUpti_Profiler_Host_GetNumOfPasses_Params passParams {};
-        passParams.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
-        passParams.configImageSize = image.size();
-        passParams.pConfigImage = image.data();
-        const CUptiResult result = cuptiProfilerHostGetNumOfPasses(&passParams);
-        numPasses = passParams.numOfPasses;
-        return result;
-    }
-
-private:
-    CUptiResult m_initResult = CUPTI_ERROR_UNKNOWN;
-    CUpti_Profiler_Host_Object* m_object = nullptr;
-};
 
 CUptiResult addOne(const std::string& chip, const std::string& metric)
 {
@@ -226,7 +153,7 @@ TEST(MetricSets, SetsAreWellFormed)
         }
         // Every tensor source type the roofline set collects is one the analysis maps to a resource.
         for (const auto& name : roofline->metrics) {
-            if (!name.starts_with(TensorOpsPrefix))
+            if (!name.starts_with(TensorOpsPrefix) || name.ends_with(".peak_sustained"))
                 continue;
             const auto source
                 = name.substr(TensorOpsPrefix.size(), name.size() - TensorOpsPrefix.size() - TensorOpsSuffix.size());
@@ -311,6 +238,38 @@ TEST_P(MetricSetsCuptiChip, EveryMetricIsValid)
         EXPECT_NE(addOne(chip, missing.metric), CUPTI_SUCCESS)
             << chip << ": " << missing.metric << " is listed as unavailable (" << missing.reason
             << ") but CUPTI accepts it";
+}
+
+// Peak figures are constants of the chip: the roofline set with all its .peak_sustained metrics
+// needs exactly the passes it needs without them. And every FLOP or byte counter of the set that
+// has a roof has its peak there, so that a captured kernel carries its own counter ceilings.
+TEST_P(MetricSetsCuptiChip, PeaksCostNoPassAndEveryRoofHasOne)
+{
+    const std::string chip = GetParam();
+    const auto set = metricSet(chip, RooflineSet);
+    ASSERT_TRUE(set);
+    MetricSet withoutPeaks = *set;
+    std::erase_if(withoutPeaks.metrics, [](const std::string& m) { return m.ends_with(".peak_sustained"); });
+    ASSERT_LT(withoutPeaks.metrics.size(), set->metrics.size());
+    std::string error;
+    const auto with = groupPasses(*set, error);
+    ASSERT_FALSE(with.empty()) << error;
+    const auto without = groupPasses(withoutPeaks, error);
+    ASSERT_FALSE(without.empty()) << error;
+    EXPECT_EQ(with, without) << chip;
+
+    using namespace ridgeline::core::metric;
+    const std::set<std::string> names(set->metrics.begin(), set->metrics.end());
+    std::vector<std::string> roofed { std::string(L2Bytes), std::string(L1Bytes) };
+    for (const auto& name : set->metrics) {
+        if ((name.starts_with(TensorOpsPrefix) && name.ends_with(TensorOpsSuffix)) || name == TensorPipeInst
+            || name == DramBytes)
+            roofed.push_back(name);
+    }
+    for (const auto& name : roofed)
+        EXPECT_TRUE(names.count(name + ".peak_sustained")) << chip << ": no peak for " << name;
+    EXPECT_TRUE(names.count("lts__cycles_elapsed.avg.per_second")) << chip;
+    EXPECT_TRUE(names.count("l1tex__cycles_elapsed.avg.per_second")) << chip;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllChips, MetricSetsCuptiChip, ::testing::ValuesIn(chipNames()),

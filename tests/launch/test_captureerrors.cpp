@@ -243,3 +243,44 @@ TEST(CaptureOptions, BadOptionsAreUsageErrorsBeforeAnythingRuns)
     auto none = runCli({ "capture", "-o", dir.file("s.ridge") });
     EXPECT_EQ(none.exitCode, 1);
 }
+
+// The stand-in driver (fakecuda.cpp) claims one H100 and the CUDA version given to it.
+TEST(CaptureOldDriver, RunsTheProgramUntracedAndSaysWhatToInstall)
+{
+    TempDir dir;
+    const auto out = dir.file("old.ridge");
+    const auto seen = dir.file("seen");
+    RunOptions options;
+    options.env = { std::string("RIDGELINE_LIBCUDA=") + FAKE_LIBCUDA, "RIDGELINE_FAKE_CUDA_VERSION=12040" };
+    auto r = runCli({ "capture", "-o", out, "--", "/bin/sh", "-c",
+                        "echo \"${CUDA_INJECTION64_PATH-unset}\" > '" + seen + "'; exit 4" },
+        options);
+    const std::string sentence = "The NVIDIA driver supports CUDA 12.4, but Ridgeline's CUPTI (CUDA 13.0) needs a "
+                                 "driver for CUDA 13.0 or later: install NVIDIA driver 580.65.06 or newer.";
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_TRUE(contains(r.err, "ridgeline: " + sentence + " The program runs anyway")) << r.err;
+    std::ifstream in(seen);
+    std::string injected;
+    std::getline(in, injected);
+    EXPECT_EQ(injected, "unset"); // the old driver never loads the injection library
+    auto meta = metaOf(out);
+    EXPECT_EQ(meta["capture.error"], sentence);
+}
+
+TEST(CaptureOldDriver, DevicesWarnsAndMeasureRefuses)
+{
+    RunOptions options;
+    options.env = { std::string("RIDGELINE_LIBCUDA=") + FAKE_LIBCUDA, "RIDGELINE_FAKE_CUDA_VERSION=12080" };
+    auto devices = runCli({ "devices" }, options);
+    EXPECT_EQ(devices.exitCode, 0) << devices.err;
+    EXPECT_TRUE(contains(devices.out, "NVIDIA H100 80GB HBM3")) << devices.out;
+    EXPECT_TRUE(contains(devices.err, "ridgeline: warning: The NVIDIA driver supports CUDA 12.8")) << devices.err;
+    auto measure = runCli({ "ceilings", "--measure" }, options);
+    EXPECT_EQ(measure.exitCode, 5);
+    EXPECT_TRUE(contains(measure.err, "ridgeline: cannot measure ceilings: The NVIDIA driver supports CUDA 12.8"))
+        << measure.err;
+    options.env.back() = "RIDGELINE_FAKE_CUDA_VERSION=13000";
+    auto current = runCli({ "devices" }, options);
+    EXPECT_EQ(current.exitCode, 0);
+    EXPECT_FALSE(contains(current.err, "driver supports")) << current.err;
+}

@@ -233,3 +233,45 @@ TEST(GpuProbe, ToolkitStubIsNotADriver)
     EXPECT_NE(noGpuSentence(probe).find("stub driver library"), std::string::npos) << noGpuSentence(probe);
     EXPECT_NE(probe.reason.find("CUDA_ERROR_STUB_LIBRARY"), std::string::npos) << probe.reason;
 }
+
+TEST(DriverCheck, OnlyAnOlderDriverGetsASentence)
+{
+    // cuDriverGetVersion's encoding: 12040 is CUDA 12.4, 13000 is 13.0, 13010 is 13.1.
+    EXPECT_EQ(driverTooOldSentence(12040, 13000, "580.65.06"),
+        "The NVIDIA driver supports CUDA 12.4, but Ridgeline's CUPTI (CUDA 13.0) needs a driver for CUDA 13.0 or "
+        "later: install NVIDIA driver 580.65.06 or newer.");
+    EXPECT_NE(driverTooOldSentence(12090).find("CUDA 12.9"), std::string::npos);
+    EXPECT_EQ(driverTooOldSentence(13000), "");
+    EXPECT_EQ(driverTooOldSentence(13010), "");
+    EXPECT_EQ(driverTooOldSentence(14000), "");
+    EXPECT_EQ(driverTooOldSentence(0), ""); // unknown: not judged
+    // A newer toolkit's requirement would move the line: 13.0 is then too old.
+    EXPECT_NE(driverTooOldSentence(13000, 13010, "590.1").find("CUDA 13.1 or later: install NVIDIA driver 590.1"),
+        std::string::npos);
+}
+
+TEST(DriverCheck, UntracedSaysNoGpuFirstThenAnOldDriver)
+{
+    GpuProbe probe;
+    probe.state = GpuProbeState::NoDevice;
+    probe.reason = "the driver reports 0 CUDA devices";
+    probe.driverCudaVersion = 12040;
+    EXPECT_EQ(untracedSentence(probe), noGpuSentence(probe));
+    probe.state = GpuProbeState::Ok;
+    EXPECT_EQ(untracedSentence(probe), driverTooOldSentence(12040));
+    probe.driverCudaVersion = 13000;
+    EXPECT_EQ(untracedSentence(probe), "");
+}
+
+TEST(DriverCheck, CaptureEnvironmentLeavesInjectionOutWhenUntraced)
+{
+    CaptureSettings s;
+    s.injectLibrary = "/x/libridgeline-inject.so";
+    s.partDir = "/tmp/p";
+    s.trace = false;
+    const auto env = captureEnvironment({ "CUDA_INJECTION64_PATH=/outer.so", "HOME=/h" }, s);
+    for (const auto& entry : env)
+        EXPECT_FALSE(entry.starts_with("CUDA_INJECTION64_PATH=") || entry.starts_with("NVTX_INJECTION64_PATH="))
+            << entry;
+    EXPECT_NE(std::find(env.begin(), env.end(), "HOME=/h"), env.end());
+}

@@ -24,6 +24,9 @@ struct AssemblyRequest {
     std::vector<std::string> launcherErrors; // e.g. the no-GPU sentence
     // Measured ceilings of a GPU by UUID (empty when none are cached).
     std::function<std::vector<core::Ceiling>(const std::string& uuid)> measuredCeilings;
+    // Turns a crash file (`<host>-<pid>.crash`, written by the injection library's fatal-signal
+    // handler) into a part file in the part directory; unset where the build has no CUPTI headers.
+    std::function<core::Status(const std::string& crashPath)> recoverCrash;
 };
 
 struct AssemblyResult {
@@ -36,6 +39,7 @@ struct AssemblyResult {
     std::vector<std::string> errors; // capture.error of the parts, once each
     std::vector<std::string> warnings; // capture.warning of the parts, unreadable parts
     bool partsKept = false; // some data could not be merged: the part directory stays
+    int crashFiles = 0; // crash files recovered into parts
 };
 
 core::Result<AssemblyResult> assembleCapture(const AssemblyRequest& request);

@@ -13,6 +13,7 @@ namespace ridgeline::collectors {
 
 inline constexpr const char* kInjectLibraryName = "libridgeline-inject.so";
 inline constexpr const char* kMicrobenchName = "ridgeline-microbench";
+inline constexpr const char* kCuptiHostName = "ridgeline-cupti-host"; // `ridgeline metrics`
 
 struct CaptureSettings {
     std::string injectLibrary; // absolute path
@@ -26,6 +27,9 @@ struct CaptureSettings {
     int flushPeriodMs = 1000;
     // LD_LIBRARY_PATH for the target (CUPTI's directory prepended; cuptilocate.h); empty: unchanged.
     std::string libraryPath;
+    // false: the injection variables are not set and the program runs untraced (a driver too old
+    // for CUPTI, gpuprobe.h driverTooOldSentence).
+    bool trace = true;
 };
 
 // `base` ("KEY=VALUE" entries, e.g. environ) with the capture's variables set; filter variables

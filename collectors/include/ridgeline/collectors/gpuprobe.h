@@ -35,6 +35,7 @@ struct GpuProbe {
     GpuProbeState state = GpuProbeState::NoDriver;
     std::string reason; // why there is no GPU: the library's or driver's own words
     std::string driverVersion; // "13.0" (CUDA version the driver supports), when loaded
+    int driverCudaVersion = 0; // cuDriverGetVersion's answer (13000 for 13.0); 0 = unknown
     bool nvml = false; // NVML answered (clocks and links from it)
     std::vector<GpuInfo> gpus;
 };
@@ -57,6 +58,23 @@ std::string noGpuReason(const GpuProbe& probe);
 // recorded: the NVIDIA driver is not installed (libcuda.so.1: cannot open shared object file)."
 // Empty when state is Ok.
 std::string noGpuSentence(const GpuProbe& probe);
+
+// What the CUPTI Ridgeline is built against (CUDA 13.0) needs of the driver. cuDriverGetVersion
+// reports the newest CUDA version the driver supports (1000 * major + 10 * minor). CUDA 13.0 needs
+// Linux driver 580.65.06 or newer: CUDA 13.0 Release Notes, Table 3 "CUDA Toolkit and Corresponding
+// Driver Versions" (https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/).
+// CUPTI does not support CUDA's minor version compatibility, so an older driver is not enough.
+inline constexpr int kCuptiNeedsCudaVersion = 13000;
+inline constexpr const char* kCuptiNeedsDriverRelease = "580.65.06";
+
+// One sentence when the driver is older than CUPTI needs, naming both versions and what to
+// install; empty when it is new enough or its version is unknown (0).
+std::string driverTooOldSentence(int driverCudaVersion, int neededCudaVersion = kCuptiNeedsCudaVersion,
+    const char* neededRelease = kCuptiNeedsDriverRelease);
+
+// Why this probe's GPUs cannot be traced: no GPU (noGpuSentence) or a driver too old for CUPTI
+// (driverTooOldSentence); empty when capture can trace them.
+std::string untracedSentence(const GpuProbe& probe);
 
 // Link bandwidth per direction from NVML's answer and the compute capability (0 when unknown).
 double nvlinkBytesPerS(int activeLinks, int ccMajor);

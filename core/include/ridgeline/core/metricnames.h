@@ -97,8 +97,8 @@ inline constexpr std::string_view DramBytesOpWrite = "dram__bytes_op_write.sum";
 // GH100, "fp8_dst_fp16"/"fp8_dst_fp32" on GB110, GB20x and GB20B; GB100, GB102 and GB10B only count
 // it together with FP4/FP6 sources ("fp4_fp6_fp8_dst_*"). Left out: Turing's "fp16_bf16_tf32_dst_fp32"
 // (three resources in one counter), INT4/INT1, and Blackwell's FP4/FP6-only counters (no resource).
-// The roofline sets use these on Hopper and Blackwell only; Volta to Ada get TensorPipeInst there (their
-// per-source counters cost about one replay pass each, so only the full set has them).
+// The roofline sets use these on Volta and every chip from Ampere on (about one replay pass each);
+// only Turing gets TensorPipeInst there, an estimate (docs/METRIC-SETS.md).
 inline constexpr std::string_view TensorSrcFp64[] = { "fp64" };
 inline constexpr std::string_view TensorSrcTf32[] = { "tf32_dst_fp32" };
 inline constexpr std::string_view TensorSrcFp16[] = { "fp16", "fp16_dst_fp16", "fp16_dst_fp32" };

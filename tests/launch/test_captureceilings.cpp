@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// The ceilings an assembled capture carries: the datasheet figures of the GPU the driver reported
+// (the importers' catalogue lookup), the counter ceilings of its first profiled launch, and the
+// measured ones, each under its own source.
+#include "ridgeline/collectors/captureassembly.h"
+#include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/sessionwriter.h"
+#include "tempdir.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace ridgeline;
+using namespace ridgeline::collectors;
+namespace fs = std::filesystem;
+namespace metric = core::metric;
+
+namespace {
+
+constexpr const char* kUuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
+
+// An H100 SXM5 as the injection library records it: the CUDA device name, CC 9.0, 132 SMs.
+// FFMA peak: 132 SMs x 128 FP32 lanes = 16896 thread instructions per cycle at 1.755 GHz;
+// DRAM: 5120-bit HBM3 at 1.593 GHz, double data rate = 5120 / 8 x 2 = 1280 bytes per cycle.
+constexpr double kFfmaPerCycle = 16896, kSmClock = 1.755e9, kDramPerCycle = 1280, kDramClock = 1.593e9;
+
+void writePart(const std::string& path, const std::string& deviceName)
+{
+    core::WriterOptions options;
+    options.atomic = false;
+    auto writer = core::SessionWriter::create(path, options);
+    ASSERT_TRUE(writer.ok()) << writer.error().message;
+    auto& w = writer.value();
+    core::Device device;
+    device.name = deviceName;
+    device.uuid = kUuid;
+    device.ccMajor = 9;
+    device.smCount = 132;
+    auto deviceId = w.addDevice(device);
+    ASSERT_TRUE(deviceId.ok());
+    auto name = w.internKernelName("_Z4gemmv");
+    ASSERT_TRUE(name.ok());
+    ASSERT_TRUE(w.beginBatch().ok());
+    std::vector<core::Kernel> kernels(2);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        kernels[i].deviceId = deviceId.value();
+        kernels[i].nameId = name.value();
+        kernels[i].startNs = 1000 * static_cast<std::int64_t>(i);
+        kernels[i].endNs = kernels[i].startNs + 500;
+    }
+    auto first = w.addKernels(kernels);
+    ASSERT_TRUE(first.ok());
+    // Only the second launch was profiled (a launch filter skipped the first).
+    const std::int64_t profiled = first.value() + 1;
+    const std::vector<core::MetricValue> metrics {
+        { profiled, std::string(metric::FfmaPeakPerCycle), kFfmaPerCycle, "" },
+        { profiled, std::string(metric::SmClock), kSmClock, "Hz" },
+        { profiled, std::string(metric::DramBytesPeakPerCycle), kDramPerCycle, "" },
+        { profiled, std::string(metric::DramClock), kDramClock, "Hz" },
+        { profiled, std::string(metric::Duration), 500, "ns" },
+    };
+    ASSERT_TRUE(w.addMetrics(metrics).ok());
+    ASSERT_TRUE(w.commitBatch().ok());
+    ASSERT_TRUE(w.finish(core::SessionStatus::Complete).ok());
+}
+
+struct Assembled {
+    std::vector<core::Ceiling> ceilings;
+    AssemblyResult result;
+};
+
+Assembled assemble(const std::string& deviceName, bool measured)
+{
+    ridgeline::testing::TempDir dir;
+    const auto parts = dir.file("out.ridge.parts");
+    fs::create_directory(parts);
+    writePart(parts + "/h-1.part.ridge", deviceName);
+    AssemblyRequest request;
+    request.partDir = parts;
+    request.output = dir.file("out.ridge");
+    request.program.pid = 1;
+    request.program.exitStatus = 0;
+    if (measured) {
+        request.measuredCeilings = [](const std::string& uuid) {
+            std::vector<core::Ceiling> c;
+            if (uuid == kUuid)
+                c.push_back({ 0, "DRAM", 2.9e12, "B/s", core::CeilingSource::Measured, "test" });
+            return c;
+        };
+    }
+    Assembled out;
+    auto assembled = assembleCapture(request);
+    EXPECT_TRUE(assembled.ok()) << assembled.error().message;
+    if (!assembled.ok())
+        return out;
+    out.result = assembled.value();
+    auto reader = core::SessionReader::open(request.output);
+    EXPECT_TRUE(reader.ok());
+    if (reader.ok())
+        out.ceilings = reader.value().ceilings().value();
+    return out;
+}
+
+const core::Ceiling* find(const std::vector<core::Ceiling>& all, const std::string& res, core::CeilingSource source)
+{
+    for (const auto& c : all) {
+        if (c.resource == res && c.source == source)
+            return &c;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(CaptureCeilings, DatasheetCountersAndMeasuredTogether)
+{
+    const auto a = assemble("NVIDIA H100 80GB HBM3", true);
+    const GpuSpec* spec = findGpu("NVIDIA H100 80GB HBM3", 9, 0, 132);
+    ASSERT_NE(spec, nullptr);
+    // Every datasheet peak of the catalogue entry, none other.
+    int datasheet = 0;
+    for (const auto& c : a.ceilings) {
+        if (c.source != core::CeilingSource::Datasheet)
+            continue;
+        ++datasheet;
+        ASSERT_TRUE(spec->peaks.count(c.resource)) << c.resource;
+        EXPECT_DOUBLE_EQ(c.value, spec->peaks.at(c.resource)) << c.resource;
+    }
+    EXPECT_EQ(datasheet, static_cast<int>(spec->peaks.size()));
+    EXPECT_TRUE(spec->peaks.count("FP16_tensor")); // so a captured tensor GEMM has a tensor roof
+
+    const auto* fp32 = find(a.ceilings, "FP32", core::CeilingSource::Counters);
+    ASSERT_NE(fp32, nullptr);
+    EXPECT_DOUBLE_EQ(fp32->value, kFfmaPerCycle * 2 * kSmClock); // 59.3 TFLOP/s
+    const auto* dram = find(a.ceilings, "DRAM", core::CeilingSource::Counters);
+    ASSERT_NE(dram, nullptr);
+    EXPECT_DOUBLE_EQ(dram->value, kDramPerCycle * kDramClock); // 2.04 TB/s
+
+    const auto* measured = find(a.ceilings, "DRAM", core::CeilingSource::Measured);
+    ASSERT_NE(measured, nullptr);
+    EXPECT_DOUBLE_EQ(measured->value, 2.9e12);
+    EXPECT_EQ(a.result.devicesWithMeasuredCeilings, 1);
+    EXPECT_TRUE(a.result.warnings.empty());
+}
+
+TEST(CaptureCeilings, UnknownGpuGetsCounterCeilingsAndAWarning)
+{
+    const auto a = assemble("NVIDIA Prototype X", false);
+    for (const auto& c : a.ceilings)
+        EXPECT_NE(c.source, core::CeilingSource::Datasheet) << c.resource;
+    EXPECT_NE(find(a.ceilings, "FP32", core::CeilingSource::Counters), nullptr);
+    EXPECT_EQ(a.result.devicesWithMeasuredCeilings, 0);
+    ASSERT_EQ(a.result.warnings.size(), 1u);
+    EXPECT_EQ(
+        a.result.warnings[0], "GPU \"NVIDIA Prototype X\" is not in Ridgeline's catalogue: no datasheet ceilings");
+}

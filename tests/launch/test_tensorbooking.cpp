@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// Tensor work per type from the roofline set each chip collects: every tensor counter of the set
+// gets a value, the values go through core's analysis as a captured kernel's kernel_metrics do,
+// and each type must be booked to its own resource. Values are picked by hand (distinct powers
+// of two, so any mix-up shows); the expected sums are worked out from the chip's own names.
+#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/roofline.h"
+
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace ridgeline;
+using namespace ridgeline::collectors;
+namespace metric = core::metric;
+
+namespace {
+
+std::vector<std::string> tensorCounters(const MetricSet& set)
+{
+    std::vector<std::string> out;
+    for (const auto& m : set.metrics) {
+        if ((m.starts_with(metric::TensorOpsPrefix) && m.ends_with(metric::TensorOpsSuffix))
+            || m == metric::TensorPipeInst)
+            out.push_back(m);
+    }
+    return out;
+}
+
+// Each counter's value: 2^(10 + i) for the i-th tensor counter of the set.
+std::map<std::string, double, std::less<>> recorded(const std::vector<std::string>& counters)
+{
+    std::map<std::string, double, std::less<>> values;
+    double v = 1024;
+    for (const auto& c : counters) {
+        values[c] = v;
+        v *= 2;
+    }
+    values[std::string(metric::Duration)] = 1e6;
+    return values;
+}
+
+std::string sourceOf(const std::string& counter)
+{
+    return counter.substr(metric::TensorOpsPrefix.size(),
+        counter.size() - metric::TensorOpsPrefix.size() - metric::TensorOpsSuffix.size());
+}
+
+} // namespace
+
+TEST(TensorBooking, EveryChipWithPerTypeCountersBooksEachType)
+{
+    // The resource each source type belongs to, written out here from metricnames.h's comment.
+    const std::map<std::string, std::string> resourceOf {
+        { "fp64", "FP64_tensor" },
+        { "tf32_dst_fp32", "TF32_tensor" },
+        { "fp16", "FP16_tensor" },
+        { "fp16_dst_fp16", "FP16_tensor" },
+        { "fp16_dst_fp32", "FP16_tensor" },
+        { "bf16_dst_fp32", "BF16_tensor" },
+        { "fp8", "FP8_tensor" },
+        { "fp8_dst_fp16", "FP8_tensor" },
+        { "fp8_dst_fp32", "FP8_tensor" },
+        { "fp4_fp6_fp8_dst_fp16", "FP8_tensor" },
+        { "fp4_fp6_fp8_dst_fp32", "FP8_tensor" },
+        { "int8", "INT8_tensor" },
+    };
+    int perType = 0;
+    for (const auto& chip : chipNames()) {
+        const auto set = metricSet(chip, RooflineSet);
+        ASSERT_TRUE(set);
+        const auto counters = tensorCounters(*set);
+        const bool estimate = std::find(counters.begin(), counters.end(), metric::TensorPipeInst) != counters.end();
+        if (estimate) {
+            // Only Turing keeps the x512 estimate (its FP16-to-FP32 counter also names BF16 and TF32).
+            EXPECT_EQ(set->family, "Turing") << chip;
+            EXPECT_EQ(counters.size(), 1u) << chip << ": the estimate is never mixed with per-type counts";
+            continue;
+        }
+        ++perType;
+        ASSERT_FALSE(counters.empty()) << chip;
+        core::KernelFacts facts;
+        facts.metrics = recorded(counters);
+        std::map<std::string, double> expected;
+        for (const auto& c : counters) {
+            const auto it = resourceOf.find(sourceOf(c));
+            ASSERT_NE(it, resourceOf.end()) << chip << ": " << c << " feeds no resource";
+            expected[it->second] += facts.metrics.at(c);
+        }
+        const auto analysis = core::analyzeKernel(facts);
+        std::map<std::string, double> booked;
+        for (const auto& [res, value] : analysis.flopsByPrecision) {
+            if (res.ends_with("_tensor"))
+                booked[res] = value;
+        }
+        EXPECT_EQ(booked, expected) << chip;
+    }
+    // Volta, Ampere (7), Ada (5), Hopper, Blackwell (10): every chip but the five Turing ones.
+    EXPECT_EQ(perType, static_cast<int>(chipNames().size()) - 5);
+}
+
+TEST(TensorBooking, AmpereSplitsWhatTheEstimateCalledFp16)
+{
+    // A GA100 TF32 GEMM: with per-type counters it is TF32 tensor work, not FP16.
+    const auto set = metricSet("GA100", RooflineSet);
+    ASSERT_TRUE(set);
+    const std::string tf32
+        = std::string(metric::TensorOpsPrefix) + "tf32_dst_fp32" + std::string(metric::TensorOpsSuffix);
+    ASSERT_NE(std::find(set->metrics.begin(), set->metrics.end(), tf32), set->metrics.end());
+    EXPECT_EQ(std::find(set->metrics.begin(), set->metrics.end(), metric::TensorPipeInst), set->metrics.end());
+    core::KernelFacts facts;
+    facts.metrics = { { tf32, 4.0e12 }, { std::string(metric::Duration), 1e7 } };
+    const auto a = core::analyzeKernel(facts);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("TF32_tensor"), 4.0e12);
+    EXPECT_EQ(a.flopsByPrecision.count("FP16_tensor"), 0u);
+}
