@@ -58,7 +58,8 @@ Runner addImportCommand(CLI::App& app)
     auto options = std::make_shared<ImportOptions>();
     auto* cmd = app.add_subcommand("import", "Import another profiler's output as a session");
     cmd->add_option("FILE", options->inputs,
-           "Nsight Compute CSV (ncu --csv --page raw or --page details), or PyTorch profiler (Kineto) traces "
+           "Nsight Compute reports (.ncu-rep; several make one session), Nsight Compute CSV (ncu --csv --page raw or "
+           "--page details), or PyTorch profiler (Kineto) traces "
            "(.json or .json.gz; one file per rank, several make one multi-rank session)")
         ->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();

@@ -97,6 +97,7 @@ Devices collectDevices(const std::vector<ImportedKernel>& kernels)
         d.coreClockKhz = d.coreClockKhz != 0 ? d.coreClockKhz : k.coreClockKhz;
         d.memoryClockKhz = d.memoryClockKhz != 0 ? d.memoryClockKhz : k.memoryClockKhz;
         d.l2CacheBytes = d.l2CacheBytes != 0 ? d.l2CacheBytes : k.l2CacheBytes;
+        d.memoryBytes = d.memoryBytes != 0 ? d.memoryBytes : k.memoryBytes;
         d.memoryBusWidthBits = d.memoryBusWidthBits != 0 ? d.memoryBusWidthBits : k.memoryBusWidthBits;
         d.maxThreadsPerSm = d.maxThreadsPerSm != 0 ? d.maxThreadsPerSm : k.maxThreadsPerSm;
     }
@@ -195,7 +196,7 @@ core::Result<ImportSummary> writeSession(
         return created.error();
     auto& writer = created.value();
     RIDGELINE_TRY(writer.beginBatch());
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:ncu-csv"));
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, profile.source));
     const auto fileName = std::filesystem::path(file.path).filename().string();
     RIDGELINE_TRY(writer.setMeta(core::metakey::Origin,
         file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
@@ -223,7 +224,7 @@ core::Result<ImportSummary> writeSession(
         record.contextId = k.context;
         record.streamId = k.stream;
         record.correlationId = k.ncuId; // keeps the ncu ID ("ID" column) of each launch
-        auto nameId = writer.internKernelName(k.name);
+        auto nameId = writer.internKernelName(k.name, k.demangledName);
         if (nameId.hasError())
             return nameId.error();
         record.nameId = nameId.value();
