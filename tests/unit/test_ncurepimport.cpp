@@ -2,6 +2,7 @@
 // Importing real Nsight Compute reports (tests/data/ncu/nersc-gpp/, RTX 4060 Laptop GPU, see the
 // README there). Expected numbers are read off the files with `protoc --decode_raw` (the
 // comments give them) or computed here from values so read; none comes from the importer.
+#include "ridgeline/collectors/formatdetect.h"
 #include "ridgeline/collectors/ncucsvimporter.h"
 #include "ridgeline/collectors/ncurepimporter.h"
 #include "ridgeline/core/roofline.h"
@@ -111,6 +112,8 @@ TEST_F(NcuRepImport, ResultsKernelNamesAndLaunches)
     EXPECT_EQ(s.kernels[0].dynamicSharedBytes, 4096);
     EXPECT_EQ(s.kernels[0].staticSharedBytes, 0);
     EXPECT_EQ(s.meta.at("source"), "import:ncu-rep");
+    // Recognised by its "NVR\0" magic, whatever the file is called.
+    EXPECT_EQ(collectors::detectFileFormat(report(1)).value(), collectors::FileFormat::NsightComputeReport);
 }
 
 TEST_F(NcuRepImport, DeviceFromTheDeviceAttributes)
