@@ -265,7 +265,11 @@ core::Result<ImportSummary> writeSession(
     if (added.hasError())
         return added.error();
 
+    // Metric values go to the writer in chunks: a large import (millions of values) need not
+    // hold them all in memory.
+    constexpr std::size_t kMetricChunk = 65536;
     std::vector<core::MetricValue> metrics;
+    std::int64_t metricCount = 0;
     std::vector<core::Verdict> verdicts;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         core::KernelFacts facts;
@@ -278,11 +282,15 @@ core::Result<ImportSummary> writeSession(
             facts.ceilings = it->second;
         for (const auto& [name, metric] : kernels[i].metrics) {
             metrics.push_back({ records[i].id, name, metric.value, metric.unit });
+            ++metricCount;
             facts.metrics.emplace(name, metric.value);
         }
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+        if (metrics.size() >= kMetricChunk || i + 1 == kernels.size()) {
+            RIDGELINE_TRY(writer.addMetrics(metrics));
+            metrics.clear();
+        }
     }
-    RIDGELINE_TRY(writer.addMetrics(metrics));
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
     // The session also records the ceilings the counters give (peak per cycle x clock), per device
     // from its first launch that has them; each launch's own are used for its verdict.
@@ -306,7 +314,7 @@ core::Result<ImportSummary> writeSession(
     RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());
-    summary.metrics = static_cast<std::int64_t>(metrics.size());
+    summary.metrics = metricCount;
     return summary;
 }
 
