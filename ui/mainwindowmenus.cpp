@@ -23,8 +23,9 @@ namespace {
 
 const QString kSessionFilter = QStringLiteral("Ridgeline sessions (*.ridge);;All files (*)");
 const QString kTraceFilter
-    = QStringLiteral("Traces (*.json *.json.gz *.sqlite *.csv);;PyTorch profiler / Kineto (*.json *.json.gz);;"
-                     "Nsight Systems SQLite export (*.sqlite);;Nsight Compute CSV (*.csv);;All files (*)");
+    = QStringLiteral("Traces (*.json *.json.gz *.sqlite *.csv *.csv.gz *.ncu-rep);;"
+                     "PyTorch profiler / Kineto (*.json *.json.gz);;Nsight Systems SQLite export (*.sqlite);;"
+                     "Nsight Compute CSV, any page (*.csv *.csv.gz);;Nsight Compute report (*.ncu-rep);;All files (*)");
 
 // "trace.json.gz" -> "trace"
 QString traceBaseName(const QString& path)

@@ -58,9 +58,10 @@ Runner addImportCommand(CLI::App& app)
     auto options = std::make_shared<ImportOptions>();
     auto* cmd = app.add_subcommand("import", "Import another profiler's output as a session");
     cmd->add_option("FILE", options->inputs,
-           "Nsight Compute reports (.ncu-rep; several make one session), Nsight Compute CSV (ncu --csv --page raw or "
-           "--page details), or PyTorch profiler (Kineto) traces "
-           "(.json or .json.gz; one file per rank, several make one multi-rank session)")
+           "One of: PyTorch profiler (Kineto) JSON traces (.json or .json.gz; one file per rank, several make one "
+           "multi-rank session); an Nsight Systems SQLite export (nsys export --type sqlite); an Nsight Compute "
+           "CSV (ncu --csv, any --page: raw, details; quoted or not, .csv or .csv.gz); an Nsight Compute report "
+           "(.ncu-rep, read directly: no NVIDIA tool needed; several make one session)")
         ->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/formatdetect.h"
 
+#include "kinetosource.h"
 #include "ridgeline/core/sessionformat.h"
 
 #include <cstdint>
@@ -24,6 +25,28 @@ std::string_view skipBlank(std::string_view text)
         !text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r' || text.front() == '\n'))
         text.remove_prefix(1);
     return text;
+}
+
+// "==PROF==", "==WARNING==", "==ERROR==" at the start of a line: Nsight Compute's own messages.
+bool isProfilerMessage(std::string_view line)
+{
+    return startsWith(line, "==PROF==") || startsWith(line, "==WARNING==") || startsWith(line, "==ERROR==");
+}
+
+// The header row of every ncu CSV page, quoted or not (files saved again by spreadsheets and
+// scripts lose the quotes): `ID` then `Process ID` (the layout of every ncu version), or a
+// lone `ID` column.
+bool isNcuHeader(std::string_view line)
+{
+    for (std::string_view id : { std::string_view("\"ID\""), std::string_view("ID") }) {
+        if (!startsWith(line, id))
+            continue;
+        std::string_view rest = line.substr(id.size());
+        if (startsWith(rest, ",\"Process ID\"") || startsWith(rest, ",Process ID,") || rest.empty()
+            || startsWith(rest, "\r") || startsWith(rest, "\n"))
+            return true;
+    }
+    return false;
 }
 
 std::int32_t applicationId(std::string_view head)
@@ -78,12 +101,12 @@ FileFormat detectFormat(std::string_view head)
     std::string_view text = skipBlank(head);
     if (startsWith(text, "{") || startsWith(text, "["))
         return FileFormat::KinetoJson;
-    if (startsWith(text, "==PROF==") || startsWith(text, "\"ID\",") || startsWith(text, "\"ID\""))
+    if (isProfilerMessage(text) || isNcuHeader(text))
         return FileFormat::NsightComputeCsv;
     // ncu's CSV on stdout can follow the program's own output: look for its header or its messages.
     for (std::size_t end = text.find('\n'); end != std::string_view::npos; end = text.find('\n')) {
         text.remove_prefix(end + 1);
-        if (startsWith(text, "==PROF==") || startsWith(text, "\"ID\",\"Process ID\""))
+        if (isProfilerMessage(text) || isNcuHeader(text))
             return FileFormat::NsightComputeCsv;
     }
     return FileFormat::Unknown;
@@ -97,7 +120,24 @@ core::Result<FileFormat> detectFileFormat(const std::string& path)
     std::string head(16384, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
-    return detectFormat(head);
+    const FileFormat format = detectFormat(head);
+    if (format != FileFormat::GzipJson)
+        return format;
+    // gzip: what is inside decides. A compressed ncu CSV goes to the CSV reader; anything else
+    // (a Kineto trace, or garbage the JSON reader then names) stays with the gzip JSON path.
+    auto source = kineto::TraceSource::openFile(path);
+    if (source.hasError())
+        return format;
+    std::string inner(16384, '\0');
+    std::size_t got = 0;
+    while (got < inner.size()) {
+        auto n = source.value()->read(inner.data() + got, inner.size() - got);
+        if (n.hasError() || n.value() == 0)
+            break;
+        got += n.value();
+    }
+    inner.resize(got);
+    return detectFormat(inner) == FileFormat::NsightComputeCsv ? FileFormat::NsightComputeCsv : format;
 }
 
 } // namespace ridgeline::collectors

@@ -2,13 +2,12 @@
 // The records of an Nsight Compute CSV file, tokenised by libcsv (strict RFC 4180 mode). The
 // file is fed to libcsv one physical line at a time so that every record and every error
 // carries the line it starts on; a quoted field may still span lines.
+#include "kinetosource.h"
 #include "ncucsvinternal.h"
 
 #include <csv.h>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string_view>
 
@@ -104,12 +103,21 @@ core::Result<CsvFile> readCsvFile(const std::string& path)
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: is a directory, not a CSV file", path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    // Plain or gzip-compressed (.csv.gz): the source inflates as it reads.
+    auto source = kineto::TraceSource::openFile(path);
+    if (source.hasError())
         return core::makeError(core::ErrorCode::NotFound, fmt::format("{}: cannot be opened (no such file?)", path));
-    const std::string bytes { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
-    if (in.bad())
-        return core::makeError(core::ErrorCode::Io, fmt::format("{}: read error", path));
+    std::string bytes;
+    for (;;) {
+        const std::size_t at = bytes.size();
+        bytes.resize(at + (1u << 20));
+        auto n = source.value()->read(bytes.data() + at, 1u << 20);
+        if (n.hasError())
+            return n.error();
+        bytes.resize(at + n.value());
+        if (n.value() == 0)
+            break;
+    }
     if (isBlank(bytes))
         return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: the file is empty", path));
 

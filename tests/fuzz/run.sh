@@ -21,6 +21,16 @@ find tests/data/kineto -name '*.json.gz' -size -8k | while read -r trace; do
     gzip -dc "$trace" >"$seeds/kineto/$name.json"
 done
 cp tests/data/ncu/*.csv "$seeds/ncu/"
+# The real ncu files (tests/data/ncu/*/): their first 64 KiB (the fuzzer's -max_len), plain and
+# gzipped, so that mutations reach both the CSV reader and the gzip path.
+find tests/data/ncu -mindepth 2 \( -name '*.csv' -o -name '*.csv.gz' \) | while read -r real; do
+    name=$(basename "$real" .gz)
+    full="$seeds/ncu/full.tmp"
+    if [ "${real%.gz}" != "$real" ]; then gzip -dc "$real" >"$full"; else cp "$real" "$full"; fi
+    head -c 65536 "$full" >"$seeds/ncu/real-$name"
+    head -c 16384 "$full" | gzip -c >"$seeds/ncu/real-$name.gz"
+    rm "$full"
+done
 cp tests/data/ncu/nersc-gpp/*.ncu-rep "$seeds/ncurep/"
 
 for target in kineto ncucsv ncurep; do
