@@ -283,7 +283,7 @@ core::Result<ImportSummary> writeSession(
         for (const auto& [name, metric] : kernels[i].metrics) {
             metrics.push_back({ records[i].id, name, metric.value, metric.unit });
             ++metricCount;
-            facts.metrics.emplace(name, metric.value);
+            facts.metrics.emplace_hint(facts.metrics.end(), name, metric.value); // in name order
         }
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
         if (metrics.size() >= kMetricChunk || i + 1 == kernels.size()) {

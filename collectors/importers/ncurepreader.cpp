@@ -7,10 +7,12 @@
 #include "importers/ncurep.pb.h"
 #include "ncurepinternal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <google/protobuf/io/coded_stream.h>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -59,6 +61,13 @@ private:
     ReportStats m_stats;
     std::vector<std::string> m_names; // the string table in force
     std::vector<std::string> m_units; // reportUnit() of each name
+    std::vector<std::uint32_t> m_rank; // each name's place in name order
+    struct Pending {
+        std::uint32_t rank;
+        std::uint32_t nameId;
+        double value;
+    };
+    std::vector<Pending> m_pending; // one result's numeric values, reused
     std::map<std::uint64_t, Process> m_processes; // by pid, from the block headers
     std::set<std::string> m_derived;
     std::string m_textExample;
@@ -100,6 +109,15 @@ void ReportParser::setStringTable(const ncurep::StringTable& table)
     m_units.reserve(m_names.size());
     for (const auto& name : m_names)
         m_units.push_back(reportUnit(name));
+    // Values are put into a kernel's (sorted) metric map in name order, each at the end: no
+    // string comparisons down the tree for 300-odd names sharing long prefixes.
+    std::vector<std::uint32_t> order(m_names.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return m_names[a] < m_names[b]; });
+    m_rank.assign(m_names.size(), 0);
+    for (std::uint32_t i = 0; i < order.size(); ++i) // a name listed twice gets one rank
+        m_rank[order[i]] = i > 0 && m_names[order[i]] == m_names[order[i - 1]] ? m_rank[order[i - 1]] : i;
 }
 
 core::Status ReportParser::readBlock()
@@ -170,6 +188,7 @@ core::Status ReportParser::addResult(const ncurep::ProfileResult& result, std::i
     if (result.block().x() > 0 && result.block().y() > 0 && result.block().z() > 0)
         kernel.block = { result.block().x(), result.block().y(), result.block().z() };
 
+    m_pending.clear();
     for (const auto& m : result.metrics()) {
         if (m.name_id() >= m_names.size())
             return bad(at,
@@ -204,9 +223,20 @@ core::Status ReportParser::addResult(const ncurep::ProfileResult& result, std::i
             ++m_stats.nonFinite;
             continue;
         }
-        const Metric metric { value, m_units[m.name_id()] };
-        applyKnownMetric(kernel, name, metric);
-        kernel.metrics.insert_or_assign(name, metric);
+        const auto id = static_cast<std::uint32_t>(m.name_id());
+        m_pending.push_back({ m_rank[id], id, value });
+    }
+    // A name given twice keeps its last value, as it would by assignment in file order.
+    std::stable_sort(
+        m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.rank < b.rank; });
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        const auto& p = m_pending[i];
+        const Metric metric { p.value, m_units[p.nameId] };
+        applyKnownMetric(kernel, m_names[p.nameId], metric);
+        if (i > 0 && m_pending[i - 1].rank == p.rank)
+            std::prev(kernel.metrics.end())->second = metric;
+        else
+            kernel.metrics.emplace_hint(kernel.metrics.end(), m_names[p.nameId], metric);
     }
     if (auto it = kernel.metrics.find("launch__device_id"); it != kernel.metrics.end())
         kernel.deviceIndex = it->second.value >= 0 && it->second.value < 65536 ? static_cast<int>(it->second.value) : 0;

@@ -171,4 +171,28 @@ TEST(NcuRepBad, GarbageMessages)
     EXPECT_TRUE(profile.kernels.at(0).metrics.empty());
 }
 
+TEST(NcuRepBad, ANameGivenTwiceKeepsItsLastValue)
+{
+    // Metric 0 twice, and a second table entry with the same name (index 1).
+    ncurep::ProfileResult result = kernelResult(0);
+    auto* again = result.add_metrics();
+    again->set_name_id(0);
+    again->mutable_value()->set_uint64_value(2000);
+    auto* alias = result.add_metrics();
+    alias->set_name_id(1);
+    alias->mutable_value()->set_float_value(3000);
+    ncurep::BlockHeader header;
+    header.set_num_results(1);
+    header.mutable_string_table()->add_strings("gpu__time_duration.sum");
+    header.mutable_string_table()->add_strings("gpu__time_duration.sum");
+    const auto bytes = result.SerializeAsString();
+    header.set_payload_size(4 + bytes.size());
+    collectors::ncu::ParsedProfile profile;
+    auto parsed = collectors::ncu::parseReport(
+        fileStart() + framed(header) + u32(static_cast<std::uint32_t>(bytes.size())) + bytes, "x.ncu-rep", profile);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    ASSERT_EQ(profile.kernels.at(0).metrics.size(), 1U);
+    EXPECT_DOUBLE_EQ(profile.kernels.at(0).metrics.at("gpu__time_duration.sum").value, 3000);
+}
+
 } // namespace
