@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace ridgeline::collectors::ncu {
 
@@ -83,7 +84,7 @@ std::vector<std::string> deriveCounts(ImportedKernel& kernel)
     for (const auto& name : kCounts) {
         if (kernel.metrics.contains(name))
             continue;
-        double value = NAN;
+        double value = std::numeric_limits<double>::quiet_NaN();
         if (auto rate = kernel.metrics.find(name + ".per_second"); rate != kernel.metrics.end()) {
             value = rate->second.value * seconds;
         } else if (auto perCycle = kernel.metrics.find(name + ".per_cycle_elapsed"); perCycle != kernel.metrics.end()) {

@@ -201,7 +201,7 @@ core::Status ReportParser::addResult(const ncurep::ProfileResult& result, std::i
             value = m.value().double_value();
             break;
         case ncurep::MetricValue::kFloatValue:
-            value = m.value().float_value();
+            value = static_cast<double>(m.value().float_value());
             break;
         case ncurep::MetricValue::kUint32Value:
             value = m.value().uint32_value();
