@@ -24,10 +24,20 @@ struct ReportStats {
     std::int64_t nonFinite = 0; // NaN or infinite values: not stored
 };
 
+// What one import holds in memory is bounded, whatever the file says: a hostile report of tiny
+// messages must not need a hundred times its size. Real reports are far below: about 20 KB and
+// 330 values per result (Nsight Compute profiles each kernel for seconds); a 2 GiB report of them
+// has 100,000 results and 33 M values.
+struct ReportLimits {
+    std::int64_t maxResults = 1'000'000; // over all the reports of one import
+    std::int64_t maxValues = 50'000'000; // numeric values of one report
+};
+
 // Parses one report held in memory and appends its results to `profile`, numbered on from
 // profile.kernels.size(). `path` is for messages only. Errors are BadFile, one sentence:
 // "x.ncu-rep: byte 1234: the block header's length (4294967295 bytes) runs past the end of the file".
-core::Result<ReportStats> parseReport(std::string_view bytes, const std::string& path, ParsedProfile& profile);
+core::Result<ReportStats> parseReport(
+    std::string_view bytes, const std::string& path, ParsedProfile& profile, const ReportLimits& limits = {});
 // Reads a file and parses it (files over 2 GiB are refused: protobuf's own limit).
 core::Result<ReportStats> readReport(const std::string& path, ParsedProfile& profile);
 

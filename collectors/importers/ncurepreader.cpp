@@ -30,8 +30,9 @@ struct Process {
 
 class ReportParser {
 public:
-    ReportParser(std::string_view bytes, const std::string& path, ParsedProfile& profile)
-        : m_in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()))
+    ReportParser(std::string_view bytes, const std::string& path, ParsedProfile& profile, const ReportLimits& limits)
+        : m_limits(limits)
+        , m_in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()))
         , m_path(path)
         , m_profile(profile)
     {
@@ -55,6 +56,8 @@ private:
     core::Status addResult(const ncurep::ProfileResult& result, std::int64_t at);
     void setStringTable(const ncurep::StringTable& table);
 
+    ReportLimits m_limits;
+    std::int64_t m_values = 0;
     CodedInputStream m_in;
     const std::string& m_path;
     ParsedProfile& m_profile;
@@ -167,6 +170,11 @@ core::Status ReportParser::readBlock()
 
 core::Status ReportParser::addResult(const ncurep::ProfileResult& result, std::int64_t at)
 {
+    if (static_cast<std::int64_t>(m_profile.kernels.size()) >= m_limits.maxResults)
+        return bad(at,
+            fmt::format("more than {} results: Ridgeline imports at most that many at once (profile fewer launches, "
+                        "e.g. ncu --launch-count)",
+                m_limits.maxResults));
     ImportedKernel kernel;
     kernel.ncuId = static_cast<std::int64_t>(m_profile.kernels.size());
     kernel.pid = static_cast<std::int64_t>(result.pid());
@@ -226,6 +234,12 @@ core::Status ReportParser::addResult(const ncurep::ProfileResult& result, std::i
         const auto id = static_cast<std::uint32_t>(m.name_id());
         m_pending.push_back({ m_rank[id], id, value });
     }
+    m_values += static_cast<std::int64_t>(m_pending.size());
+    if (m_values > m_limits.maxValues)
+        return bad(at,
+            fmt::format("more than {} metric values: Ridgeline imports at most that many from one report (profile "
+                        "fewer launches or metrics)",
+                m_limits.maxValues));
     // A name given twice keeps its last value, as it would by assignment in file order.
     std::stable_sort(
         m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.rank < b.rank; });
@@ -285,12 +299,13 @@ core::Result<ReportStats> ReportParser::parse()
 
 } // namespace
 
-core::Result<ReportStats> parseReport(std::string_view bytes, const std::string& path, ParsedProfile& profile)
+core::Result<ReportStats> parseReport(
+    std::string_view bytes, const std::string& path, ParsedProfile& profile, const ReportLimits& limits)
 {
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         return core::makeError(core::ErrorCode::BadFile,
             fmt::format("{}: the report is larger than 2 GiB, which Ridgeline cannot read", path));
-    ReportParser parser(bytes, path, profile);
+    ReportParser parser(bytes, path, profile, limits);
     return parser.parse();
 }
 

@@ -171,6 +171,24 @@ TEST(NcuRepBad, GarbageMessages)
     EXPECT_TRUE(profile.kernels.at(0).metrics.empty());
 }
 
+TEST(NcuRepBad, MemoryIsBoundedWhateverTheFileSays)
+{
+    // The limits themselves (a million results, 50 M values) need gigabytes to reach; smaller
+    // ones show that they stop the import with one sentence.
+    const auto result = kernelResult(0).SerializeAsString();
+    const auto bytes = fileStart() + block({ result, result, result }, true);
+    collectors::ncu::ParsedProfile profile;
+    auto parsed = collectors::ncu::parseReport(bytes, "x.ncu-rep", profile, { 2, 100 });
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().message.find("more than 2 results"), std::string::npos) << parsed.error().message;
+    collectors::ncu::ParsedProfile again;
+    parsed = collectors::ncu::parseReport(bytes, "x.ncu-rep", again, { 100, 2 });
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().message.find("more than 2 metric values"), std::string::npos) << parsed.error().message;
+    collectors::ncu::ParsedProfile enough;
+    EXPECT_TRUE(collectors::ncu::parseReport(bytes, "x.ncu-rep", enough, { 3, 3 }).ok());
+}
+
 TEST(NcuRepBad, ANameGivenTwiceKeepsItsLastValue)
 {
     // Metric 0 twice, and a second table entry with the same name (index 1).
