@@ -63,7 +63,7 @@ set(CPACK_PACKAGE_FILE_NAME "ridgeline-${PROJECT_VERSION}-Linux-${CMAKE_SYSTEM_P
 set(CPACK_INCLUDE_TOPLEVEL_DIRECTORY ON)
 
 # Debian package: installed under /usr; Depends computed by dpkg-shlibdeps from the ELF files
-# (Qt 6 Core/Gui/Widgets/Charts, libsqlite3-0, libfmt9, zlib, libc, ...). libqt6svg6 is added
+# (Qt 6 Core/Gui/Widgets/Charts, libsqlite3-0, libfmt9, zlib, libprotobuf-lite32, libc, ...). libqt6svg6 is added
 # by hand: ridgeline-ui loads its SVG icon engine and image format as plugins, which no ELF
 # file names. No CUDA dependency: capture finds the toolkit at run time (cuptilocate.h).
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

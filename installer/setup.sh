@@ -40,6 +40,7 @@ done
 packages=(
     build-essential cmake ninja-build pkg-config git
     libsqlite3-dev sqlite3 libfmt-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev libcsv-dev
+    libprotobuf-dev protobuf-compiler  # the .ncu-rep importer (libprotobuf-lite at run time)
     libgtest-dev libgmock-dev libbenchmark-dev
     clang-14 libclang-rt-14-dev  # fuzzing in CI: libFuzzer (libclang_rt.fuzzer) is only Recommended by clang-14
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6 libqt6sql6-sqlite

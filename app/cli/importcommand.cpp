@@ -63,7 +63,7 @@ Runner addImportCommand(CLI::App& app)
            "One of: PyTorch profiler (Kineto) JSON traces (.json or .json.gz; one file per rank, several make one "
            "multi-rank session); an Nsight Systems SQLite export (nsys export --type sqlite); an Nsight Compute "
            "CSV (ncu --csv, any --page: raw, details; quoted or not, .csv or .csv.gz); an Nsight Compute report "
-           "(.ncu-rep, read directly: no NVIDIA tool needed)")
+           "(.ncu-rep, read directly: no NVIDIA tool needed; several make one session)")
         ->required();
     cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");

@@ -74,6 +74,8 @@ const char* toString(FileFormat format)
         return "gzip-compressed file";
     case FileFormat::NsightComputeCsv:
         return "Nsight Compute CSV";
+    case FileFormat::NsightComputeReport:
+        return "Nsight Compute report";
     case FileFormat::Unknown:
         break;
     }
@@ -92,6 +94,8 @@ FileFormat detectFormat(std::string_view head)
             return FileFormat::NsightSystemsSqlite;
         return FileFormat::OtherSqlite;
     }
+    if (startsWith(head, std::string_view("NVR\0", 4)))
+        return FileFormat::NsightComputeReport;
     if (startsWith(head, "\x1F\x8B"))
         return FileFormat::GzipJson;
     std::string_view text = skipBlank(head);

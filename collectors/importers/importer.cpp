@@ -4,6 +4,7 @@
 #include "ridgeline/collectors/gpucatalogue.h"
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/ncurepimporter.h"
 #include "ridgeline/collectors/nsysimporter.h"
 
 #include "ridgeline/core/sessionamend.h"
@@ -30,6 +31,21 @@ core::Result<ImportResult> importNcu(const ImportRequest& request)
     result.warnings = imported.value().warnings;
     result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
         plural(imported.value().metrics, "metric"), request.inputs.front(), request.output);
+    return result;
+}
+
+core::Result<ImportResult> importNcuReports(const ImportRequest& request)
+{
+    auto imported = importNcuRep(request.inputs, request.output, request.overwrite);
+    if (imported.hasError())
+        return imported.error();
+    ImportResult result;
+    result.format = FileFormat::NsightComputeReport;
+    result.warnings = imported.value().warnings;
+    const std::string from
+        = request.inputs.size() == 1 ? request.inputs.front() : fmt::format("{} reports", request.inputs.size());
+    result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
+        plural(imported.value().metrics, "metric"), from, request.output);
     return result;
 }
 
@@ -74,8 +90,8 @@ core::Error unsupported(const std::string& path, FileFormat format)
 {
     if (format == FileFormat::Unknown)
         return core::makeError(core::ErrorCode::BadFile,
-            fmt::format("{}: not a format Ridgeline imports (Nsight Compute CSV: ncu --csv --page raw or --page "
-                        "details)",
+            fmt::format("{}: not a format Ridgeline imports (Nsight Compute: a .ncu-rep report, or CSV from ncu --csv "
+                        "--page raw or --page details)",
                 path));
     return core::makeError(
         core::ErrorCode::BadFile, fmt::format("{}: {} import is not supported yet", path, toString(format)));
@@ -155,6 +171,8 @@ core::Result<ImportResult> importByFormat(const ImportRequest& request)
             return core::makeError(
                 core::ErrorCode::InvalidArgument, "Nsight Compute CSV files are imported one at a time");
         return importNcu(request);
+    case FileFormat::NsightComputeReport: // several reports (e.g. one per ncu run) make one session
+        return importNcuReports(request);
     case FileFormat::NsightSystemsSqlite:
         if (request.inputs.size() > 1)
             return core::makeError(

@@ -145,6 +145,8 @@ void applyKnownMetric(ImportedKernel& kernel, std::string_view name, const Metri
         kernel.memoryClockKhz = kilohertz(metric);
     else if (name == "device__attribute_l2_cache_size")
         kernel.l2CacheBytes = toInt64(metric.value);
+    else if (name == "device__attribute_total_memory")
+        kernel.memoryBytes = toInt64(metric.value);
     else if (name == "device__attribute_global_memory_bus_width")
         kernel.memoryBusWidthBits = toInt(metric.value);
     else if (name == "device__attribute_max_threads_per_multiprocessor")

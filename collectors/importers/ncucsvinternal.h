@@ -55,6 +55,7 @@ struct ImportedKernel {
     std::string processName;
     std::string host;
     std::string name;
+    std::string demangledName; // empty: demangled from `name` (the CSV gives one name only)
     std::int64_t context = 0;
     std::int64_t stream = 0;
     int deviceIndex = 0;
@@ -65,6 +66,7 @@ struct ImportedKernel {
     std::int64_t coreClockKhz = 0;
     std::int64_t memoryClockKhz = 0;
     std::int64_t l2CacheBytes = 0;
+    std::int64_t memoryBytes = 0;
     int memoryBusWidthBits = 0;
     int maxThreadsPerSm = 0;
     core::Dim3 grid;
@@ -76,6 +78,7 @@ struct ImportedKernel {
 };
 
 struct ParsedProfile {
+    std::string source = "import:ncu-csv"; // meta "source" of the session
     std::string page; // "raw" or "details"
     std::vector<ImportedKernel> kernels; // in file order
     bool hasLaunchDims = false; // the file has "Grid Size"/"Block Size" (x, y, z) columns

@@ -97,6 +97,7 @@ Devices collectDevices(const std::vector<ImportedKernel>& kernels)
         d.coreClockKhz = d.coreClockKhz != 0 ? d.coreClockKhz : k.coreClockKhz;
         d.memoryClockKhz = d.memoryClockKhz != 0 ? d.memoryClockKhz : k.memoryClockKhz;
         d.l2CacheBytes = d.l2CacheBytes != 0 ? d.l2CacheBytes : k.l2CacheBytes;
+        d.memoryBytes = d.memoryBytes != 0 ? d.memoryBytes : k.memoryBytes;
         d.memoryBusWidthBits = d.memoryBusWidthBits != 0 ? d.memoryBusWidthBits : k.memoryBusWidthBits;
         d.maxThreadsPerSm = d.maxThreadsPerSm != 0 ? d.maxThreadsPerSm : k.maxThreadsPerSm;
     }
@@ -195,7 +196,7 @@ core::Result<ImportSummary> writeSession(
         return created.error();
     auto& writer = created.value();
     RIDGELINE_TRY(writer.beginBatch());
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:ncu-csv"));
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, profile.source));
     const auto fileName = std::filesystem::path(file.path).filename().string();
     RIDGELINE_TRY(writer.setMeta(core::metakey::Origin,
         file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
@@ -223,7 +224,7 @@ core::Result<ImportSummary> writeSession(
         record.contextId = k.context;
         record.streamId = k.stream;
         record.correlationId = k.ncuId; // keeps the ncu ID ("ID" column) of each launch
-        auto nameId = writer.internKernelName(k.name);
+        auto nameId = writer.internKernelName(k.name, k.demangledName);
         if (nameId.hasError())
             return nameId.error();
         record.nameId = nameId.value();
@@ -264,7 +265,11 @@ core::Result<ImportSummary> writeSession(
     if (added.hasError())
         return added.error();
 
+    // Metric values go to the writer in chunks: a large import (millions of values) need not
+    // hold them all in memory.
+    constexpr std::size_t kMetricChunk = 65536;
     std::vector<core::MetricValue> metrics;
+    std::int64_t metricCount = 0;
     std::vector<core::Verdict> verdicts;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         core::KernelFacts facts;
@@ -278,11 +283,15 @@ core::Result<ImportSummary> writeSession(
             facts.ceilings = it->second;
         for (const auto& [name, metric] : kernels[i].metrics) {
             metrics.push_back({ records[i].id, name, metric.value, metric.unit });
-            facts.metrics.emplace(name, metric.value);
+            ++metricCount;
+            facts.metrics.emplace_hint(facts.metrics.end(), name, metric.value); // in name order
         }
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+        if (metrics.size() >= kMetricChunk || i + 1 == kernels.size()) {
+            RIDGELINE_TRY(writer.addMetrics(metrics));
+            metrics.clear();
+        }
     }
-    RIDGELINE_TRY(writer.addMetrics(metrics));
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
     // The session also records the ceilings the counters give (peak per cycle x clock), per device
     // from its first launch that has them; each launch's own are used for its verdict.
@@ -306,7 +315,7 @@ core::Result<ImportSummary> writeSession(
     RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());
-    summary.metrics = static_cast<std::int64_t>(metrics.size());
+    summary.metrics = metricCount;
     return summary;
 }
 

@@ -17,6 +17,7 @@ enum class FileFormat {
     KinetoJson, // PyTorch profiler / Chrome trace JSON
     GzipJson, // .json.gz (content decided after decompression)
     NsightComputeCsv, // `ncu --csv`
+    NsightComputeReport, // `ncu -o` (.ncu-rep)
     Unknown,
 };
 

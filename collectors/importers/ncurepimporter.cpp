@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/collectors/ncurepimporter.h"
+
+#include "ncurepinternal.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace ridgeline::collectors {
+
+core::Result<ImportSummary> importNcuRep(
+    const std::vector<std::string>& reportPaths, const std::string& sessionPath, bool overwrite)
+{
+    namespace fs = std::filesystem;
+    if (reportPaths.empty())
+        return core::makeError(core::ErrorCode::InvalidArgument, "no report to import");
+    std::error_code ec;
+    if (fs::exists(sessionPath, ec)) {
+        for (const auto& path : reportPaths) {
+            if (fs::equivalent(path, sessionPath, ec))
+                return core::makeError(core::ErrorCode::InvalidArgument,
+                    fmt::format("{}: the output would replace the input", sessionPath));
+        }
+        if (!overwrite)
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
+    }
+    ncu::ParsedProfile profile;
+    profile.source = "import:ncu-rep";
+    profile.page = "report";
+    profile.hasLaunchDims = true; // every result has its grid and block
+    std::uint32_t version = 0;
+    for (const auto& path : reportPaths) {
+        auto stats = ncu::readReport(path, profile);
+        if (stats.hasError())
+            return stats.error();
+        version = stats.value().version;
+    }
+    // The session's origin names the first report; the CSV writer takes it from a CsvFile.
+    ncu::CsvFile origin;
+    origin.path = reportPaths.front();
+    origin.firstProfLine = reportPaths.size() == 1
+        ? fmt::format("Nsight Compute report, format version {}", version)
+        : fmt::format("Nsight Compute report, format version {}, and {} more", version, reportPaths.size() - 1);
+    return ncu::writeSession(origin, std::move(profile), sessionPath, overwrite);
+}
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Metric units and derived counts for the .ncu-rep importer. A report stores each value in
+// Nsight Compute's base unit (ns, bytes, bytes per second, cycles, kHz for the CUDA device
+// clocks) without naming the unit; the unit follows from the metric's name.
+#include "ncurepinternal.h"
+#include "ridgeline/core/metricnames.h"
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace ridgeline::collectors::ncu {
+
+namespace {
+
+bool contains(std::string_view text, std::string_view part)
+{
+    return text.find(part) != std::string_view::npos;
+}
+
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+bool isByteQuantity(std::string_view name)
+{
+    return contains(name, "bytes") || contains(name, "shared_mem") || contains(name, "memory_per")
+        || endsWith(name, "_memory") || endsWith(name, "cache_size") || endsWith(name, "_window_size");
+}
+
+// The counts the roofline reads (core/metricnames.h), which a report may hold only as rates.
+std::vector<std::string> roofCounts()
+{
+    namespace m = core::metric;
+    std::vector<std::string> names;
+    for (const auto prefix : m::SassPrefixes) {
+        for (const auto op : { m::Dadd, m::Dmul, m::Dfma, m::Fadd, m::Fmul, m::Ffma, m::Hadd, m::Hmul, m::Hfma })
+            names.push_back(std::string(prefix) + std::string(op) + std::string(m::SassSuffix));
+    }
+    for (const auto name : { m::DramBytes, m::DramBytesRead, m::DramBytesWrite, m::L2Bytes, m::L1Bytes,
+             m::SmCyclesElapsed, m::TensorPipeInst })
+        names.emplace_back(name);
+    return names;
+}
+
+} // namespace
+
+std::string reportUnit(std::string_view name)
+{
+    if (contains(name, ".pct") || endsWith(name, "_pct"))
+        return "%";
+    if (name.substr(0, 19) == "gpu__time_duration.")
+        return "ns";
+    if (endsWith(name, ".per_second")) {
+        if (contains(name, "cycles"))
+            return "Hz";
+        return isByteQuantity(name) ? "byte/s" : "";
+    }
+    if (contains(name, ".per_cycle") || contains(name, "per_active_cycle"))
+        return "";
+    if (endsWith(name, ".peak_sustained"))
+        return isByteQuantity(name) ? "byte/cycle" : "";
+    if (name.substr(0, 18) == "device__attribute_") {
+        if (endsWith(name, "clock_rate") || endsWith(name, "_khz"))
+            return "kHz";
+        return isByteQuantity(name) && !contains(name, "supported") ? "byte" : "";
+    }
+    if (isByteQuantity(name))
+        return "byte";
+    if (contains(name, "__cycles_"))
+        return "cycle";
+    return "";
+}
+
+std::vector<std::string> deriveCounts(ImportedKernel& kernel)
+{
+    static const std::vector<std::string> kCounts = roofCounts();
+    std::vector<std::string> derived;
+    const auto duration = kernel.metrics.find(core::metric::Duration);
+    if (duration == kernel.metrics.end() || !(duration->second.value > 0))
+        return derived;
+    const double seconds = duration->second.value * 1e-9;
+    for (const auto& name : kCounts) {
+        if (kernel.metrics.contains(name))
+            continue;
+        double value = std::numeric_limits<double>::quiet_NaN();
+        if (auto rate = kernel.metrics.find(name + ".per_second"); rate != kernel.metrics.end()) {
+            value = rate->second.value * seconds;
+        } else if (auto perCycle = kernel.metrics.find(name + ".per_cycle_elapsed"); perCycle != kernel.metrics.end()) {
+            // X.per_cycle_elapsed = X / <unit>__cycles_elapsed.avg (Nsight Compute's definition).
+            const auto unit = name.substr(0, name.find("__"));
+            if (auto clock = kernel.metrics.find(unit + "__cycles_elapsed.avg.per_second");
+                clock != kernel.metrics.end())
+                value = perCycle->second.value * clock->second.value * seconds;
+        }
+        if (!std::isfinite(value))
+            continue;
+        kernel.metrics.insert_or_assign(name, Metric { value, reportUnit(name) });
+        derived.push_back(name);
+    }
+    return derived;
+}
+
+} // namespace ridgeline::collectors::ncu
