@@ -25,6 +25,17 @@ std::optional<std::int64_t> tokenInt(std::string_view token)
     return std::nullopt;
 }
 
+// A value's JSON text as written (arrays whole), without trailing whitespace.
+std::string jsonText(od::value& value)
+{
+    std::string_view text;
+    if (simdjson::to_json_string(value).get(text))
+        return {};
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return std::string(text);
+}
+
 } // namespace
 
 Category classify(std::string_view cat)
@@ -39,8 +50,8 @@ Category classify(std::string_view cat)
         { "driver", Category::Driver },
         { "user_annotation", Category::Annotation },
         { "gpu_user_annotation", Category::GpuAnnotation },
-        { "cpu_op", Category::Host },
-        { "python_function", Category::Host },
+        { "cpu_op", Category::CpuOp },
+        { "python_function", Category::PythonFunction },
     };
     for (const auto& [name, category] : kCategories) {
         if (equalsIgnoreCase(cat, name))
@@ -139,6 +150,18 @@ void readArgs(od::value& object, Args& args)
             args.pgRanks = readString(v);
         else if (key == "name")
             args.name = readString(v);
+        else if (key == "External id")
+            setInt(args.externalId);
+        else if (key == "Sequence number")
+            setInt(args.sequenceNumber);
+        else if (key == "Input Dims")
+            args.inputDims = jsonText(v);
+        else if (key == "Input type")
+            args.inputTypes = jsonText(v);
+        else if (key == "Module Hierarchy")
+            args.module = readString(v);
+        else if (key == "Call stack")
+            args.callStack = readString(v);
     }
 }
 

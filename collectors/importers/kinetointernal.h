@@ -54,6 +54,9 @@ struct ParsedTrace {
     std::vector<core::MemOp> memops;
     std::vector<core::ApiCall> apiCalls;
     std::vector<core::NvtxRange> ranges;
+    // cpu_op and python_function events in file order; processId holds the pid, id and parentId
+    // are set when they are nested (OperatorNesting).
+    std::vector<core::Operator> operators;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
     std::map<std::int64_t, std::string> processNames; // pid -> process_name
     std::map<std::int64_t, std::int64_t> hostPidEvents; // pid of CPU-side events -> count
@@ -96,6 +99,27 @@ private:
 
 // Appends a batch's records to the trace, as if parsed in sequence after what it holds.
 void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
+
+// Nests operators by time on their thread as they stream in, in file order (Kineto writes each
+// thread's operators by start time; a parent that starts with its child may follow it), assigning
+// session ids. An operator is handed back once its nesting is settled: when a later one on its
+// thread starts after it ends, or at finish().
+class OperatorNesting {
+public:
+    explicit OperatorNesting(std::int64_t firstId = 1)
+        : m_nextId(firstId)
+    { }
+    // `op.processId` must already be the session's process id.
+    void add(core::Operator&& op, std::vector<core::Operator>& settled);
+    // Hands back every operator still open; returns how many since the last finish() overlapped
+    // a neighbour without nesting in it (each is kept under the operator that holds it).
+    std::int64_t finish(std::vector<core::Operator>& settled);
+
+private:
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<core::Operator>> m_open; // (process, tid) -> stack
+    std::int64_t m_nextId;
+    std::int64_t m_overlapping = 0;
+};
 
 // Helpers (kinetoevents.cpp).
 // A JSON number token in µs ("1712195495519689.047", "68.0", "1e3") as ns, rounded half away from

@@ -181,7 +181,7 @@ private:
         case Category::Driver:
             ++m_trace.hostPidEvents[pid];
             m_trace.apiCalls.push_back({ 0, pid, tid, category == Category::Runtime ? "runtime" : "driver",
-                unescapeJsonString(name), args.correlation, startNs, endNs, 0 });
+                unescapeJsonString(name), args.correlation, startNs, endNs, 0, args.externalId });
             break;
         case Category::Annotation:
             ++m_trace.hostPidEvents[pid];
@@ -193,8 +193,10 @@ private:
             m_trace.ranges.push_back({ 0, -1, args.stream.value_or(tid), "gpu_user_annotation",
                 unescapeJsonString(name), startNs, endNs, 0, 0 });
             break;
-        case Category::Host:
+        case Category::CpuOp:
+        case Category::PythonFunction:
             ++m_trace.hostPidEvents[pid];
+            hostOperator(category, name, pid, tid, startNs, endNs, args);
             break;
         default:
             break;
@@ -206,7 +208,27 @@ private:
         if (ph.empty() || ph == "M" || category == Category::Unknown)
             return true;
         return category == Category::Kernel || category == Category::Memcpy || category == Category::Memset
-            || category == Category::Runtime || category == Category::Driver || category == Category::GpuAnnotation;
+            || category == Category::Runtime || category == Category::Driver || category == Category::GpuAnnotation
+            || category == Category::CpuOp || category == Category::PythonFunction;
+    }
+
+    void hostOperator(Category category, std::string_view rawName, std::int64_t pid, std::int64_t tid,
+        std::int64_t startNs, std::int64_t endNs, Args& args)
+    {
+        core::Operator op;
+        op.processId = pid;
+        op.threadId = tid;
+        op.domain = category == Category::CpuOp ? "cpu_op" : "python_function";
+        op.name = unescapeJsonString(rawName);
+        op.startNs = startNs;
+        op.endNs = endNs;
+        op.externalId = args.externalId;
+        op.sequenceNumber = args.sequenceNumber;
+        op.inputDims = std::move(args.inputDims);
+        op.inputTypes = std::move(args.inputTypes);
+        op.module = std::move(args.module);
+        op.callStack = std::move(args.callStack);
+        m_trace.operators.push_back(std::move(op));
     }
 
     void note(std::int64_t startNs, std::int64_t endNs)
@@ -368,6 +390,7 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
     append(trace.memops, part.memops);
     append(trace.apiCalls, part.apiCalls);
     append(trace.ranges, part.ranges);
+    append(trace.operators, part.operators);
     for (auto& [key, value] : part.threadNames)
         trace.threadNames[key] = std::move(value);
     for (auto& [key, value] : part.processNames)

@@ -71,6 +71,7 @@ struct SessionState {
     std::int64_t nextProcessId = 1;
     std::map<std::int64_t, std::int64_t> fileProcesses; // host pid of the file being read -> process id
     std::set<int> ranks;
+    OperatorNesting operators;
 
     // The session process of a host pid of this file: reserved when first seen (its runtime calls
     // are written while the file is still being read), its row written once the file is read.
@@ -181,10 +182,27 @@ std::vector<core::Verdict> kernelVerdicts(
     return verdicts;
 }
 
+core::Status writeOperators(
+    core::SessionWriter& writer, std::vector<core::Operator>& settled, KinetoImportSummary& summary)
+{
+    RIDGELINE_TRY(writer.addOperators(settled));
+    summary.operators += static_cast<std::int64_t>(settled.size());
+    settled.clear();
+    return {};
+}
+
 core::Status writeTrace(
     core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
 {
     traceWarnings(trace, summary.warnings);
+    // The operators still open when the file ended (the rest were written as it was read).
+    std::vector<core::Operator> settled;
+    const auto overlapping = state.operators.finish(settled);
+    RIDGELINE_TRY(writeOperators(writer, settled, summary));
+    if (overlapping > 0)
+        summary.warnings.push_back(fmt::format("{}: {} operators overlap a neighbour on their thread without nesting "
+                                               "in it; each is kept under the operator that holds it",
+            trace.name, overlapping));
     summary.ranks.push_back(trace.rank);
     if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
         summary.warnings.push_back(
@@ -299,7 +317,13 @@ core::Status writeHostRecords(
         return added.error();
     summary.ranges += static_cast<std::int64_t>(host.size());
     part.ranges = std::move(gpu);
-    return {};
+    std::vector<core::Operator> settled;
+    for (auto& op : part.operators) {
+        op.processId = state.processOf(op.processId);
+        state.operators.add(std::move(op), settled);
+    }
+    part.operators.clear();
+    return writeOperators(writer, settled, summary);
 }
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator)
@@ -399,6 +423,7 @@ core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::s
         (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
     summary.apiCalls = static_cast<std::int64_t>(trace.apiCalls.size());
     summary.ranges = static_cast<std::int64_t>(trace.ranges.size());
+    summary.operators = static_cast<std::int64_t>(trace.operators.size());
     summary.ranks.push_back(trace.rank);
     kineto::traceWarnings(trace, summary.warnings);
     return summary;

@@ -48,7 +48,7 @@ struct SessionWriter::Impl {
     std::unordered_set<std::int64_t> metricsWithUnit;
     // Longest op per table, recorded in meta by finish() for time-window queries.
     std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
-        { "nvtx_ranges", 0 }, { "comm_ops", 0 } };
+        { "nvtx_ranges", 0 }, { "comm_ops", 0 }, { "operators", 0 } };
 
     template <typename Op> void noteDurations(const char* table, std::span<const Op> ops)
     {

@@ -59,6 +59,8 @@ public:
     Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
     Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
     Result<std::int64_t> addCommOps(std::span<const CommOp> ops);
+    // Operators with their ids and parents set by the caller (parents may follow their children).
+    Status addOperators(std::span<const Operator> ops);
     // Replaces the verdicts of the given kernels.
     Status setVerdicts(std::span<const Verdict> verdicts);
 
