@@ -21,8 +21,10 @@ void OperatorNesting::add(core::Operator&& op, std::vector<core::Operator>& sett
     auto& stack = m_open[{ op.processId, op.threadId }];
     op.id = m_nextId++;
     op.parentId = 0;
-    // Those that ended before it starts hold nothing more.
-    while (!stack.empty() && stack.back().endNs <= op.startNs) {
+    // Those that ended by the time it starts hold nothing more. Times are closed intervals (in µs
+    // traces a child may start at the very µs its parent ends): one that holds it, or that it holds
+    // (both last 0 at the same instant), stays for the nesting below.
+    while (!stack.empty() && stack.back().endNs <= op.startNs && !holds(stack.back(), op) && !holds(op, stack.back())) {
         settled.push_back(std::move(stack.back()));
         stack.pop_back();
     }
