@@ -84,10 +84,12 @@ struct Args {
     // Operators (cpu_op, python_function); the External id also of runtime calls.
     std::int64_t externalId = 0;
     std::int64_t sequenceNumber = -1;
-    std::string inputDims, inputTypes; // JSON text as written
+    std::string_view inputDims, inputTypes; // JSON text as written (in the batch being parsed)
     std::string module, callStack;
 };
 
 void readArgs(od::value& object, Args& args);
+// The args of an operator (cpu_op, python_function): only the keys operators have.
+void readOperatorArgs(od::value& object, Args& args);
 
 } // namespace ridgeline::collectors::kineto

@@ -9,14 +9,16 @@ namespace ridgeline::collectors::kineto {
 
 namespace {
 
-bool holds(const core::Operator& outer, const core::Operator& inner)
+using Row = OperatorNesting::Row;
+
+bool holds(const Row& outer, const Row& inner)
 {
     return outer.startNs <= inner.startNs && inner.endNs <= outer.endNs;
 }
 
 } // namespace
 
-void OperatorNesting::add(core::Operator&& op, std::vector<core::Operator>& settled)
+void OperatorNesting::add(Row op, std::vector<Row>& settled)
 {
     auto& stack = m_open[{ op.processId, op.threadId }];
     op.id = m_nextId++;
@@ -36,7 +38,7 @@ void OperatorNesting::add(core::Operator&& op, std::vector<core::Operator>& sett
         stack[inside].parentId = op.id;
     if (inside == 0 || holds(stack[inside - 1], op)) {
         op.parentId = inside == 0 ? 0 : stack[inside - 1].id;
-        stack.insert(stack.begin() + static_cast<std::ptrdiff_t>(inside), std::move(op));
+        stack.insert(stack.begin() + static_cast<std::ptrdiff_t>(inside), op);
         return;
     }
     // It overlaps the one below without nesting in it: its parent is the nearest that holds it, and
@@ -48,10 +50,10 @@ void OperatorNesting::add(core::Operator&& op, std::vector<core::Operator>& sett
             break;
         }
     }
-    settled.push_back(std::move(op));
+    settled.push_back(op);
 }
 
-std::int64_t OperatorNesting::finish(std::vector<core::Operator>& settled)
+std::int64_t OperatorNesting::finish(std::vector<Row>& settled)
 {
     for (auto& [thread, stack] : m_open) {
         for (auto& op : stack)

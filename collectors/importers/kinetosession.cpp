@@ -183,12 +183,57 @@ std::vector<core::Verdict> kernelVerdicts(
 }
 
 core::Status writeOperators(
-    core::SessionWriter& writer, std::vector<core::Operator>& settled, KinetoImportSummary& summary)
+    core::SessionWriter& writer, std::vector<OperatorNesting::Row>& settled, KinetoImportSummary& summary)
 {
-    RIDGELINE_TRY(writer.addOperators(settled));
+    // In id order: SQLite appends rows of rising ids without searching the table.
+    std::sort(settled.begin(), settled.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    RIDGELINE_TRY(writer.addOperatorRows(settled));
     summary.operators += static_cast<std::int64_t>(settled.size());
     settled.clear();
     return {};
+}
+
+// A batch's operators, nested as they come: those whose nesting is settled are written.
+core::Status nestOperators(
+    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+{
+    if (part.operators.empty())
+        return {};
+    std::vector<std::int64_t> ids(part.strings.size(), 0); // the batch's strings in the session
+    for (std::size_t i = 1; i < part.strings.size(); ++i) {
+        auto id = writer.internString(part.strings[i]);
+        if (id.hasError())
+            return id.error();
+        ids[i] = id.value();
+    }
+    std::int64_t domains[2] = { 0, 0 }; // cpu_op, python_function
+    for (int python = 0; python < 2; ++python) {
+        auto id = writer.internString(python ? "python_function" : "cpu_op");
+        if (id.hasError())
+            return id.error();
+        domains[python] = id.value();
+    }
+    std::vector<OperatorNesting::Row> settled;
+    for (const auto& op : part.operators) {
+        OperatorNesting::Row row;
+        row.processId = state.processOf(op.processId);
+        row.threadId = op.threadId;
+        row.domainId = domains[op.python ? 1 : 0];
+        row.nameId = ids[op.name];
+        row.startNs = op.startNs;
+        row.endNs = op.endNs;
+        row.externalId = op.externalId;
+        row.sequenceNumber = op.sequenceNumber;
+        row.inputDimsId = ids[op.inputDims];
+        row.inputTypesId = ids[op.inputTypes];
+        row.moduleId = ids[op.module];
+        row.callStackId = ids[op.callStack];
+        state.operators.add(row, settled);
+    }
+    part.operators.clear();
+    part.strings.resize(1);
+    part.stringIndex.clear();
+    return writeOperators(writer, settled, summary);
 }
 
 core::Status writeTrace(
@@ -196,7 +241,8 @@ core::Status writeTrace(
 {
     traceWarnings(trace, summary.warnings);
     // The operators still open when the file ended (the rest were written as it was read).
-    std::vector<core::Operator> settled;
+    RIDGELINE_TRY(nestOperators(writer, trace, state, summary));
+    std::vector<OperatorNesting::Row> settled;
     const auto overlapping = state.operators.finish(settled);
     RIDGELINE_TRY(writeOperators(writer, settled, summary));
     if (overlapping > 0)
@@ -317,13 +363,7 @@ core::Status writeHostRecords(
         return added.error();
     summary.ranges += static_cast<std::int64_t>(host.size());
     part.ranges = std::move(gpu);
-    std::vector<core::Operator> settled;
-    for (auto& op : part.operators) {
-        op.processId = state.processOf(op.processId);
-        state.operators.add(std::move(op), settled);
-    }
-    part.operators.clear();
-    return writeOperators(writer, settled, summary);
+    return nestOperators(writer, part, state, summary);
 }
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator)

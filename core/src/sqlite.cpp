@@ -35,9 +35,9 @@ ErrorCode codeFor(int sqliteCode)
 
 } // namespace
 
-Result<Database> Database::open(const std::string& path, Mode mode)
+Result<Database> Database::open(const std::string& path, Mode mode, bool oneThreadAtATime)
 {
-    int flags = SQLITE_OPEN_NOFOLLOW;
+    int flags = SQLITE_OPEN_NOFOLLOW | (oneThreadAtATime ? SQLITE_OPEN_NOMUTEX : 0);
     switch (mode) {
     case Mode::ReadOnly:
         flags |= SQLITE_OPEN_READONLY;
