@@ -118,10 +118,7 @@ constexpr std::array kTables {
         "protocol, process_group, start_ns, end_ns" },
     TableSpec { "verdicts", "kernel_id, verdict, bound_by, utilization, reason" },
     // v2 (operators)
-    TableSpec { "operators",
-        "id, process_id, thread_id, parent_id, domain_id, name_id, start_ns, end_ns, external_id, sequence_number, "
-        "input_dims_id, input_types_id, module_id, call_stack_id",
-        2 },
+    TableSpec { "operator_chunks", "id, count, data", 2 },
     TableSpec { "api_calls", "external_id", 2 },
 };
 
@@ -131,16 +128,10 @@ struct Migration {
 };
 
 // Schema v2, operators: the PyTorch profiler's cpu_op and python_function events, nested on their
-// thread (parent_id, 0 = top level), and the "External id" of API calls that links them. Strings
-// are interned in `strings`; 0 stands for an empty string.
+// thread, in chunks of packed columns (operatorchunks.h; their strings, 0 = empty, in `strings`),
+// and the "External id" of API calls that links them.
 constexpr const char* kV2Operators = R"sql(
-CREATE TABLE operators(
-    id INTEGER PRIMARY KEY, process_id INTEGER NOT NULL, thread_id INTEGER NOT NULL,
-    parent_id INTEGER NOT NULL DEFAULT 0, domain_id INTEGER NOT NULL, name_id INTEGER NOT NULL,
-    start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, external_id INTEGER NOT NULL DEFAULT 0,
-    sequence_number INTEGER NOT NULL DEFAULT -1, input_dims_id INTEGER NOT NULL DEFAULT 0,
-    input_types_id INTEGER NOT NULL DEFAULT 0, module_id INTEGER NOT NULL DEFAULT 0,
-    call_stack_id INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE operator_chunks(id INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
 ALTER TABLE api_calls ADD COLUMN external_id INTEGER NOT NULL DEFAULT 0;
 )sql";
 

@@ -204,7 +204,7 @@ Result<TableCounts> SessionReader::counts()
         { &c.commOps, "SELECT count(*) FROM comm_ops" },
         { &c.verdicts, "SELECT count(*) FROM verdicts" },
         { &c.ceilings, "SELECT count(*) FROM ceilings" },
-        { &c.operators, "SELECT count(*) FROM operators" },
+        { &c.operators, "SELECT coalesce(sum(count), 0) FROM operator_chunks" },
     } };
     for (const auto& [target, sql] : queries) {
         auto value = m_impl->db.queryInt(sql);

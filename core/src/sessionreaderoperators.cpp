@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The session reader's queries of PyTorch operators (schema v2) and the narrow scans that link GPU
-// ops to them (operatorlinks.h).
+// The session reader's queries of PyTorch operators (schema v2, stored in chunks: operatorchunks.h)
+// and the narrow scans that link GPU ops to them (operatorlinks.h).
+#include "operatorchunks.h"
 #include "sessionreaderimpl.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
 
 namespace ridgeline::core {
 
@@ -10,69 +15,77 @@ using sqlite::Statement;
 
 namespace {
 
-constexpr const char* kOperatorColumns
-    = "id, process_id, thread_id, parent_id, (SELECT value FROM strings WHERE id = domain_id), "
-      "(SELECT value FROM strings WHERE id = name_id), start_ns, end_ns, external_id, sequence_number, "
-      "(SELECT value FROM strings WHERE id = input_dims_id), (SELECT value FROM strings WHERE id = input_types_id), "
-      "(SELECT value FROM strings WHERE id = module_id), (SELECT value FROM strings WHERE id = call_stack_id)";
-
-Operator operatorFromRow(const Statement& s)
+// Every operator of the session, chunk by chunk; a malformed chunk is an error naming it.
+template <typename ReaderImpl, typename Visit> Status forEachOperatorRow(ReaderImpl& impl, Visit&& visit)
 {
-    Operator op;
-    op.id = s.columnInt(0);
-    op.processId = s.columnInt(1);
-    op.threadId = s.columnInt(2);
-    op.parentId = s.columnInt(3);
-    op.domain = s.columnText(4);
-    op.name = s.columnText(5);
-    op.startNs = s.columnInt(6);
-    op.endNs = s.columnInt(7);
-    op.externalId = s.columnInt(8);
-    op.sequenceNumber = s.columnInt(9);
-    op.inputDims = s.columnText(10);
-    op.inputTypes = s.columnText(11);
-    op.module = s.columnText(12);
-    op.callStack = s.columnText(13);
-    return op;
+    bool malformed = false;
+    std::int64_t chunk = 0;
+    auto status = impl.query("SELECT id, count, data FROM operator_chunks ORDER BY id", {}, [&](Statement& s) {
+        chunk = s.columnInt(0);
+        malformed = !detail::decodeOperatorChunk(s.columnBlob(2), s.columnInt(1),
+            [&](const detail::OperatorValues& values) { visit(detail::rowOf(values)); });
+        return !malformed;
+    });
+    if (status.hasError())
+        return status;
+    if (malformed)
+        return makeError(ErrorCode::BadFile,
+            fmt::format("{}: the session's operators are corrupt (operator_chunks row {})", impl.path, chunk));
+    return {};
 }
 
 } // namespace
 
 Result<std::vector<Operator>> SessionReader::operators()
 {
-    return m_impl->collect<Operator>(
-        fmt::format("SELECT {} FROM operators ORDER BY id", kOperatorColumns), {}, operatorFromRow);
+    return operatorsById({});
 }
 
 Result<std::vector<Operator>> SessionReader::operatorsById(const std::vector<std::int64_t>& ids)
 {
-    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM operators WHERE id = ?1", kOperatorColumns));
-    if (stmt.hasError())
-        return stmt.error();
+    // No index over packed operators: one pass keeps those asked for (all when `ids` is empty).
+    const bool all = ids.empty();
+    const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
+    std::vector<SessionWriter::OperatorRow> rows;
+    RIDGELINE_TRY(forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& row) {
+        if (all || wanted.contains(row.id))
+            rows.push_back(row);
+    }));
+    std::set<std::int64_t> stringIds;
+    for (const auto& r : rows)
+        stringIds.insert({ r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
+    auto texts = strings({ stringIds.begin(), stringIds.end() });
+    if (texts.hasError())
+        return texts.error();
+    auto text = [&texts](std::int64_t id) {
+        auto it = texts.value().find(id);
+        return it == texts.value().end() ? std::string() : it->second;
+    };
     std::vector<Operator> out;
-    out.reserve(ids.size());
-    for (const auto id : ids) {
-        auto& s = stmt.value();
-        s.reset();
-        s.bind(1, id);
-        auto step = s.step();
-        if (step.hasError())
-            return inFile(m_impl->path, step.error());
-        if (step.value() == Statement::Step::Row)
-            out.push_back(operatorFromRow(s));
+    out.reserve(rows.size());
+    for (const auto& r : rows) {
+        out.push_back({ r.id, r.processId, r.threadId, r.parentId, text(r.domainId), text(r.nameId), r.startNs, r.endNs,
+            r.externalId, r.sequenceNumber, text(r.inputDimsId), text(r.inputTypesId), text(r.moduleId),
+            text(r.callStackId) });
+    }
+    if (all) {
+        std::sort(out.begin(), out.end(), [](const Operator& a, const Operator& b) { return a.id < b.id; });
+    } else {
+        std::unordered_map<std::int64_t, std::size_t> position;
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            position.try_emplace(ids[i], i);
+        std::sort(out.begin(), out.end(),
+            [&position](const Operator& a, const Operator& b) { return position.at(a.id) < position.at(b.id); });
     }
     return out;
 }
 
 Status SessionReader::forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit)
 {
-    return m_impl->query("SELECT id, process_id, thread_id, parent_id, domain_id, name_id, module_id, start_ns, "
-                         "end_ns, external_id FROM operators",
-        {}, [&](Statement& s) {
-            visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4), s.columnInt(5),
-                s.columnInt(6), s.columnInt(7), s.columnInt(8), s.columnInt(9) });
-            return true;
-        });
+    return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r) {
+        visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.moduleId, r.startNs, r.endNs,
+            r.externalId });
+    });
 }
 
 Status SessionReader::forEachApiCallSpan(const std::function<void(const CallSpan&)>& visit)

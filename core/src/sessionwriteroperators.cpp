@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SessionWriter's operators (schema v2; see sessionwriterimpl.h).
+#include "operatorchunks.h"
 #include "sessionwriterimpl.h"
 
-#include <array>
 #include <vector>
 
 namespace ridgeline::core {
@@ -45,45 +45,16 @@ Status SessionWriter::addOperatorRows(std::span<const OperatorRow> rows)
         longest = std::max(longest, duration);
     }
     return m_impl->inTransaction("operators", [&]() -> Status {
-        auto cached = m_impl->statement(
-            "INSERT INTO operators(id, process_id, thread_id, parent_id, domain_id, name_id, start_ns, end_ns, "
-            "external_id, sequence_number, input_dims_id, input_types_id, module_id, call_stack_id) "
-            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
+        auto cached = m_impl->statement("INSERT INTO operator_chunks(count, data) VALUES(?1, ?2)");
         if (cached.hasError())
             return cached.error();
         Statement& s = *cached.value();
-        // Operators are the most numerous rows of a trace. A binding outlives sqlite3_reset, so a
-        // value is bound only when it differs from the previous row's (most columns rarely change).
-        std::array<std::int64_t, 15> bound {};
-        std::array<bool, 15> isBound {};
-        auto bind = [&](int index, std::int64_t value) {
-            const auto slot = static_cast<std::size_t>(index);
-            if (isBound[slot] && bound[slot] == value)
-                return;
-            s.bind(index, value);
-            bound[slot] = value;
-            isBound[slot] = true;
-        };
-        for (const auto& row : rows) {
-            if (row.id == 0) { // "the next free id"
-                s.bindNull(1);
-                isBound[1] = false;
-            } else {
-                bind(1, row.id);
-            }
-            bind(2, row.processId);
-            bind(3, row.threadId);
-            bind(4, row.parentId);
-            bind(5, row.domainId);
-            bind(6, row.nameId);
-            bind(7, row.startNs);
-            bind(8, row.endNs);
-            bind(9, row.externalId);
-            bind(10, row.sequenceNumber);
-            bind(11, row.inputDimsId);
-            bind(12, row.inputTypesId);
-            bind(13, row.moduleId);
-            bind(14, row.callStackId);
+        std::string data;
+        for (std::size_t first = 0; first < rows.size(); first += detail::kOperatorChunkRows) {
+            const auto chunk = rows.subspan(first, std::min(detail::kOperatorChunkRows, rows.size() - first));
+            detail::encodeOperatorChunk(chunk, data);
+            s.bind(1, static_cast<std::int64_t>(chunk.size()));
+            s.bindBlob(2, data);
             RIDGELINE_TRY(s.run());
         }
         return {};

@@ -214,6 +214,19 @@ void Statement::bind(int index, std::string_view value)
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 
+void Statement::bindBlob(int index, std::string_view bytes)
+{
+    sqlite3_bind_blob64(m_stmt, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
+
+std::string_view Statement::columnBlob(int col) const
+{
+    const void* data = sqlite3_column_blob(m_stmt, col);
+    if (!data)
+        return {};
+    return { static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)) };
+}
+
 void Statement::bindNull(int index)
 {
     sqlite3_bind_null(m_stmt, index);

@@ -70,6 +70,7 @@ public:
     void bind(int index, const std::string& value) { bind(index, std::string_view(value)); }
     void bind(int index, const char* value) { bind(index, std::string_view(value)); }
     void bindNull(int index);
+    void bindBlob(int index, std::string_view bytes); // copied by SQLite
     template <typename T> void bind(int index, const std::optional<T>& value)
     {
         if (value)
@@ -87,6 +88,8 @@ public:
     double columnDouble(int col) const;
     std::string columnText(int col) const;
     bool columnIsNull(int col) const;
+    // The bytes of a BLOB (or TEXT) column, valid until the next step or reset.
+    std::string_view columnBlob(int col) const;
     std::optional<std::int64_t> columnOptionalInt(int col) const;
     std::optional<double> columnOptionalDouble(int col) const;
 
