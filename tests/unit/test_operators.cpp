@@ -380,3 +380,21 @@ TEST(Operators, V1SessionHasNoOperators)
     EXPECT_GT(report.value().gpuTimeNs, 0);
     EXPECT_EQ(report.value().unattributedGpuTimeNs, report.value().gpuTimeNs);
 }
+
+// A corrupt chunk of operators (here cut short) is one clear error, not a crash or a wrong answer.
+TEST(Operators, ACorruptChunkIsAnError)
+{
+    TempDir dir;
+    const auto session = dir.file("s.ridge");
+    ASSERT_TRUE(collectors::importKineto(
+        { testDataPath("kineto/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz") }, session,
+        false)
+                    .ok());
+    ridgeline::testing::execSql(session, "UPDATE operator_chunks SET data = substr(data, 1, length(data) - 3)");
+    auto reader = core::SessionReader::open(session);
+    ASSERT_TRUE(reader.ok());
+    auto report = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    ASSERT_FALSE(report.ok());
+    EXPECT_EQ(report.error().code, core::ErrorCode::BadFile);
+    EXPECT_NE(report.error().message.find("operators are corrupt"), std::string::npos) << report.error().message;
+}
