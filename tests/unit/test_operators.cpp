@@ -8,6 +8,7 @@
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/core/operatorlinks.h"
 #include "ridgeline/core/opreport.h"
+#include "ridgeline/core/sessionmerge.h"
 #include "ridgeline/core/sessionreader.h"
 #include "testutil.h"
 
@@ -397,4 +398,36 @@ TEST(Operators, ACorruptChunkIsAnError)
     ASSERT_FALSE(report.ok());
     EXPECT_EQ(report.error().code, core::ErrorCode::BadFile);
     EXPECT_NE(report.error().message.find("operators are corrupt"), std::string::npos) << report.error().message;
+}
+
+// `ridgeline merge` keeps the operators of every input: the merged report by operator is the sum
+// of the inputs' reports.
+TEST(Operators, MergedSessionsKeepTheirOperators)
+{
+    TempDir dir;
+    std::vector<std::string> sessions;
+    std::map<std::string, std::int64_t> expected;
+    std::int64_t operators = 0;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto trace = testDataPath("kineto/trace_filter/sampled_rank-" + std::to_string(rank) + ".json.gz");
+        sessions.push_back(dir.file("rank" + std::to_string(rank) + ".ridge"));
+        ASSERT_TRUE(collectors::importKineto({ trace }, sessions.back(), false).ok());
+        auto reader = core::SessionReader::open(sessions.back());
+        ASSERT_TRUE(reader.ok());
+        auto report = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+        ASSERT_TRUE(report.ok());
+        operators += report.value().operators;
+        for (const auto& row : report.value().rows)
+            expected[row.name] += row.gpuTimeNs;
+    }
+    ASSERT_TRUE(core::mergeSessions(sessions, dir.file("merged.ridge"), false).ok());
+    auto reader = core::SessionReader::open(dir.file("merged.ridge"));
+    ASSERT_TRUE(reader.ok());
+    auto merged = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    EXPECT_EQ(merged.value().operators, operators);
+    std::map<std::string, std::int64_t> actual;
+    for (const auto& row : merged.value().rows)
+        actual[row.name] = row.gpuTimeNs;
+    EXPECT_EQ(actual, expected);
 }
