@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "ridgeline/core/opreport.h"
 #include "ridgeline/core/report.h"
 #include "ridgeline/core/sessionreader.h"
 
@@ -23,6 +24,7 @@ struct ReportCommandOptions {
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
     bool hasStep = false;
     std::string baseline; // session to compare with; empty = none
+    std::string by = "kernel"; // what the rows are: kernel | op | module
 };
 
 // The baseline's kernels (its timeline is not needed); errors name the baseline file.
@@ -40,8 +42,46 @@ core::Result<core::KernelReport> loadBaseline(const std::string& path)
     return report;
 }
 
+// `--by op` and `--by module`: GPU time per PyTorch operator or module (opreport.h).
+int runOpReport(const ReportCommandOptions& options, core::ReportGrouping by)
+{
+    core::OpReportOptions report;
+    report.format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    report.top = options.top;
+    auto build = [by](const std::string& path) -> core::Result<core::OpReport> {
+        auto reader = core::SessionReader::open(path);
+        if (reader.hasError())
+            return reader.error();
+        return core::buildOpReport(reader.value(), by);
+    };
+    auto built = build(options.path);
+    if (built.hasError())
+        return fail(exitCodeFor(built.error()), built.error().message);
+    std::optional<core::OpReport> baseline;
+    if (!options.baseline.empty()) {
+        auto loaded = build(options.baseline);
+        if (loaded.hasError())
+            return fail(exitCodeFor(loaded.error()), "baseline " + loaded.error().message);
+        baseline = std::move(loaded).value();
+        report.baseline = &*baseline;
+    }
+    core::writeOpReport(std::cout, built.value(), report);
+    return finishOutput();
+}
+
 int runReport(const ReportCommandOptions& options)
 {
+    // CLI11 has checked --by against the list in addListingOptions.
+    switch (core::reportGroupingFromString(options.by).value_or(core::ReportGrouping::Kernel)) {
+    case core::ReportGrouping::Op:
+    case core::ReportGrouping::Module:
+        if (options.hasStep || !options.window.empty())
+            return fail(ExitUsage, "--window and --step choose the timeline analysis of --by kernel only");
+        return runOpReport(options, *core::reportGroupingFromString(options.by));
+    case core::ReportGrouping::Kernel:
+        break;
+    }
+
     core::ReportOptions report;
     // CLI11 has already checked both words against the lists below.
     report.format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
@@ -78,9 +118,14 @@ int runReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
-// --format, --sort and --top, shared by report and diff.
+// --by, --format, --sort and --top, shared by report and diff.
 void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
+    cmd.add_option("--by", options.by,
+           "Rows per kernel (name and device), per PyTorch operator (GPU time of the GPU ops each launched, "
+           "innermost operator) or per module")
+        ->check(CLI::IsMember({ "kernel", "op", "module" }))
+        ->capture_default_str();
     cmd.add_option("-f,--format", options.format, "Output format")
         ->check(CLI::IsMember({ "table", "csv", "json" }))
         ->capture_default_str();

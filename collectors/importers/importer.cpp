@@ -80,9 +80,10 @@ core::Result<ImportResult> importKinetoTraces(const ImportRequest& request)
             ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", rank);
         from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
     }
-    result.summary = fmt::format("imported {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+    result.summary = fmt::format("imported {}, {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
         plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
-        plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), from, request.output);
+        plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), plural(s.operators, "operator"), from,
+        request.output);
     return result;
 }
 

@@ -25,6 +25,33 @@ std::optional<std::int64_t> tokenInt(std::string_view token)
     return std::nullopt;
 }
 
+// A value's JSON text as written (arrays whole), without trailing whitespace.
+std::string_view jsonText(od::value& value)
+{
+    std::string_view text;
+    if (simdjson::to_json_string(value).get(text))
+        return {};
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
+}
+
+void operatorArg(std::string_view key, od::value& v, Args& args)
+{
+    if (key == "External id")
+        args.externalId = readInt(v).value_or(0);
+    else if (key == "Sequence number")
+        args.sequenceNumber = readInt(v).value_or(-1);
+    else if (key == "Input Dims")
+        args.inputDims = jsonText(v);
+    else if (key == "Input type")
+        args.inputTypes = jsonText(v);
+    else if (key == "Module Hierarchy")
+        args.module = readString(v);
+    else if (key == "Call stack")
+        args.callStack = readString(v);
+}
+
 } // namespace
 
 Category classify(std::string_view cat)
@@ -39,8 +66,8 @@ Category classify(std::string_view cat)
         { "driver", Category::Driver },
         { "user_annotation", Category::Annotation },
         { "gpu_user_annotation", Category::GpuAnnotation },
-        { "cpu_op", Category::Host },
-        { "python_function", Category::Host },
+        { "cpu_op", Category::CpuOp },
+        { "python_function", Category::PythonFunction },
     };
     for (const auto& [name, category] : kCategories) {
         if (equalsIgnoreCase(cat, name))
@@ -139,6 +166,18 @@ void readArgs(od::value& object, Args& args)
             args.pgRanks = readString(v);
         else if (key == "name")
             args.name = readString(v);
+        else
+            operatorArg(key, v, args); // args before "cat": the event may be an operator
+    }
+}
+
+void readOperatorArgs(od::value& object, Args& args)
+{
+    if (object.type().value() != od::json_type::object)
+        return;
+    for (auto member : object.get_object()) {
+        od::field field = fieldOf(std::move(member));
+        operatorArg(keyOf(field), field.value(), args);
     }
 }
 

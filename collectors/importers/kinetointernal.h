@@ -7,6 +7,7 @@
 #include "ridgeline/collectors/kinetoimporter.h"
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/sessionwriter.h"
 
 #include <cstdint>
 #include <functional>
@@ -16,6 +17,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -31,6 +33,25 @@ struct CommInfo {
     std::string processGroup;
     std::string algorithm;
     std::string protocol;
+};
+
+// An operator (cpu_op, python_function) as parsed, its strings interned in its batch
+// (ParsedTrace::strings; 0 is the empty string), so that none is allocated per operator.
+struct TraceOperator {
+    std::int64_t processId = 0; // the pid
+    std::int64_t threadId = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t externalId = 0;
+    std::int64_t sequenceNumber = -1;
+    std::uint32_t name = 0, inputDims = 0, inputTypes = 0, module = 0, callStack = 0;
+    bool python = false; // a python_function, else a cpu_op
+};
+
+// Strings interned by value, looked up without copying the key.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>()(text); }
 };
 
 struct TraceKernel {
@@ -54,6 +75,10 @@ struct ParsedTrace {
     std::vector<core::MemOp> memops;
     std::vector<core::ApiCall> apiCalls;
     std::vector<core::NvtxRange> ranges;
+    // cpu_op and python_function events in file order, and the strings they use ([0] = "").
+    std::vector<TraceOperator> operators;
+    std::vector<std::string> strings { std::string() };
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> stringIndex;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
     std::map<std::int64_t, std::string> processNames; // pid -> process_name
     std::map<std::int64_t, std::int64_t> hostPidEvents; // pid of CPU-side events -> count
@@ -96,6 +121,28 @@ private:
 
 // Appends a batch's records to the trace, as if parsed in sequence after what it holds.
 void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
+
+// Nests operators by time on their thread as they stream in, in file order (Kineto writes each
+// thread's operators by start time; a parent that starts with its child may follow it), assigning
+// session ids. An operator is handed back once its nesting is settled: when a later one on its
+// thread starts after it ends, or at finish().
+class OperatorNesting {
+public:
+    explicit OperatorNesting(std::int64_t firstId = 1)
+        : m_nextId(firstId)
+    { }
+    using Row = core::SessionWriter::OperatorRow;
+    // `op.processId` must already be the session's process id; its id and parent are set here.
+    void add(Row op, std::vector<Row>& settled);
+    // Hands back every operator still open; returns how many since the last finish() overlapped
+    // a neighbour without nesting in it (each is kept under the operator that holds it).
+    std::int64_t finish(std::vector<Row>& settled);
+
+private:
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Row>> m_open; // (process, tid) -> stack
+    std::int64_t m_nextId;
+    std::int64_t m_overlapping = 0;
+};
 
 // Helpers (kinetoevents.cpp).
 // A JSON number token in µs ("1712195495519689.047", "68.0", "1e3") as ns, rounded half away from

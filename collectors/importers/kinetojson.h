@@ -10,7 +10,19 @@ namespace ridgeline::collectors::kineto {
 
 namespace od = simdjson::ondemand;
 
-enum class Category { Unknown, Kernel, Memcpy, Memset, Runtime, Driver, Annotation, GpuAnnotation, Host, Other };
+enum class Category {
+    Unknown,
+    Kernel,
+    Memcpy,
+    Memset,
+    Runtime,
+    Driver,
+    Annotation,
+    GpuAnnotation,
+    CpuOp,
+    PythonFunction,
+    Other
+};
 
 // A token without its quotes and trailing whitespace.
 inline std::string_view unquoted(std::string_view token)
@@ -69,8 +81,15 @@ struct Args {
     bool hasCollective = false;
     std::string pgName, pgDesc, pgRanks;
     std::string name; // ph:"M" events
+    // Operators (cpu_op, python_function); the External id also of runtime calls.
+    std::int64_t externalId = 0;
+    std::int64_t sequenceNumber = -1;
+    std::string_view inputDims, inputTypes; // JSON text as written (in the batch being parsed)
+    std::string module, callStack;
 };
 
 void readArgs(od::value& object, Args& args);
+// The args of an operator (cpu_op, python_function): only the keys operators have.
+void readOperatorArgs(od::value& object, Args& args);
 
 } // namespace ridgeline::collectors::kineto

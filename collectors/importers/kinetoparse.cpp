@@ -145,6 +145,8 @@ private:
                 pid = readInt(v).value_or(0);
             else if (key == "tid")
                 tid = readInt(v).value_or(0);
+            else if (key == "args" && (category == Category::CpuOp || category == Category::PythonFunction))
+                readOperatorArgs(v, args);
             else if (key == "args" && wantsArgs(ph, category))
                 readArgs(v, args);
         }
@@ -181,7 +183,7 @@ private:
         case Category::Driver:
             ++m_trace.hostPidEvents[pid];
             m_trace.apiCalls.push_back({ 0, pid, tid, category == Category::Runtime ? "runtime" : "driver",
-                unescapeJsonString(name), args.correlation, startNs, endNs, 0 });
+                unescapeJsonString(name), args.correlation, startNs, endNs, 0, args.externalId });
             break;
         case Category::Annotation:
             ++m_trace.hostPidEvents[pid];
@@ -193,8 +195,10 @@ private:
             m_trace.ranges.push_back({ 0, -1, args.stream.value_or(tid), "gpu_user_annotation",
                 unescapeJsonString(name), startNs, endNs, 0, 0 });
             break;
-        case Category::Host:
+        case Category::CpuOp:
+        case Category::PythonFunction:
             ++m_trace.hostPidEvents[pid];
+            hostOperator(category, name, pid, tid, startNs, endNs, args);
             break;
         default:
             break;
@@ -207,6 +211,40 @@ private:
             return true;
         return category == Category::Kernel || category == Category::Memcpy || category == Category::Memset
             || category == Category::Runtime || category == Category::Driver || category == Category::GpuAnnotation;
+    }
+
+    void hostOperator(Category category, std::string_view rawName, std::int64_t pid, std::int64_t tid,
+        std::int64_t startNs, std::int64_t endNs, const Args& args)
+    {
+        TraceOperator op;
+        op.processId = pid;
+        op.threadId = tid;
+        op.startNs = startNs;
+        op.endNs = endNs;
+        op.externalId = args.externalId;
+        op.sequenceNumber = args.sequenceNumber;
+        op.python = category == Category::PythonFunction;
+        // A name without escapes is looked up as written, without a copy.
+        const std::string_view plain = unquoted(rawName);
+        op.name = plain.find('\\') == std::string_view::npos ? internString(plain)
+                                                              : internString(unescapeJsonString(rawName));
+        op.inputDims = internString(args.inputDims);
+        op.inputTypes = internString(args.inputTypes);
+        op.module = internString(args.module);
+        op.callStack = internString(args.callStack);
+        m_trace.operators.push_back(op);
+    }
+
+    std::uint32_t internString(std::string_view text)
+    {
+        if (text.empty())
+            return 0;
+        if (auto it = m_trace.stringIndex.find(text); it != m_trace.stringIndex.end())
+            return it->second;
+        const auto index = static_cast<std::uint32_t>(m_trace.strings.size());
+        m_trace.strings.emplace_back(text);
+        m_trace.stringIndex.emplace(m_trace.strings.back(), index);
+        return index;
     }
 
     void note(std::int64_t startNs, std::int64_t endNs)
@@ -368,6 +406,22 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
     append(trace.memops, part.memops);
     append(trace.apiCalls, part.apiCalls);
     append(trace.ranges, part.ranges);
+    // Operators are normally taken by the batch consumer; otherwise their strings join the trace's.
+    std::vector<std::uint32_t> stringIds(part.strings.size(), 0);
+    for (std::size_t i = 1; i < part.strings.size(); ++i) {
+        auto it = trace.stringIndex.find(part.strings[i]);
+        if (it == trace.stringIndex.end()) {
+            trace.strings.push_back(std::move(part.strings[i]));
+            it = trace.stringIndex.emplace(trace.strings.back(), static_cast<std::uint32_t>(trace.strings.size() - 1))
+                     .first;
+        }
+        stringIds[i] = it->second;
+    }
+    for (auto op : part.operators) {
+        for (auto* id : { &op.name, &op.inputDims, &op.inputTypes, &op.module, &op.callStack })
+            *id = stringIds[*id];
+        trace.operators.push_back(op);
+    }
     for (auto& [key, value] : part.threadNames)
         trace.threadNames[key] = std::move(value);
     for (auto& [key, value] : part.processNames)

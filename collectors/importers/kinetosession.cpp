@@ -71,6 +71,7 @@ struct SessionState {
     std::int64_t nextProcessId = 1;
     std::map<std::int64_t, std::int64_t> fileProcesses; // host pid of the file being read -> process id
     std::set<int> ranks;
+    OperatorNesting operators;
 
     // The session process of a host pid of this file: reserved when first seen (its runtime calls
     // are written while the file is still being read), its row written once the file is read.
@@ -181,10 +182,73 @@ std::vector<core::Verdict> kernelVerdicts(
     return verdicts;
 }
 
+core::Status writeOperators(
+    core::SessionWriter& writer, std::vector<OperatorNesting::Row>& settled, KinetoImportSummary& summary)
+{
+    // In id order: SQLite appends rows of rising ids without searching the table.
+    std::sort(settled.begin(), settled.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    RIDGELINE_TRY(writer.addOperatorRows(settled));
+    summary.operators += static_cast<std::int64_t>(settled.size());
+    settled.clear();
+    return {};
+}
+
+// A batch's operators, nested as they come: those whose nesting is settled are written.
+core::Status nestOperators(
+    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+{
+    if (part.operators.empty())
+        return {};
+    std::vector<std::int64_t> ids(part.strings.size(), 0); // the batch's strings in the session
+    for (std::size_t i = 1; i < part.strings.size(); ++i) {
+        auto id = writer.internString(part.strings[i]);
+        if (id.hasError())
+            return id.error();
+        ids[i] = id.value();
+    }
+    std::int64_t domains[2] = { 0, 0 }; // cpu_op, python_function
+    for (int python = 0; python < 2; ++python) {
+        auto id = writer.internString(python ? "python_function" : "cpu_op");
+        if (id.hasError())
+            return id.error();
+        domains[python] = id.value();
+    }
+    std::vector<OperatorNesting::Row> settled;
+    for (const auto& op : part.operators) {
+        OperatorNesting::Row row;
+        row.processId = state.processOf(op.processId);
+        row.threadId = op.threadId;
+        row.domainId = domains[op.python ? 1 : 0];
+        row.nameId = ids[op.name];
+        row.startNs = op.startNs;
+        row.endNs = op.endNs;
+        row.externalId = op.externalId;
+        row.sequenceNumber = op.sequenceNumber;
+        row.inputDimsId = ids[op.inputDims];
+        row.inputTypesId = ids[op.inputTypes];
+        row.moduleId = ids[op.module];
+        row.callStackId = ids[op.callStack];
+        state.operators.add(row, settled);
+    }
+    part.operators.clear();
+    part.strings.resize(1);
+    part.stringIndex.clear();
+    return writeOperators(writer, settled, summary);
+}
+
 core::Status writeTrace(
     core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
 {
     traceWarnings(trace, summary.warnings);
+    // The operators still open when the file ended (the rest were written as it was read).
+    RIDGELINE_TRY(nestOperators(writer, trace, state, summary));
+    std::vector<OperatorNesting::Row> settled;
+    const auto overlapping = state.operators.finish(settled);
+    RIDGELINE_TRY(writeOperators(writer, settled, summary));
+    if (overlapping > 0)
+        summary.warnings.push_back(fmt::format("{}: {} operators overlap a neighbour on their thread without nesting "
+                                               "in it; each is kept under the operator that holds it",
+            trace.name, overlapping));
     summary.ranks.push_back(trace.rank);
     if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
         summary.warnings.push_back(
@@ -299,7 +363,7 @@ core::Status writeHostRecords(
         return added.error();
     summary.ranges += static_cast<std::int64_t>(host.size());
     part.ranges = std::move(gpu);
-    return {};
+    return nestOperators(writer, part, state, summary);
 }
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator)
@@ -399,6 +463,7 @@ core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::s
         (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
     summary.apiCalls = static_cast<std::int64_t>(trace.apiCalls.size());
     summary.ranges = static_cast<std::int64_t>(trace.ranges.size());
+    summary.operators = static_cast<std::int64_t>(trace.operators.size());
     summary.ranks.push_back(trace.rank);
     kineto::traceWarnings(trace, summary.warnings);
     return summary;

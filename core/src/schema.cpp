@@ -87,6 +87,7 @@ CREATE INDEX IF NOT EXISTS comm_ops_by_device_time ON comm_ops(device_id, start_
 struct TableSpec {
     const char* name;
     const char* columns; // what this build reads, comma-separated
+    int since = 1; // the schema version that added them (a file of an older one lacks them until migrated)
 };
 
 // Every table and column the reader uses; validate() proves them before any query runs.
@@ -116,6 +117,9 @@ constexpr std::array kTables {
         "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, "
         "protocol, process_group, start_ns, end_ns" },
     TableSpec { "verdicts", "kernel_id, verdict, bound_by, utilization, reason" },
+    // v2 (operators)
+    TableSpec { "operator_chunks", "id, count, data", 2 },
+    TableSpec { "api_calls", "external_id", 2 },
 };
 
 struct Migration {
@@ -123,14 +127,27 @@ struct Migration {
     const char* sql;
 };
 
-// One entry per released schema after v1, applied in order: {2, "ALTER TABLE ..."}, ...
-constexpr std::array<Migration, 0> kMigrations {};
+// Schema v2, operators: the PyTorch profiler's cpu_op and python_function events, nested on their
+// thread, in chunks of packed columns (operatorchunks.h; their strings, 0 = empty, in `strings`),
+// and the "External id" of API calls that links them.
+constexpr const char* kV2Operators = R"sql(
+CREATE TABLE operator_chunks(id INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
+ALTER TABLE api_calls ADD COLUMN external_id INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+// Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
+// v1 plus every step). Several self-contained steps may share a version.
+constexpr std::array kMigrations {
+    Migration { 2, kV2Operators },
+};
 
 } // namespace
 
 Status create(sqlite::Database& db)
 {
     RIDGELINE_TRY(db.exec(kSchemaV1));
+    for (const auto& step : std::span(kMigrations))
+        RIDGELINE_TRY(db.exec(step.sql));
     const auto stamp = fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId, kSchemaVersion);
     return db.exec(stamp.c_str());
 }
@@ -140,13 +157,15 @@ Status createIndexes(sqlite::Database& db)
     return db.exec(kIndexesV1);
 }
 
-Status validate(sqlite::Database& db)
+Status validate(sqlite::Database& db, int version)
 {
     auto lookup = db.prepare("SELECT type, sql FROM sqlite_schema WHERE name = ?1");
     if (lookup.hasError())
         return makeError(
             ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", lookup.error().message));
     for (const auto& table : kTables) {
+        if (table.since > version)
+            continue;
         auto& stmt = lookup.value();
         stmt.reset();
         stmt.bind(1, table.name);

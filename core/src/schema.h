@@ -11,8 +11,8 @@ namespace ridgeline::core::schema {
 Status create(sqlite::Database& db);
 // Indexes for time-range queries; built once after bulk loading (faster than maintaining them).
 Status createIndexes(sqlite::Database& db);
-// Checks that every table and column this build reads exists, as a real table.
-Status validate(sqlite::Database& db);
+// Checks that every table and column this build reads of schema `version` exists, as a real table.
+Status validate(sqlite::Database& db, int version);
 // Brings a database of schema `fromVersion` up to kSchemaVersion, in one transaction.
 Status migrate(sqlite::Database& db, int fromVersion);
 

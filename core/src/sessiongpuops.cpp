@@ -91,6 +91,7 @@ SessionGpuOp SessionGpuOps::kernelOp(std::int64_t id, std::int64_t processId, st
     g.deviceId = deviceId;
     g.rank = rankOf(processId);
     g.nameId = nameId;
+    g.correlationId = correlationId;
     g.op.startNs = startNs;
     g.op.endNs = endNs;
     g.op.streamId = streamId;
@@ -142,6 +143,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
         g.deviceId = m.deviceId;
         g.rank = rankOf(m.processId);
         g.memOpKind = m.kind;
+        g.correlationId = m.correlationId;
         g.op.startNs = m.startNs;
         g.op.endNs = m.endNs;
         g.op.streamId = m.streamId;

@@ -31,6 +31,7 @@ struct SessionGpuOp {
     std::int64_t processId = 0;
     std::int64_t sourceId = 0; // kernels.id, memops.id or comm_ops.id, after `source`
     std::int64_t nameId = -1; // kernel_names.id of a kernel; -1 otherwise
+    std::int64_t correlationId = 0; // links it to the API call that launched it; 0: none
     MemOpKind memOpKind = MemOpKind::Other; // of a MemOp
 };
 

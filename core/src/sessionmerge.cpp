@@ -26,6 +26,7 @@ struct Offsets {
     std::int64_t device = 0;
     std::int64_t process = 0;
     std::int64_t kernel = 0;
+    std::int64_t op = 0; // operators
 };
 
 struct Largest {
@@ -266,7 +267,19 @@ Status copySession(SessionReader& reader, SessionWriter& writer, Offsets& offset
         c.deviceId = plus(c.deviceId, offsets.device);
     }
     RIDGELINE_TRY(addAll(comms.value(), &SessionWriter::addCommOps, writer));
+    auto ops = reader.operators();
+    if (ops.hasError())
+        return ops.error();
+    std::int64_t largestOp = 0;
+    for (auto& op : ops.value()) {
+        largestOp = std::max(largestOp, op.id);
+        op.id = plus(op.id, offsets.op);
+        op.parentId = op.parentId == 0 ? 0 : plus(op.parentId, offsets.op);
+        op.processId = plus(op.processId, offsets.process);
+    }
+    RIDGELINE_TRY(writer.addOperators(ops.value()));
 
+    offsets.op += largestOp;
     offsets.device += largest.device + 1;
     offsets.process += largest.process;
     offsets.kernel += largest.kernel;

@@ -60,15 +60,18 @@ Result<SessionReader> SessionReader::open(const std::string& path)
             ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
     if (version.value() != header.value().schemaVersion)
         return makeError(ErrorCode::BadFile, fmt::format("{}: inconsistent schema version", path));
-    auto validated = schema::validate(db.value());
+    const int fileVersion = header.value().schemaVersion;
+    auto validated = schema::validate(db.value(), fileVersion);
     if (validated.hasError())
         return inFile(path, validated.error());
 
-    const int fileVersion = header.value().schemaVersion;
     if (fileVersion < kSchemaVersion) {
         auto migrated = migratedCopy(db.value(), fileVersion);
         if (migrated.hasError())
             return inFile(path, migrated.error());
+        // What the migration added must now be there, like in a file of this version.
+        if (auto complete = schema::validate(migrated.value(), kSchemaVersion); complete.hasError())
+            return inFile(path, complete.error());
         db = std::move(migrated);
     }
     auto impl = std::make_unique<Impl>(std::move(db).value());
@@ -187,7 +190,7 @@ Result<std::vector<KernelName>> SessionReader::kernelNames()
 Result<TableCounts> SessionReader::counts()
 {
     TableCounts c;
-    const std::array<std::pair<std::int64_t*, const char*>, 13> queries { {
+    const std::array<std::pair<std::int64_t*, const char*>, 14> queries { {
         { &c.devices, "SELECT count(*) FROM devices" },
         { &c.processes, "SELECT count(*) FROM processes" },
         { &c.threads, "SELECT count(*) FROM threads" },
@@ -201,6 +204,7 @@ Result<TableCounts> SessionReader::counts()
         { &c.commOps, "SELECT count(*) FROM comm_ops" },
         { &c.verdicts, "SELECT count(*) FROM verdicts" },
         { &c.ceilings, "SELECT count(*) FROM ceilings" },
+        { &c.operators, "SELECT coalesce(sum(count), 0) FROM operator_chunks" },
     } };
     for (const auto& [target, sql] : queries) {
         auto value = m_impl->db.queryInt(sql);

@@ -147,12 +147,12 @@ namespace {
 
 constexpr const char* kApiCallColumns
     = "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
-      "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code";
+      "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code, external_id";
 
 ApiCall apiCallFromRow(const Statement& s)
 {
     return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4), s.columnInt(5),
-        s.columnInt(6), s.columnInt(7), s.columnInt(8) };
+        s.columnInt(6), s.columnInt(7), s.columnInt(8), s.columnInt(9) };
 }
 
 } // namespace

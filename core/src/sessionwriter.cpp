@@ -81,7 +81,8 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
     for (const char* suffix : { "", "-journal", "-wal", "-shm" })
         fs::remove(work + suffix, ec);
 
-    auto db = sqlite::Database::open(work, sqlite::Database::Mode::Create);
+    // A SessionWriter is not thread-safe itself (its caches), so its connection needs no mutex.
+    auto db = sqlite::Database::open(work, sqlite::Database::Mode::Create, true);
     if (db.hasError())
         return makeError(ErrorCode::Io, fmt::format("cannot create {}: {}", path, db.error().message));
     auto impl = std::make_unique<Impl>(std::move(db).value());

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -34,6 +35,13 @@ inline Error writeError(const Error& error, std::string_view what)
     return makeError(error.code, fmt::format("writing {} failed: {}", what, error.message));
 }
 
+// Interned strings by value, looked up without copying the key.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>()(text); }
+};
+using InternCache = std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>>;
+
 struct SessionWriter::Impl {
     sqlite::Database db;
     std::string finalPath;
@@ -43,12 +51,12 @@ struct SessionWriter::Impl {
     bool finished = false;
     std::unordered_map<std::string, Statement> statements; // prepared once per writer, by SQL text
     std::unordered_map<std::string, std::int64_t> kernelNames;
-    std::unordered_map<std::string, std::int64_t> strings;
-    std::unordered_map<std::string, std::int64_t> metricNames;
+    InternCache strings;
+    InternCache metricNames;
     std::unordered_set<std::int64_t> metricsWithUnit;
     // Longest op per table, recorded in meta by finish() for time-window queries.
     std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
-        { "nvtx_ranges", 0 }, { "comm_ops", 0 } };
+        { "nvtx_ranges", 0 }, { "comm_ops", 0 }, { "operators", 0 } };
 
     template <typename Op> void noteDurations(const char* table, std::span<const Op> ops)
     {
@@ -98,12 +106,11 @@ struct SessionWriter::Impl {
         return &it->second;
     }
 
-    Result<std::int64_t> intern(std::unordered_map<std::string, std::int64_t>& cache, const char* table,
-        const char* column, std::string_view value)
+    Result<std::int64_t> intern(InternCache& cache, const char* table, const char* column, std::string_view value)
     {
-        std::string key(value);
-        if (auto it = cache.find(key); it != cache.end())
+        if (auto it = cache.find(value); it != cache.end())
             return it->second;
+        std::string key(value);
         auto select = statement(fmt::format("SELECT id FROM {} WHERE {} = ?1", table, column));
         if (select.hasError())
             return select.error();

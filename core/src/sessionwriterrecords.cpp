@@ -119,7 +119,8 @@ Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
     return m_impl->inTransaction("API calls", [&]() -> Result<std::int64_t> {
         auto stmt
             = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
-                                 "correlation_id, start_ns, end_ns, return_code) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
+                                 "correlation_id, start_ns, end_ns, return_code, external_id) "
+                                 "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
         if (stmt.hasError())
             return stmt.error();
         std::int64_t first = 0;
@@ -140,6 +141,7 @@ Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
             s.bind(7, c.startNs);
             s.bind(8, c.endNs);
             s.bind(9, c.returnCode);
+            s.bind(10, c.externalId);
             RIDGELINE_TRY(s.run());
             if (first == 0)
                 first = m_impl->db.lastInsertRowid();

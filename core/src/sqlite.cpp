@@ -35,9 +35,9 @@ ErrorCode codeFor(int sqliteCode)
 
 } // namespace
 
-Result<Database> Database::open(const std::string& path, Mode mode)
+Result<Database> Database::open(const std::string& path, Mode mode, bool oneThreadAtATime)
 {
-    int flags = SQLITE_OPEN_NOFOLLOW;
+    int flags = SQLITE_OPEN_NOFOLLOW | (oneThreadAtATime ? SQLITE_OPEN_NOMUTEX : 0);
     switch (mode) {
     case Mode::ReadOnly:
         flags |= SQLITE_OPEN_READONLY;
@@ -212,6 +212,19 @@ void Statement::bind(int index, double value)
 void Statement::bind(int index, std::string_view value)
 {
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+
+void Statement::bindBlob(int index, std::string_view bytes)
+{
+    sqlite3_bind_blob64(m_stmt, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+}
+
+std::string_view Statement::columnBlob(int col) const
+{
+    const void* data = sqlite3_column_blob(m_stmt, col);
+    if (!data)
+        return {};
+    return { static_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)) };
 }
 
 void Statement::bindNull(int index)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Runs the built `ridgeline` binary as a user would: exit codes, messages, outputs.
 #include "fixtures.h"
+#include "ridgeline/core/sessionformat.h"
 #include "testutil.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -126,7 +128,8 @@ TEST_F(Cli, CheckSummarisesAFixture)
     const auto r = run({ "check", m_fixture });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    EXPECT_NE(r.out.find("schema:        v1 (current)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(fmt::format("schema:        v{} (current)", ridgeline::core::kSchemaVersion)), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("status:        complete"), std::string::npos);
     EXPECT_NE(r.out.find("devices:       2"), std::string::npos);
     EXPECT_NE(r.out.find("NVIDIA H100 80GB HBM3 (CC 9.0, 132 SMs"), std::string::npos);

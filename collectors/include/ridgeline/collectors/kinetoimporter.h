@@ -6,7 +6,9 @@
 //   kernel -> kernels (NCCL kernels also -> comm_ops), gpu_memcpy / gpu_memset -> memops,
 //   cuda_runtime / cuda_driver / runtime / driver -> api_calls (with the correlation id that links
 //   them to GPU ops), user_annotation / gpu_user_annotation -> nvtx_ranges (domain = category),
-//   deviceProperties -> devices (+ datasheet ceilings), distributedInfo -> the process's rank.
+//   deviceProperties -> devices (+ datasheet ceilings), distributedInfo -> the process's rank,
+//   cpu_op / python_function -> operators (nested by time on their thread; input shapes and types,
+//   module hierarchy, call stack, sequence number, External id), the External id of runtime calls.
 // Timestamps (µs, possibly with ns decimals) become int64 ns exactly (rounded, not truncated).
 #pragma once
 
@@ -27,6 +29,7 @@ struct KinetoImportSummary {
     std::int64_t commOps = 0; // NCCL kernels
     std::int64_t apiCalls = 0;
     std::int64_t ranges = 0; // user annotations
+    std::int64_t operators = 0; // cpu_op and python_function events
     std::vector<int> ranks; // per file, -1 when the file has no distributedInfo rank
     std::vector<std::string> warnings; // one sentence each: no GPU activity, missing distributedInfo, ...
 };

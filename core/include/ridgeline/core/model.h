@@ -137,6 +137,9 @@ struct ApiCall {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     std::int64_t returnCode = 0;
+    // The PyTorch profiler's "External id": the operator (Operator::externalId) the call ran
+    // under; 0 when the trace has none.
+    std::int64_t externalId = 0;
     bool operator==(const ApiCall&) const = default;
 };
 
@@ -151,6 +154,27 @@ struct NvtxRange {
     std::uint32_t color = 0; // ARGB, 0 = none
     std::int64_t category = 0;
     bool operator==(const NvtxRange&) const = default;
+};
+
+// A host-side operator of a PyTorch profiler trace: a `cpu_op` (aten::mm, an autograd node, ...)
+// or a `python_function`, nested by time on its thread (parentId: the innermost operator around it).
+struct Operator {
+    std::int64_t id = 0;
+    std::int64_t processId = 0;
+    std::int64_t threadId = 0; // OS thread id
+    std::int64_t parentId = 0; // 0: top level
+    std::string domain; // "cpu_op" | "python_function"
+    std::string name;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t externalId = 0; // "External id" (0: none); runtime calls under it carry the same
+    std::int64_t sequenceNumber = -1; // autograd "Sequence number"; -1: none
+    std::string inputDims; // "Input Dims" as JSON text, e.g. "[[2048, 512], []]"; empty: none
+    std::string inputTypes; // "Input type" as JSON text, e.g. "[\"float\", \"\"]"
+    std::string module; // "Module Hierarchy" (with_modules=True)
+    std::string callStack; // "Call stack" (with_stack=True)
+    std::int64_t durationNs() const { return endNs - startNs; }
+    bool operator==(const Operator&) const = default;
 };
 
 struct CommOp {

@@ -26,7 +26,8 @@ struct TimeQuery {
 
 struct TableCounts {
     std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
-                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0;
+                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0,
+                 operators = 0;
 };
 
 // How long kernel launches waited on the GPU after the host call that launched them (Holistic
@@ -98,6 +99,22 @@ public:
     Result<LaunchDelays> launchDelays(std::int64_t nameId, std::int64_t deviceId);
     Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});
     Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
+    // Operators (PyTorch cpu_op / python_function), in id order.
+    Result<std::vector<Operator>> operators();
+    // The operators with these ids (missing ids are skipped), in the order given.
+    Result<std::vector<Operator>> operatorsById(const std::vector<std::int64_t>& ids);
+    // Narrow scans, in storage order, for linking GPU ops to operators (operatorlinks.h); names
+    // and modules are ids into the session's strings (0: empty), resolved with strings().
+    struct OperatorSpan {
+        std::int64_t id, processId, threadId, parentId, domainId, nameId, moduleId, startNs, endNs, externalId;
+    };
+    Status forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit);
+    struct CallSpan {
+        std::int64_t processId, threadId, correlationId, externalId, startNs, endNs;
+    };
+    Status forEachApiCallSpan(const std::function<void(const CallSpan&)>& visit);
+    // Interned strings by id; 0 and unknown ids are left out.
+    Result<std::map<std::int64_t, std::string>> strings(const std::vector<std::int64_t>& ids);
     Result<std::vector<Verdict>> verdicts();
 
     Result<TableCounts> counts();

@@ -59,6 +59,18 @@ public:
     Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
     Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
     Result<std::int64_t> addCommOps(std::span<const CommOp> ops);
+    // Operators with their ids and parents set by the caller (parents may follow their children).
+    Status addOperators(std::span<const Operator> ops);
+    // The same as rows whose strings are already interned (internString; 0 = empty): what a bulk
+    // importer writes, without a string per operator.
+    struct OperatorRow {
+        std::int64_t id = 0, processId = 0, threadId = 0, parentId = 0, domainId = 0, nameId = 0, startNs = 0,
+                     endNs = 0, externalId = 0, sequenceNumber = -1, inputDimsId = 0, inputTypesId = 0, moduleId = 0,
+                     callStackId = 0;
+    };
+    Status addOperatorRows(std::span<const OperatorRow> rows);
+    // The id of a string in the session's string table (added when new); 0 for the empty string.
+    Result<std::int64_t> internString(std::string_view value);
     // Replaces the verdicts of the given kernels.
     Status setVerdicts(std::span<const Verdict> verdicts);
 

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The session reader's queries of PyTorch operators (schema v2, stored in chunks: operatorchunks.h)
+// and the narrow scans that link GPU ops to them (operatorlinks.h).
+#include "operatorchunks.h"
+#include "sessionreaderimpl.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace ridgeline::core {
+
+using detail::inFile;
+using sqlite::Statement;
+
+namespace {
+
+// Every operator of the session, chunk by chunk; a malformed chunk is an error naming it.
+template <typename ReaderImpl, typename Visit> Status forEachOperatorRow(ReaderImpl& impl, Visit&& visit)
+{
+    bool malformed = false;
+    std::int64_t chunk = 0;
+    auto status = impl.query("SELECT id, count, data FROM operator_chunks ORDER BY id", {}, [&](Statement& s) {
+        chunk = s.columnInt(0);
+        malformed = !detail::decodeOperatorChunk(s.columnBlob(2), s.columnInt(1),
+            [&](const detail::OperatorValues& values) { visit(detail::rowOf(values)); });
+        return !malformed;
+    });
+    if (status.hasError())
+        return status;
+    if (malformed)
+        return makeError(ErrorCode::BadFile,
+            fmt::format("{}: the session's operators are corrupt (operator_chunks row {})", impl.path, chunk));
+    return {};
+}
+
+} // namespace
+
+Result<std::vector<Operator>> SessionReader::operators()
+{
+    return operatorsById({});
+}
+
+Result<std::vector<Operator>> SessionReader::operatorsById(const std::vector<std::int64_t>& ids)
+{
+    // No index over packed operators: one pass keeps those asked for (all when `ids` is empty).
+    const bool all = ids.empty();
+    const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
+    std::vector<SessionWriter::OperatorRow> rows;
+    RIDGELINE_TRY(forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& row) {
+        if (all || wanted.contains(row.id))
+            rows.push_back(row);
+    }));
+    std::set<std::int64_t> stringIds;
+    for (const auto& r : rows)
+        stringIds.insert({ r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
+    auto texts = strings({ stringIds.begin(), stringIds.end() });
+    if (texts.hasError())
+        return texts.error();
+    auto text = [&texts](std::int64_t id) {
+        auto it = texts.value().find(id);
+        return it == texts.value().end() ? std::string() : it->second;
+    };
+    std::vector<Operator> out;
+    out.reserve(rows.size());
+    for (const auto& r : rows) {
+        out.push_back({ r.id, r.processId, r.threadId, r.parentId, text(r.domainId), text(r.nameId), r.startNs, r.endNs,
+            r.externalId, r.sequenceNumber, text(r.inputDimsId), text(r.inputTypesId), text(r.moduleId),
+            text(r.callStackId) });
+    }
+    if (all) {
+        std::sort(out.begin(), out.end(), [](const Operator& a, const Operator& b) { return a.id < b.id; });
+    } else {
+        std::unordered_map<std::int64_t, std::size_t> position;
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            position.try_emplace(ids[i], i);
+        std::sort(out.begin(), out.end(),
+            [&position](const Operator& a, const Operator& b) { return position.at(a.id) < position.at(b.id); });
+    }
+    return out;
+}
+
+Status SessionReader::forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit)
+{
+    return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r) {
+        visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.moduleId, r.startNs, r.endNs,
+            r.externalId });
+    });
+}
+
+Status SessionReader::forEachApiCallSpan(const std::function<void(const CallSpan&)>& visit)
+{
+    return m_impl->query("SELECT process_id, thread_id, correlation_id, external_id, start_ns, end_ns FROM api_calls",
+        {}, [&](Statement& s) {
+            visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4), s.columnInt(5) });
+            return true;
+        });
+}
+
+Result<std::map<std::int64_t, std::string>> SessionReader::strings(const std::vector<std::int64_t>& ids)
+{
+    auto stmt = m_impl->prepare("SELECT value FROM strings WHERE id = ?1");
+    if (stmt.hasError())
+        return stmt.error();
+    std::map<std::int64_t, std::string> out;
+    for (const auto id : ids) {
+        if (id == 0 || out.contains(id))
+            continue;
+        auto& s = stmt.value();
+        s.reset();
+        s.bind(1, id);
+        auto step = s.step();
+        if (step.hasError())
+            return inFile(m_impl->path, step.error());
+        if (step.value() == Statement::Step::Row)
+            out.emplace(id, s.columnText(0));
+    }
+    return out;
+}
+
+} // namespace ridgeline::core

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// SessionWriter's operators (schema v2; see sessionwriterimpl.h).
+#include "operatorchunks.h"
+#include "sessionwriterimpl.h"
+
+#include <vector>
+
+namespace ridgeline::core {
+
+Result<std::int64_t> SessionWriter::internString(std::string_view value)
+{
+    if (value.empty())
+        return std::int64_t { 0 };
+    return m_impl->internString(value);
+}
+
+Status SessionWriter::addOperators(std::span<const Operator> ops)
+{
+    std::vector<OperatorRow> rows;
+    rows.reserve(ops.size());
+    for (const auto& op : ops) {
+        OperatorRow row { op.id, op.processId, op.threadId, op.parentId, 0, 0, op.startNs, op.endNs, op.externalId,
+            op.sequenceNumber, 0, 0, 0, 0 };
+        const std::pair<std::int64_t*, const std::string*> strings[] = { { &row.domainId, &op.domain },
+            { &row.nameId, &op.name }, { &row.inputDimsId, &op.inputDims }, { &row.inputTypesId, &op.inputTypes },
+            { &row.moduleId, &op.module }, { &row.callStackId, &op.callStack } };
+        for (const auto& [id, text] : strings) {
+            auto interned = internString(*text);
+            if (interned.hasError())
+                return writeError(interned.error(), "operators");
+            *id = interned.value();
+        }
+        rows.push_back(row);
+    }
+    return addOperatorRows(rows);
+}
+
+Status SessionWriter::addOperatorRows(std::span<const OperatorRow> rows)
+{
+    auto& longest = m_impl->maxDurations["operators"];
+    for (const auto& row : rows) {
+        std::int64_t duration = 0; // hostile times saturate instead of overflowing
+        if (__builtin_sub_overflow(row.endNs, row.startNs, &duration))
+            duration = row.endNs > row.startNs ? std::numeric_limits<std::int64_t>::max() : 0;
+        longest = std::max(longest, duration);
+    }
+    return m_impl->inTransaction("operators", [&]() -> Status {
+        auto cached = m_impl->statement("INSERT INTO operator_chunks(count, data) VALUES(?1, ?2)");
+        if (cached.hasError())
+            return cached.error();
+        Statement& s = *cached.value();
+        std::string data;
+        for (std::size_t first = 0; first < rows.size(); first += detail::kOperatorChunkRows) {
+            const auto chunk = rows.subspan(first, std::min(detail::kOperatorChunkRows, rows.size() - first));
+            detail::encodeOperatorChunk(chunk, data);
+            s.bind(1, static_cast<std::int64_t>(chunk.size()));
+            s.bindBlob(2, data);
+            RIDGELINE_TRY(s.run());
+        }
+        return {};
+    });
+}
+
+} // namespace ridgeline::core
