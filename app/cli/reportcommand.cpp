@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "ridgeline/core/collectivereport.h"
 #include "ridgeline/core/report.h"
 #include "ridgeline/core/sessionreader.h"
 
@@ -23,6 +24,7 @@ struct ReportCommandOptions {
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
     bool hasStep = false;
     std::string baseline; // session to compare with; empty = none
+    std::string by = "kernel"; // what one row is: kernel | collective
 };
 
 // The baseline's kernels (its timeline is not needed); errors name the baseline file.
@@ -40,7 +42,22 @@ core::Result<core::KernelReport> loadBaseline(const std::string& path)
     return report;
 }
 
-int runReport(const ReportCommandOptions& options)
+// `--by collective`: collectives by type, process group and size; the ranks' waits.
+int runCollectiveReport(const ReportCommandOptions& options)
+{
+    auto reader = core::SessionReader::open(options.path);
+    if (reader.hasError())
+        return fail(exitCodeFor(reader.error()), reader.error().message);
+    core::SessionReader* readers[] = { &reader.value() };
+    auto built = core::buildCollectiveReport(readers);
+    if (built.hasError())
+        return fail(exitCodeFor(built.error()), built.error().message);
+    const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    core::writeCollectiveReport(std::cout, built.value(), format);
+    return finishOutput();
+}
+
+int runKernelReport(const ReportCommandOptions& options)
 {
     core::ReportOptions report;
     // CLI11 has already checked both words against the lists below.
@@ -78,6 +95,13 @@ int runReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
+int runReport(const ReportCommandOptions& options)
+{
+    if (options.by == "collective")
+        return runCollectiveReport(options);
+    return runKernelReport(options);
+}
+
 // --format, --sort and --top, shared by report and diff.
 void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
@@ -105,6 +129,9 @@ Runner addReportCommand(CLI::App& app)
     auto* step = cmd->add_option("--step", options->step,
                         "Timeline analysis over profiler step N (the range \"ProfilerStep#N\")")
                      ->excludes(window);
+    cmd->add_option("--by", options->by, "One row per kernel, or per collective type, process group and size")
+        ->check(CLI::IsMember({ "kernel", "collective" }))
+        ->capture_default_str();
     cmd->add_option("-b,--baseline", options->baseline,
         "Compare with this session (.ridge): per kernel its baseline time and the change; kernels gone listed after");
     return [options, step] {

@@ -4,6 +4,7 @@
 // annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
 #include "kinetointernal.h"
 #include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/core/collectives.h"
 #include "ridgeline/core/roofline.h"
 #include "ridgeline/core/sessionformat.h"
 #include "ridgeline/core/sessionwriter.h"
@@ -222,7 +223,10 @@ core::Status writeTrace(
             op.deviceId = record.deviceId;
             op.collective = info.collective;
             const int size = dtypeSize(info.dtype);
-            op.bytes = info.inNelems > 0 && size > 0 ? info.inNelems * size : 0;
+            // S as nccl-tests counts it: the whole output of an all-gather, the whole input of a reduce-scatter.
+            op.bytes = core::collectiveBytes(
+                core::collectiveTypeFromName(info.collective), info.inNelems, info.outNelems, size, info.groupSize)
+                           .value_or(0);
             op.dataType = info.dtype;
             op.groupSize = info.groupSize;
             op.algorithm = info.algorithm;

@@ -23,6 +23,7 @@ private:
     std::map<std::int64_t, std::vector<Ceiling>> m_ceilings;
     std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> m_metrics;
     std::unordered_map<std::int64_t, std::string> m_collectives;
+    std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
 };
 
 } // namespace ridgeline::core::detail

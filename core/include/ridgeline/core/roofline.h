@@ -3,6 +3,7 @@
 // facts in, analysis out; importers, capture, the report and the desktop app all call these.
 #pragma once
 
+#include "ridgeline/core/collectives.h"
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
 
@@ -39,6 +40,7 @@ struct KernelFacts {
     std::map<std::string, double, std::less<>> metrics; // Nsight Compute names, base units
     std::vector<Ceiling> ceilings; // of its device, any source; the best one per resource is used
     std::string collective; // non-empty when the kernel carries a collective (comm_ops)
+    std::optional<CollectiveFigures> comm; // its sizes, link and waits, when known (collectives.h)
 };
 
 // The ceiling a figure was compared against.
@@ -71,6 +73,7 @@ struct KernelAnalysis {
 
     // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
     std::string collective;
+    std::optional<CollectiveFigures> comm; // bus bandwidth figures of a collective (collectives.h)
     std::string deviceName;
     std::string latencyHint;
 };
@@ -109,6 +112,7 @@ private:
     std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
     double m_longestCountedNs = -1;
     std::string m_collective;
+    std::optional<CollectiveFigures> m_comm;
     std::string m_deviceName;
     std::int64_t m_kernelId = 0;
 };
