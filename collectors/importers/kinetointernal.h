@@ -31,6 +31,7 @@ struct CommInfo {
     std::string processGroup;
     std::string algorithm;
     std::string protocol;
+    std::int64_t seq = -1; // "Seq": the instance within its process group (traces since 2026)
 };
 
 struct TraceKernel {

@@ -232,6 +232,7 @@ core::Status writeTrace(
             op.algorithm = info.algorithm;
             op.protocol = info.protocol;
             op.processGroup = info.processGroup;
+            op.seq = info.seq;
             op.startNs = record.startNs;
             op.endNs = record.endNs;
             commOps.push_back(std::move(op));

@@ -78,7 +78,7 @@ Result<SessionCollectives> loadCollectives(std::span<SessionReader* const> reade
         const ReaderFacts& f = facts[r];
         for (std::size_t i = firstOp[r]; i < firstOp[r + 1]; ++i) {
             const CommOp& op = out.ops[i];
-            refs.push_back({ op.id, out.rankOfOp[i], op.processGroup, op.collective, -1, op.startNs, op.endNs });
+            refs.push_back({ op.id, out.rankOfOp[i], op.processGroup, op.collective, op.seq, op.startNs, op.endNs });
             CollectiveFigures fig;
             fig.collective = op.collective;
             fig.algorithm = op.algorithm;

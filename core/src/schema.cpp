@@ -87,6 +87,7 @@ CREATE INDEX IF NOT EXISTS comm_ops_by_device_time ON comm_ops(device_id, start_
 struct TableSpec {
     const char* name;
     const char* columns; // what this build reads, comma-separated
+    int sinceVersion = 1; // columns added by a migration are checked only in files that have them
 };
 
 // Every table and column the reader uses; validate() proves them before any query runs.
@@ -116,6 +117,8 @@ constexpr std::array kTables {
         "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, "
         "protocol, process_group, start_ns, end_ns" },
     TableSpec { "verdicts", "kernel_id, verdict, bound_by, utilization, reason" },
+    // v2 (collectives): comm_ops.seq.
+    TableSpec { "comm_ops", "seq", 2 },
 };
 
 struct Migration {
@@ -124,13 +127,19 @@ struct Migration {
 };
 
 // One entry per released schema after v1, applied in order: {2, "ALTER TABLE ..."}, ...
-constexpr std::array<Migration, 0> kMigrations {};
+constexpr std::array kMigrations {
+    // v2 (collectives): the instance number of a collective within its process group (Kineto's
+    // `Seq`), shared by every rank of one instance; -1 = not recorded.
+    Migration { 2, "ALTER TABLE comm_ops ADD COLUMN seq INTEGER NOT NULL DEFAULT -1;" },
+};
 
 } // namespace
 
 Status create(sqlite::Database& db)
 {
     RIDGELINE_TRY(db.exec(kSchemaV1));
+    for (const auto& step : kMigrations)
+        RIDGELINE_TRY(db.exec(step.sql));
     const auto stamp = fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId, kSchemaVersion);
     return db.exec(stamp.c_str());
 }
@@ -142,11 +151,17 @@ Status createIndexes(sqlite::Database& db)
 
 Status validate(sqlite::Database& db)
 {
+    auto version = db.queryInt("PRAGMA user_version");
+    if (version.hasError())
+        return makeError(
+            ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", version.error().message));
     auto lookup = db.prepare("SELECT type, sql FROM sqlite_schema WHERE name = ?1");
     if (lookup.hasError())
         return makeError(
             ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", lookup.error().message));
     for (const auto& table : kTables) {
+        if (table.sinceVersion > version.value())
+            continue;
         auto& stmt = lookup.value();
         stmt.reset();
         stmt.bind(1, table.name);

@@ -126,7 +126,7 @@ TEST_F(Cli, CheckSummarisesAFixture)
     const auto r = run({ "check", m_fixture });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    EXPECT_NE(r.out.find("schema:        v1 (current)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("schema:        v2 (current)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("status:        complete"), std::string::npos);
     EXPECT_NE(r.out.find("devices:       2"), std::string::npos);
     EXPECT_NE(r.out.find("NVIDIA H100 80GB HBM3 (CC 9.0, 132 SMs"), std::string::npos);

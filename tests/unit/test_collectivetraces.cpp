@@ -179,3 +179,46 @@ TEST(CollectiveTraces, PerRankWaitOfTheTwoRankPair)
     EXPECT_EQ(parsed["instances"].size(), starts[0].size());
     EXPECT_TRUE(parsed["collectives"][0]["busbw_Bps"].is_null());
 }
+
+namespace {
+
+// A hand-written two-event Kineto trace of one rank (synthetic, not a real trace): all-gathers of
+// 1,024 Float elements in, 2,048 out (2 ranks) in process group "0", with their `Seq`.
+std::string syntheticRank(int rank, const std::vector<std::pair<int, int>>& seqAndStartUs)
+{
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& [seq, ts] : seqAndStartUs) {
+        events.push_back({ { "ph", "X" }, { "cat", "kernel" }, { "name", "ncclDevKernel_AllGather_RING_LL(int)" },
+            { "pid", 0 }, { "tid", 7 }, { "ts", ts }, { "dur", 10 },
+            { "args",
+                { { "device", 0 }, { "stream", 7 }, { "Collective name", "_allgather_base" }, { "In msg nelems", 1024 },
+                    { "Out msg nelems", 2048 }, { "Group size", 2 }, { "dtype", "Float" },
+                    { "Process Group Name", "0" }, { "Seq", seq } } } });
+    }
+    const nlohmann::json doc
+        = { { "distributedInfo", { { "rank", rank }, { "world_size", 2 } } }, { "traceEvents", events } };
+    return doc.dump();
+}
+
+} // namespace
+
+TEST(CollectiveTraces, SeqMatchesInstancesWhenARankMissesOne)
+{
+    TempDir dir;
+    // Rank 1's trace starts after instance 5: by order its first kernel would pair with rank 0's
+    // instance 5; by Seq it is instance 6, 4 µs after rank 0's.
+    ridgeline::testing::writeBytes(dir.file("r0.json"), syntheticRank(0, { { 5, 100 }, { 6, 200 } }));
+    ridgeline::testing::writeBytes(dir.file("r1.json"), syntheticRank(1, { { 6, 204 } }));
+    ASSERT_TRUE(
+        collectors::importKineto({ dir.file("r0.json"), dir.file("r1.json") }, dir.file("s.ridge"), false).ok());
+    const auto report = reportOf({ dir.file("s.ridge") });
+    ASSERT_EQ(report.ranks.instances.size(), 1u);
+    const auto& instance = report.ranks.instances[0];
+    EXPECT_EQ(instance.index, 6);
+    EXPECT_EQ(instance.startSkewNs, 4'000);
+    EXPECT_EQ(instance.lastRank, 1);
+    // S of an all-gather is the whole output: 2,048 x 4 bytes.
+    ASSERT_EQ(report.rows.size(), 1u);
+    EXPECT_EQ(report.rows[0].bytes, 8'192);
+    EXPECT_EQ(report.rows[0].calls, 3);
+}
