@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 using namespace ridgeline;
@@ -118,6 +119,21 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
         EXPECT_NE(k.analysis.reason.find("busbw"), std::string::npos) << k.analysis.reason;
     }
     EXPECT_EQ(nccl, 2); // the all-reduce and the broadcast kernel
+    // The verdicts the importer stored say the same.
+    auto comms = reader.value().commOps();
+    auto stored = reader.value().verdicts();
+    ASSERT_TRUE(comms.ok() && stored.ok());
+    std::set<std::int64_t> commKernels;
+    for (const auto& op : comms.value())
+        commKernels.insert(*op.kernelId);
+    int storedNccl = 0;
+    for (const auto& v : stored.value()) {
+        if (!commKernels.contains(v.kernelId))
+            continue;
+        ++storedNccl;
+        EXPECT_NE(v.reason.find("busbw"), std::string::npos) << v.reason;
+    }
+    EXPECT_EQ(storedNccl, static_cast<int>(commKernels.size()));
 }
 
 TEST(CollectiveTraces, PerRankWaitOfTheTwoRankPair)
