@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "ridgeline/core/opreport.h"
+#include "ridgeline/core/collectivereport.h"
 #include "ridgeline/core/report.h"
 #include "ridgeline/core/sessionreader.h"
 
@@ -24,7 +25,7 @@ struct ReportCommandOptions {
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
     bool hasStep = false;
     std::string baseline; // session to compare with; empty = none
-    std::string by = "kernel"; // what the rows are: kernel | op | module
+    std::string by = "kernel"; // what the rows are: kernel | op | module | collective
 };
 
 // The baseline's kernels (its timeline is not needed); errors name the baseline file.
@@ -69,8 +70,28 @@ int runOpReport(const ReportCommandOptions& options, core::ReportGrouping by)
     return finishOutput();
 }
 
+// `--by collective`: collectives by type, process group and size; the ranks' waits.
+int runCollectiveReport(const ReportCommandOptions& options)
+{
+    auto reader = core::SessionReader::open(options.path);
+    if (reader.hasError())
+        return fail(exitCodeFor(reader.error()), reader.error().message);
+    core::SessionReader* readers[] = { &reader.value() };
+    auto built = core::buildCollectiveReport(readers);
+    if (built.hasError())
+        return fail(exitCodeFor(built.error()), built.error().message);
+    const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    core::writeCollectiveReport(std::cout, built.value(), format);
+    return finishOutput();
+}
+
 int runReport(const ReportCommandOptions& options)
 {
+    if (options.by == "collective") {
+        if (!options.baseline.empty() || options.hasStep || !options.window.empty())
+            return fail(ExitUsage, "--by collective takes no --baseline, --window or --step");
+        return runCollectiveReport(options);
+    }
     // CLI11 has checked --by against the list in addListingOptions.
     switch (core::reportGroupingFromString(options.by).value_or(core::ReportGrouping::Kernel)) {
     case core::ReportGrouping::Op:
@@ -123,8 +144,8 @@ void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
     cmd.add_option("--by", options.by,
            "Rows per kernel (name and device), per PyTorch operator (GPU time of the GPU ops each launched, "
-           "innermost operator) or per module")
-        ->check(CLI::IsMember({ "kernel", "op", "module" }))
+           "innermost operator), per module, or per collective type, process group and size")
+        ->check(CLI::IsMember({ "kernel", "op", "module", "collective" }))
         ->capture_default_str();
     cmd.add_option("-f,--format", options.format, "Output format")
         ->check(CLI::IsMember({ "table", "csv", "json" }))

@@ -162,6 +162,8 @@ void readArgs(od::value& object, Args& args)
             args.pgName = readString(v);
         else if (key == "Process Group Description")
             args.pgDesc = readString(v);
+        else if (key == "Seq")
+            setInt(args.comm.seq);
         else if (key == "Process Group Ranks")
             args.pgRanks = readString(v);
         else if (key == "name")

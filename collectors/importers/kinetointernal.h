@@ -33,6 +33,7 @@ struct CommInfo {
     std::string processGroup;
     std::string algorithm;
     std::string protocol;
+    std::int64_t seq = -1; // "Seq": the instance within its process group (traces since 2026)
 };
 
 // An operator (cpu_op, python_function) as parsed, its strings interned in its batch

@@ -4,6 +4,7 @@
 // annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
 #include "kinetointernal.h"
 #include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/core/collectives.h"
 #include "ridgeline/core/roofline.h"
 #include "ridgeline/core/sessionformat.h"
 #include "ridgeline/core/sessionwriter.h"
@@ -160,9 +161,35 @@ core::Status writeProcesses(
     return {};
 }
 
+// One launch's collective figures (sizes, the link) for its import-time verdict; waits across
+// ranks are worked out when the session is analysed.
+std::optional<core::CollectiveFigures> collectiveFigures(const core::CommOp& op, const SessionState& state)
+{
+    const auto factor = core::busBandwidthFactor(core::collectiveTypeFromName(op.collective), op.groupSize);
+    if (op.bytes <= 0 || !factor || op.endNs <= op.startNs)
+        return std::nullopt;
+    core::CollectiveFigures f;
+    f.collective = op.collective;
+    f.launches = 1;
+    f.bytes = static_cast<double>(op.bytes);
+    f.busBytes = f.bytes * *factor;
+    f.durationNs = static_cast<double>(op.endNs - op.startNs);
+    f.algorithm = op.algorithm;
+    f.protocol = op.protocol;
+    core::LinkContext context;
+    if (auto d = state.devices.find(op.deviceId); d != state.devices.end())
+        context.device = &d->second;
+    if (auto c = state.ceilings.find(op.deviceId); c != state.ceilings.end())
+        context.ceilings = c->second;
+    context.groupSize = op.groupSize;
+    f.link = core::chooseLink(context);
+    return f;
+}
+
 // Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
-std::vector<core::Verdict> kernelVerdicts(
-    const std::vector<core::Kernel>& kernels, const std::vector<std::string>& collectives, const SessionState& state)
+std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kernels,
+    const std::vector<std::string>& collectives, const std::vector<std::optional<core::CollectiveFigures>>& commFigures,
+    const SessionState& state)
 {
     std::vector<core::Verdict> verdicts;
     verdicts.reserve(kernels.size());
@@ -177,6 +204,8 @@ std::vector<core::Verdict> kernelVerdicts(
         if (auto it = state.ceilings.find(record.deviceId); it != state.ceilings.end())
             facts.ceilings = it->second;
         facts.collective = collectives[i];
+        if (!facts.collective.empty() && i < commFigures.size() && commFigures[i])
+            facts.comm = commFigures[i];
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
     }
     return verdicts;
@@ -263,6 +292,7 @@ core::Status writeTrace(
     std::vector<core::Kernel> kernels;
     std::vector<core::CommOp> commOps;
     std::vector<std::string> collectives; // per kernel: the collective it carries, or empty
+    std::vector<std::optional<core::CollectiveFigures>> commFigures; // per kernel: its sizes, for the verdict
     kernels.reserve(trace.kernels.size());
     collectives.reserve(trace.kernels.size());
     for (auto& k : trace.kernels) {
@@ -286,24 +316,31 @@ core::Status writeTrace(
             op.deviceId = record.deviceId;
             op.collective = info.collective;
             const int size = dtypeSize(info.dtype);
-            op.bytes = info.inNelems > 0 && size > 0 ? info.inNelems * size : 0;
+            // S as nccl-tests counts it: the whole output of an all-gather, the whole input of a reduce-scatter.
+            op.bytes = core::collectiveBytes(
+                core::collectiveTypeFromName(info.collective), info.inNelems, info.outNelems, size, info.groupSize)
+                           .value_or(0);
             op.dataType = info.dtype;
             op.groupSize = info.groupSize;
             op.algorithm = info.algorithm;
             op.protocol = info.protocol;
             op.processGroup = info.processGroup;
+            op.seq = info.seq;
             op.startNs = record.startNs;
             op.endNs = record.endNs;
+            commFigures.push_back(collectiveFigures(op, state));
             commOps.push_back(std::move(op));
             collectives.push_back(info.collective);
         } else {
             collectives.emplace_back();
+            commFigures.emplace_back();
         }
         kernels.push_back(record);
     }
     // The verdicts are worked out on another thread while this one writes the records.
-    auto verdicts = std::async(
-        std::launch::async, [&kernels, &collectives, &state] { return kernelVerdicts(kernels, collectives, state); });
+    auto verdicts = std::async(std::launch::async, [&kernels, &collectives, &commFigures, &state] {
+        return kernelVerdicts(kernels, collectives, commFigures, state);
+    });
     for (auto& op : trace.memops) {
         op.processId = mainProcess;
         op.deviceId = deviceIds.value().at(op.deviceId);

@@ -67,6 +67,7 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     KernelAnalysis a;
     a.kernelId = facts.kernelId;
     a.collective = facts.collective;
+    a.comm = facts.comm;
     a.deviceName = facts.device ? facts.device->name : std::string();
     const auto measured = metricValue(facts.metrics, metric::Duration);
     a.durationNs = measured && *measured > 0 ? *measured : static_cast<double>(std::max<std::int64_t>(facts.durationNs, 0));
@@ -157,6 +158,11 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
     if (!launch.collective.empty())
         m_collective = launch.collective;
     m_ncclByName = m_ncclByName || launch.ncclByName;
+    if (launch.comm) {
+        if (!m_comm)
+            m_comm.emplace();
+        m_comm->add(*launch.comm);
+    }
     if (!launch.hasCounters)
         return;
     ++m_counted;
@@ -190,6 +196,7 @@ KernelAnalysis LaunchAccumulator::result() const
     KernelAnalysis a;
     a.kernelId = m_kernelId;
     a.collective = m_collective;
+    a.comm = m_comm;
     a.deviceName = m_deviceName;
     a.hasCounters = m_counted > 0;
     a.flopsByPrecision = m_ops;

@@ -120,6 +120,8 @@ constexpr std::array kTables {
     // v2 (operators)
     TableSpec { "operator_chunks", "id, count, data", 2 },
     TableSpec { "api_calls", "external_id", 2 },
+    // v2 (collectives): comm_ops.seq.
+    TableSpec { "comm_ops", "seq", 2 },
 };
 
 struct Migration {
@@ -139,6 +141,9 @@ ALTER TABLE api_calls ADD COLUMN external_id INTEGER NOT NULL DEFAULT 0;
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
     Migration { 2, kV2Operators },
+    // v2 (collectives): the instance number of a collective within its process group (Kineto's
+    // `Seq`), shared by every rank of one instance; -1 = not recorded.
+    Migration { 2, "ALTER TABLE comm_ops ADD COLUMN seq INTEGER NOT NULL DEFAULT -1;" },
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sessionanalysis.h"
 
+#include "collectivesession.h"
 #include "ridgeline/core/sessionreader.h"
 
 #include <algorithm>
@@ -25,12 +26,16 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
     });
     if (metrics.hasError())
         return metrics.error();
-    auto comms = reader.commOps();
+    SessionReader* readers[] = { &reader };
+    auto comms = loadCollectives(readers);
     if (comms.hasError())
         return comms.error();
-    for (const auto& op : comms.value()) {
-        if (op.kernelId)
-            facts.m_collectives[*op.kernelId] = op.collective.empty() ? "collective" : op.collective;
+    for (const auto& op : comms.value().ops) {
+        if (!op.kernelId)
+            continue;
+        facts.m_collectives[*op.kernelId] = op.collective.empty() ? "collective" : op.collective;
+        if (auto f = comms.value().figures.find(op.id); f != comms.value().figures.end())
+            facts.m_commFigures[*op.kernelId] = f->second;
     }
     auto names = reader.kernelNames();
     if (names.hasError())
@@ -71,6 +76,8 @@ KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
         f.collective = c->second;
     if (auto n = m_names.find(kernel.nameId); n != m_names.end())
         f.name = n->second;
+    if (auto c = m_commFigures.find(kernel.id); c != m_commFigures.end())
+        f.comm = c->second;
     return f;
 }
 

@@ -25,6 +25,7 @@ private:
     std::unordered_map<std::int64_t, std::string> m_collectives;
     std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
     std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
+    std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
 };
 
 } // namespace ridgeline::core::detail

@@ -218,7 +218,7 @@ Result<std::vector<CommOp>> SessionReader::commOps(const TimeQuery& query)
 {
     return m_impl->collectWindow<CommOp>("comm_ops",
         "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, protocol, "
-        "process_group, start_ns, end_ns",
+        "process_group, start_ns, end_ns, seq",
         query, true, [](Statement& s) {
             CommOp c;
             c.id = s.columnInt(0);
@@ -235,6 +235,7 @@ Result<std::vector<CommOp>> SessionReader::commOps(const TimeQuery& query)
             c.processGroup = s.columnText(11);
             c.startNs = s.columnInt(12);
             c.endNs = s.columnInt(13);
+            c.seq = s.columnInt(14);
             return c;
         });
 }

@@ -190,8 +190,8 @@ Result<std::int64_t> SessionWriter::addCommOps(std::span<const CommOp> ops)
     return m_impl->inTransaction("collectives", [&]() -> Result<std::int64_t> {
         auto stmt = m_impl->db.prepare(
             "INSERT INTO comm_ops(id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, "
-            "root, algorithm, protocol, process_group, start_ns, end_ns) "
-            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)");
+            "root, algorithm, protocol, process_group, start_ns, end_ns, seq) "
+            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)");
         if (stmt.hasError())
             return stmt.error();
         std::int64_t first = 0;
@@ -211,6 +211,7 @@ Result<std::int64_t> SessionWriter::addCommOps(std::span<const CommOp> ops)
             s.bind(12, c.processGroup);
             s.bind(13, c.startNs);
             s.bind(14, c.endNs);
+            s.bind(15, c.seq);
             RIDGELINE_TRY(s.run());
             if (first == 0)
                 first = m_impl->db.lastInsertRowid();

@@ -91,9 +91,7 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     a.boundBy.clear();
     a.boundUtilization.reset();
     if (!collective.empty()) {
-        a.verdict = verdict::CommunicationBound;
-        a.boundBy = "collective";
-        a.reason = fmt::format("communication-bound: carries the collective {}", collective);
+        classifyCollective(a, collective); // collectives.cpp: busbw against the link
         return;
     }
     if (a.ncclByName) {

@@ -178,6 +178,41 @@ TEST_F(Cli, ReportInEveryFormat)
     EXPECT_EQ(doc["kernels"][0]["total_time_ns"], 24'000);
 }
 
+TEST_F(Cli, ReportByCollective)
+{
+    // The fixture's one AllReduce (tests/support/fixtures.cpp): S = 4096 x 4 = 16,384 bytes in
+    // 5,000 ns on 2 ranks, so algbw = 16,384 / 5e-6 = 3.2768 GB/s and busbw = algbw x 2(2-1)/2, the
+    // same; its device record gives NVLink 450 GB/s: 3.2768 / 450 = 0.728 %.
+    const auto json = run({ "report", m_fixture, "--by", "collective", "--format", "json" });
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    ASSERT_EQ(doc["collectives"].size(), 1u);
+    const auto& row = doc["collectives"][0];
+    EXPECT_EQ(row["collective"], "AllReduce");
+    EXPECT_EQ(row["process_group"], "default_pg");
+    EXPECT_EQ(row["bytes"], 16'384);
+    EXPECT_EQ(row["calls"], 1);
+    EXPECT_EQ(row["time_ns"], 5'000);
+    EXPECT_DOUBLE_EQ(row["algbw_Bps"].get<double>(), 3.2768e9);
+    EXPECT_DOUBLE_EQ(row["busbw_Bps"].get<double>(), 3.2768e9);
+    EXPECT_EQ(row["link"], "NVLink");
+    EXPECT_DOUBLE_EQ(row["link_Bps"].get<double>(), 450e9);
+    EXPECT_NEAR(row["pct_of_link"].get<double>(), 3.2768 / 450 * 100, 1e-9);
+    EXPECT_EQ(row["verdict"], "communication-bound");
+    // One rank: it waits for nobody, and no instance is matched across ranks.
+    ASSERT_EQ(doc["ranks"].size(), 1u);
+    EXPECT_EQ(doc["ranks"][0]["wait_ns"], 0);
+    EXPECT_EQ(doc["instances"].size(), 0u);
+
+    const auto table = run({ "report", m_fixture, "--by", "collective" });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("busbw 3.28 GB/s = 0.7 % of NVLink 450 GB/s"), std::string::npos) << table.out;
+    const auto csv = run({ "report", m_fixture, "--by=collective", "-f", "csv" });
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 2) << csv.out;
+    EXPECT_EQ(run({ "report", m_fixture, "--by", "nothing" }).exitCode, 1);
+}
+
 TEST_F(Cli, BadFilesGetOneClearErrorAndExitTwo)
 {
     const auto empty = m_dir.file("empty.ridge");

@@ -37,6 +37,11 @@ TEST(Migrations, V1SessionOpensInThisVersion)
     ASSERT_EQ(rows.value().size(), 5u);
     EXPECT_EQ(rows.value()[0].name, "ampere_sgemm_128x64_nn");
     EXPECT_EQ(rows.value()[0].totalNs, 24'000);
+    // v2 added comm_ops.seq: unrecorded (-1) in a migrated v1 file.
+    auto comms = r.commOps();
+    ASSERT_TRUE(comms.ok());
+    ASSERT_EQ(comms.value().size(), 1u);
+    EXPECT_EQ(comms.value()[0].seq, -1);
     // Opening never writes to the file, not even to migrate it.
     EXPECT_EQ(ridgeline::testing::readBytes(path), before);
 }

@@ -203,7 +203,8 @@ TEST_F(Roofline, CollectivesAreCommunicationBoundWhateverTheCounters)
     const auto a = analyzeKernel(f);
     EXPECT_EQ(a.verdict, "communication-bound");
     EXPECT_EQ(a.boundBy, "collective");
-    EXPECT_EQ(a.reason, "communication-bound: carries the collective AllReduce");
+    EXPECT_EQ(
+        a.reason, "communication-bound: carries the collective AllReduce; message sizes missing, so no bus bandwidth");
     auto noCounters = facts({});
     noCounters.collective = "AllGather";
     EXPECT_EQ(analyzeKernel(noCounters).verdict, "communication-bound");

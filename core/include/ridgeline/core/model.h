@@ -190,6 +190,7 @@ struct CommOp {
     std::string algorithm; // "Ring", "Tree", ... when known
     std::string protocol; // "LL", "LL128", "Simple" when known
     std::string processGroup;
+    std::int64_t seq = -1; // instance number within the process group, the same on every rank; -1 unknown
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     bool operator==(const CommOp&) const = default;

@@ -3,6 +3,7 @@
 // facts in, analysis out; importers, capture, the report and the desktop app all call these.
 #pragma once
 
+#include "ridgeline/core/collectives.h"
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
 
@@ -41,6 +42,7 @@ struct KernelFacts {
     std::vector<Ceiling> ceilings; // of its device, any source; the best one per resource is used
     std::string collective; // non-empty when the kernel carries a collective (comm_ops)
     std::string name; // the kernel's name, when known: NCCL kernels are recognised by it
+    std::optional<CollectiveFigures> comm; // its sizes, link and waits, when known (collectives.h)
 };
 
 // NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
@@ -81,6 +83,7 @@ struct KernelAnalysis {
 
     // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
     std::string collective;
+    std::optional<CollectiveFigures> comm; // bus bandwidth figures of a collective (collectives.h)
     std::string deviceName;
     std::string latencyHint;
 };
@@ -121,6 +124,7 @@ private:
     std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
     double m_longestCountedNs = -1;
     std::string m_collective;
+    std::optional<CollectiveFigures> m_comm;
     std::string m_deviceName;
     std::int64_t m_kernelId = 0;
 };
