@@ -23,7 +23,7 @@ std::string upper(std::string_view text)
     return out;
 }
 
-// The best ceiling of a resource (measured, then counters, then datasheet: preferenceOf).
+// The best ceiling of a resource (counters, then measured, then datasheet: preferenceOf).
 const Ceiling* bestCeiling(std::span<const Ceiling> ceilings, std::string_view resource)
 {
     const Ceiling* best = nullptr;

@@ -33,7 +33,7 @@ namespace {
 core::Result<std::string> importWithCollectors(
     const std::vector<std::string>& inputs, const std::string& output, const ui::ImportProgress& progress)
 {
-    collectors::ImportRequest request { inputs, output, false, progress };
+    collectors::ImportRequest request { inputs, output, false, progress, {} };
     auto result = collectors::importFiles(request);
     if (result.hasError())
         return result.error();

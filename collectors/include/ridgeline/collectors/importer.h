@@ -17,11 +17,11 @@ struct ImportRequest {
     std::vector<std::string> inputs; // several files only for formats with one file per rank (Kineto)
     std::string output;
     bool overwrite = false;
+    // Progress of long imports, 0..1, with what is being done; may be empty.
+    std::function<void(double fraction, std::string_view what)> progress;
     // Names the GPU of devices the file leaves unnamed (`--gpu`), loosely matched against the
     // catalogue (resolveGpu): their datasheet ceilings are added and verdicts recomputed.
     std::string gpuName;
-    // Progress of long imports, 0..1, with what is being done; may be empty.
-    std::function<void(double fraction, std::string_view what)> progress;
 };
 
 struct ImportResult {
