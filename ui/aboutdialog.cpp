@@ -62,6 +62,12 @@ QString sessionProvenance(const SessionDocument& document)
     row(tr("Created"), escaped(value("created_at")));
     row(tr("Written by"),
         value("tool_version").empty() ? QString() : tr("Ridgeline ") + escaped(value("tool_version")));
+    for (const auto& w : document.warnings) {
+        QString examples;
+        for (const auto& e : w.examples)
+            examples += QStringLiteral("<br>e.g. ") + escaped(e);
+        row(tr("Warning"), QStringLiteral("%1: %2%3").arg(escaped(w.what)).arg(w.count).arg(examples));
+    }
     if (value("source") == "fixture")
         row(tr("Note"), tr("Synthetic data written by the test suite, not a measurement."));
     return QStringLiteral("<h4>%1</h4><table cellspacing=\"4\">%2</table>").arg(tr("This session"), rows);

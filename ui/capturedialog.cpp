@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "capturedialog.h"
 
+#include "ridgeline/core/shellwords.h"
+
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
@@ -21,6 +23,31 @@
 #include <QVBoxLayout>
 
 namespace ridgeline::ui {
+
+namespace {
+
+// POSIX shell words (single and double quotes, backslashes); empty when the line does not split
+// (startCapture refuses such a line with the reason).
+QStringList splitArguments(const QString& line)
+{
+    auto words = core::splitShellWords(line.toStdString());
+    QStringList out;
+    if (words.hasError())
+        return out;
+    for (const auto& word : words.value())
+        out.append(QString::fromStdString(word));
+    return out;
+}
+
+QString joinArguments(const QStringList& arguments)
+{
+    std::vector<std::string> words;
+    for (const auto& arg : arguments)
+        words.push_back(arg.toStdString());
+    return QString::fromStdString(core::joinShellWords(words));
+}
+
+} // namespace
 
 namespace {
 
@@ -174,7 +201,7 @@ CaptureOptions CaptureDialog::options() const
 {
     CaptureOptions o;
     o.program = m_program->text().trimmed();
-    o.arguments = QProcess::splitCommand(m_arguments->text());
+    o.arguments = splitArguments(m_arguments->text());
     o.workingDirectory = m_workingDirectory->text().trimmed();
     for (const auto& line : m_environment->toPlainText().split(u'\n', Qt::SkipEmptyParts)) {
         if (!line.trimmed().isEmpty())
@@ -193,10 +220,7 @@ CaptureOptions CaptureDialog::options() const
 void CaptureDialog::setOptions(const CaptureOptions& o)
 {
     m_program->setText(o.program);
-    QStringList quoted;
-    for (const auto& arg : o.arguments)
-        quoted.append(arg.contains(u' ') || arg.isEmpty() ? u'"' + arg + u'"' : arg);
-    m_arguments->setText(quoted.join(u' '));
+    m_arguments->setText(joinArguments(o.arguments));
     m_workingDirectory->setText(o.workingDirectory);
     m_environment->setPlainText(o.environment.join(u'\n'));
     const int preset = o.metrics == u"roofline" ? 0 : o.metrics == u"full" ? 1 : o.metrics == u"none" ? 2 : 3;
@@ -227,6 +251,8 @@ bool CaptureDialog::startCapture()
         problem = tr("Choose the program to capture.");
     else if (o.output.isEmpty())
         problem = tr("Choose where to save the session.");
+    else if (auto split = core::splitShellWords(m_arguments->text().toStdString()); split.hasError())
+        problem = tr("The arguments cannot be split: %1.").arg(QString::fromStdString(split.error().message));
     else if (o.metrics.isEmpty())
         problem = tr("List the metrics to collect, or choose a preset.");
     else if (const QString bad = invalidEnvironmentEntry(o.environment); !bad.isEmpty())
@@ -340,7 +366,7 @@ void CaptureDialog::loadSettings()
     settings.beginGroup(QStringLiteral("capture"));
     CaptureOptions o;
     o.program = settings.value(QStringLiteral("program")).toString();
-    o.arguments = QProcess::splitCommand(settings.value(QStringLiteral("arguments")).toString());
+    o.arguments = splitArguments(settings.value(QStringLiteral("arguments")).toString());
     o.workingDirectory = settings.value(QStringLiteral("workingDirectory")).toString();
     o.environment = settings.value(QStringLiteral("environment")).toStringList();
     o.metrics = settings.value(QStringLiteral("metrics"), QStringLiteral("roofline")).toString();

@@ -321,10 +321,14 @@ void MainWindow::showDocument(const SessionDocumentPtr& document)
     std::int64_t launches = 0;
     for (const auto& row : document->report.kernels)
         launches += row.launches;
-    statusBar()->showMessage(
-        tr("%1: %n kernel(s), %2 launches", nullptr, static_cast<int>(document->report.kernels.size()))
-            .arg(document->path)
-            .arg(launches));
+    QString summary = tr("%1: %n kernel(s), %2 launches", nullptr, static_cast<int>(document->report.kernels.size()))
+                          .arg(document->path)
+                          .arg(launches);
+    if (!document->warnings.empty())
+        summary += tr(" — warning: %1 (%2; see Help ▸ About)")
+                       .arg(QString::fromStdString(document->warnings.front().what))
+                       .arg(document->warnings.front().count);
+    statusBar()->showMessage(summary);
     Q_EMIT documentChanged(document);
     updateActions();
     Q_EMIT sessionOpened(document->path);

@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/report.h"
+#include "ridgeline/core/sessioncheck.h"
 #include "ridgeline/core/timelinelod.h"
 
 #include <QString>
@@ -22,6 +23,8 @@ struct SessionDocument {
     // True for the table stage of an open (LoadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;
+    // What `ridgeline check` warns of in this session's values (bad times, dangling ids, NaN metrics...).
+    std::vector<core::ValueWarning> warnings;
 };
 
 using SessionDocumentPtr = std::shared_ptr<const SessionDocument>;

@@ -114,6 +114,13 @@ core::Result<SessionDocument> loadSessionDocument(const QString& path, const Loa
         return laidOut.error();
     doc.timeline = std::make_shared<const core::TimelineData>(std::move(laidOut).value());
 
+    if (!stages.begin(950, tr("Checking values")))
+        return cancelledError();
+    auto warnings = core::checkSessionValues(path.toStdString());
+    if (warnings.hasError())
+        return warnings.error();
+    doc.warnings = std::move(warnings).value();
+
     if (!stages.begin(1000, tr("Done")))
         return cancelledError();
     return doc;

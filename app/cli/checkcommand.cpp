@@ -15,6 +15,7 @@ namespace {
 struct CheckOptions {
     std::string path;
     bool json = false;
+    bool strict = false;
 };
 
 int runCheck(const CheckOptions& options)
@@ -28,6 +29,14 @@ int runCheck(const CheckOptions& options)
     if (!check.value().problems.empty())
         return fail(
             ExitBadInput, fmt::format("{}: the session is damaged ({})", options.path, check.value().problems.front()));
+    if (const auto& warnings = check.value().warnings; !warnings.empty()) {
+        const auto& first = warnings.front();
+        const auto message = fmt::format("{}: {} ({}{})", options.path, first.what,
+            first.examples.empty() ? "" : first.examples.front(), warnings.size() > 1 ? ", and more" : "");
+        if (options.strict)
+            return fail(ExitBadInput, message);
+        std::cerr << "ridgeline: warning: " << message << '\n';
+    }
     return ExitSuccess;
 }
 
@@ -39,8 +48,11 @@ Runner addCheckCommand(CLI::App& app)
     auto* cmd = app.add_subcommand("check", "Validate a session file and print a summary of it");
     cmd->add_option("FILE", options->path, "Session file (.ridge)")->required();
     cmd->add_flag("--json", options->json, "Print the summary as one JSON object");
+    cmd->add_flag("--strict", options->strict, "Exit with 2 when the value checks warn (bad times, dangling ids, ...)");
     cmd->footer("A damaged or invalid file exits with 2; a partial session (capture or import that did not\n"
-                "finish) is valid and reported as such.");
+                "finish) is valid and reported as such. Odd values (ops ending before they start, times that\n"
+                "are not integers, ids that point at nothing, NaN metrics, zero-sized grids, overlapping ops on\n"
+                "a stream) are warnings: exit 0, or 2 with --strict.");
     return [options] { return runCheck(*options); };
 }
 

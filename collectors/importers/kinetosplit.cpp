@@ -15,6 +15,10 @@ namespace {
 
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
 constexpr std::size_t kNeedMore = static_cast<std::size_t>(-1);
+constexpr std::size_t kTooDeep = kNeedMore - 1;
+// simdjson's own default limit: deeper text would be refused by it anyway, and following it costs
+// nothing here; refusing it up front gives one clear message.
+constexpr std::size_t kMaxDepth = 1024;
 
 enum ByteClass : unsigned char { Plain, Quote, Open, Close, Space, Delimiter };
 
@@ -77,7 +81,8 @@ std::size_t valueEndIn(const char* text, std::size_t at, std::size_t end)
                 --i;
                 break;
             case Open:
-                ++depth;
+                if (++depth > kMaxDepth)
+                    return kTooDeep;
                 break;
             case Close:
                 if (--depth == 0)
@@ -141,6 +146,12 @@ private:
         return core::makeError(
             core::ErrorCode::BadFile, fmt::format("{}: malformed JSON at byte {}: {}", name(), offsetOf(m_pos), what));
     }
+    core::Error tooDeep() const
+    {
+        return core::makeError(core::ErrorCode::BadFile,
+            fmt::format("{}: malformed trace: the value at byte {} is nested deeper than {} levels", name(),
+                offsetOf(m_pos), kMaxDepth));
+    }
     core::Error truncated() const
     {
         return core::makeError(core::ErrorCode::BadFile,
@@ -167,6 +178,11 @@ private:
                 m_lastEnd = m_lastEnd > shift ? m_lastEnd - shift : 0;
             }
         }
+        if (m_end == usable() && usable() >= m_options.maxValueBytes)
+            return core::makeError(core::ErrorCode::BadFile,
+                fmt::format("{}: the JSON value (an event or a top-level member) at byte {} is larger than {} MB, "
+                            "the most Ridgeline reads as one value",
+                    name(), offsetOf(m_keep), m_options.maxValueBytes >> 20));
         if (m_end == usable()) // one value is bigger than the window: the window grows for it
             m_buffer.resize((m_buffer.size() - kPadding) * 2 + kPadding);
         auto got = m_source.read(text() + m_end, usable() - m_end);
@@ -205,6 +221,8 @@ private:
             m_keep = m_pos;
         while (true) {
             const std::size_t end = valueEndIn(text(), m_pos, m_end);
+            if (end == kTooDeep)
+                return tooDeep();
             if (end != kNeedMore)
                 return end;
             auto more = fill();
@@ -292,6 +310,8 @@ private:
                 m_keep = m_pos;
             }
             std::size_t end = valueEndIn(text(), m_pos, m_end);
+            if (end == kTooDeep)
+                return tooDeep();
             if (end == kNeedMore) {
                 if (m_lastEnd > m_batchStart) // hand over the whole events first: the window is then free
                     RIDGELINE_TRY(flush());

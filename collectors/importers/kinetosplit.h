@@ -30,10 +30,15 @@ struct SplitHandlers {
 struct SplitOptions {
     std::size_t windowBytes = std::size_t { 16 } << 20; // text read at a time
     std::size_t batchBytes = std::size_t { 2 } << 20; // events handed to simdjson at a time
+    // The window grows (doubling) for one value up to this size; a bigger event or top-level member
+    // is refused (BadFile), so that a hostile file cannot make the import hold it in memory. Real
+    // Kineto events are a few KB.
+    std::size_t maxValueBytes = std::size_t { 32 } << 20;
 };
 
 // Errors: BadFile naming the source and the byte offset (empty file, truncated or malformed JSON,
-// text after the trace); the handlers' and the source's errors as they are.
+// text after the trace, a value nested deeper than 1024 levels or larger than maxValueBytes); the handlers' and the
+// source's errors as they are.
 core::Status splitTrace(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options = {});
 
 } // namespace ridgeline::collectors::kineto

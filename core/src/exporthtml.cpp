@@ -13,6 +13,7 @@
 #include "ridgeline/core/version.h"
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -70,6 +71,22 @@ std::string metaValue(const std::map<std::string, std::string>& meta, const char
     return it == meta.end() ? std::string() : it->second;
 }
 
+// A capture-clock time as a person reads it: a UTC date and time when it is an epoch time
+// (CUPTI and Kineto clocks; 2000 to 2100), else the offset from the clock's origin (Nsight Systems
+// exports count from the session start).
+std::string clockTime(std::int64_t ns)
+{
+    constexpr std::int64_t kYear2000 = 946'684'800LL * 1'000'000'000LL;
+    constexpr std::int64_t kYear2100 = 4'102'444'800LL * 1'000'000'000LL;
+    if (ns < kYear2000 || ns >= kYear2100)
+        return fmt::format("{} after the capture clock's origin", formatDuration(static_cast<double>(ns)));
+    const std::time_t seconds = static_cast<std::time_t>(ns / 1'000'000'000);
+    std::tm utc {};
+    gmtime_r(&seconds, &utc);
+    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:09} UTC", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday,
+        utc.tm_hour, utc.tm_min, utc.tm_sec, ns % 1'000'000'000);
+}
+
 void writeSummary(std::ostream& out, SessionReader& reader, const std::map<std::string, std::string>& meta,
     const std::vector<Device>& devices, const TableCounts& counts, const TimeSpan& span)
 {
@@ -102,8 +119,8 @@ void writeSummary(std::ostream& out, SessionReader& reader, const std::map<std::
     row("Hardware counter values", formatCount(counts.metrics));
     row("GPU time span",
         span.empty ? "no GPU activity"
-                   : fmt::format("{} (from {} to {} ns on the capture clock)",
-                       formatDuration(static_cast<double>(span.durationNs())), span.startNs, span.endNs));
+                   : fmt::format("{}, from {} to {}", formatDuration(static_cast<double>(span.durationNs())),
+                       clockTime(span.startNs), clockTime(span.endNs)));
     out << "</table>\n";
 }
 

@@ -2,7 +2,9 @@
 #include "ridgeline/core/sessioncheck.h"
 
 #include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/sqlite.h"
 #include "ridgeline/core/units.h"
+#include "sessionvalues.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -60,6 +62,23 @@ void writeText(std::ostream& out, const SessionCheck& c)
         for (const auto& p : c.problems)
             fmt::print(out, "    {}\n", p);
     }
+    if (!c.problems.empty())
+        return;
+    if (c.warnings.empty()) {
+        fmt::print(out, "  values:        ok\n");
+        return;
+    }
+    std::int64_t total = 0;
+    for (const auto& w : c.warnings)
+        total += w.count;
+    fmt::print(out,
+        "  values:        {} warning{} ({} kind{}; the file reads, figures from these records are suspect)\n",
+        formatCount(total), total == 1 ? "" : "s", c.warnings.size(), c.warnings.size() == 1 ? "" : "s");
+    for (const auto& w : c.warnings) {
+        fmt::print(out, "    {}: {}\n", w.what, formatCount(w.count));
+        for (const auto& e : w.examples)
+            fmt::print(out, "      e.g. {}\n", e);
+    }
 }
 
 void writeJson(std::ostream& out, const SessionCheck& c)
@@ -70,6 +89,10 @@ void writeJson(std::ostream& out, const SessionCheck& c)
     for (const auto& d : c.devices)
         devices.push_back({ { "id", d.id }, { "name", d.name }, { "host", d.host },
             { "compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor) }, { "sm_count", d.smCount } });
+    json warnings = json::array();
+    for (const auto& w : c.warnings)
+        warnings.push_back(
+            { { "kind", w.kind }, { "what", w.what }, { "count", w.count }, { "examples", w.examples } });
     json meta = json::object();
     for (const auto& [key, value] : c.meta)
         meta[key] = value;
@@ -79,6 +102,7 @@ void writeJson(std::ostream& out, const SessionCheck& c)
         { "status", c.complete() ? "complete" : "partial" },
         { "valid", c.problems.empty() },
         { "problems", c.problems },
+        { "warnings", warnings },
         { "meta", meta },
         { "devices", devices },
         { "counts",
@@ -100,6 +124,19 @@ bool SessionCheck::complete() const
 {
     auto it = meta.find(metakey::Status);
     return it != meta.end() && it->second == "complete";
+}
+
+Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path)
+{
+    // The caller opened the file with SessionReader (schema validated); a plain read-only
+    // connection runs the rules.
+    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly);
+    if (db.hasError())
+        return db.error();
+    auto warnings = checkSessionValues(db.value());
+    if (warnings.hasError())
+        return makeError(ErrorCode::BadFile, fmt::format("{}: {}", path, warnings.error().message));
+    return warnings;
 }
 
 Result<SessionCheck> checkSession(const std::string& path)
@@ -134,6 +171,10 @@ Result<SessionCheck> checkSession(const std::string& path)
     if (span.hasError())
         return span.error();
     check.span = span.value();
+    auto warnings = checkSessionValues(path);
+    if (warnings.hasError())
+        return warnings.error();
+    check.warnings = std::move(warnings).value();
     return check;
 }
 

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace ridgeline::core {
@@ -76,31 +78,59 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reade
 
 namespace {
 
-// "<number>[ns|us|ms|s]" -> ns.
+// "[-]<digits>[.<digits>][ns|us|ms|s]" -> ns, in exact decimal arithmetic (epoch-ns bounds such
+// as 1661203463063943000 do not fit a double's 53 bits). A fraction of a nanosecond rounds to the
+// nearest, halves away from zero; a value beyond int64 is rejected.
+__extension__ using Wide = __int128; // exact for every int64 times a unit, with room to spare
+
 std::optional<std::int64_t> parseTime(std::string_view text)
 {
-    double scale = 1;
-    for (const auto& [suffix, factor] :
-        { std::pair<std::string_view, double> { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } }) {
-        if (text.size() > suffix.size() && text.ends_with(suffix)) {
+    std::int64_t scale = 1;
+    int scaleDigits = 0;
+    for (const auto& [suffix, factor, digits] : { std::tuple<std::string_view, std::int64_t, int> { "ns", 1, 0 },
+             { "us", 1'000, 3 }, { "ms", 1'000'000, 6 }, { "s", 1'000'000'000, 9 } }) {
+        if (text.ends_with(suffix)) {
             text.remove_suffix(suffix.size());
             scale = factor;
+            scaleDigits = digits;
             break;
         }
     }
-    if (text.empty())
+    const bool negative = text.starts_with('-');
+    if (negative)
+        text.remove_prefix(1);
+    const auto dot = text.find('.');
+    const std::string_view whole = text.substr(0, dot);
+    const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    const auto allDigits = [](std::string_view s) {
+        return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if ((whole.empty() && fraction.empty()) || !allDigits(whole) || !allDigits(fraction)
+        || (dot != std::string_view::npos && fraction.empty()))
         return std::nullopt;
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(std::string(text), &used);
-    } catch (const std::exception&) {
-        return std::nullopt;
+    constexpr Wide limit = std::numeric_limits<std::int64_t>::max();
+    Wide ns = 0;
+    for (char c : whole) {
+        ns = ns * 10 + (c - '0');
+        if (ns > limit)
+            return std::nullopt;
     }
-    const double ns = value * scale;
-    if (used != text.size() || !(ns > -9.2e18 && ns < 9.2e18))
+    ns *= scale;
+    // The fraction's first scaleDigits digits are whole nanoseconds; the next one rounds.
+    Wide place = scale;
+    for (std::size_t i = 0; i < fraction.size() && i <= static_cast<std::size_t>(scaleDigits); ++i) {
+        const int digit = fraction[i] - '0';
+        if (static_cast<int>(i) == scaleDigits) {
+            if (digit >= 5)
+                ns += 1;
+            break;
+        }
+        place /= 10;
+        ns += digit * place;
+    }
+    if (ns > limit)
         return std::nullopt;
-    return static_cast<std::int64_t>(std::llround(ns));
+    return static_cast<std::int64_t>(negative ? -ns : ns);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -192,6 +193,41 @@ private Q_SLOTS:
         o.metrics = QStringLiteral("none");
         dialog.setOptions(o);
         QCOMPARE(dialog.options().metrics, QStringLiteral("none"));
+    }
+
+    // The Arguments field splits as a POSIX shell does (QProcess::splitCommand knows no single
+    // quotes: -c 'echo hi; exit 3' reached the program as 'echo, hi;, exit, 3').
+    void argumentsSplitLikeAShellAndSurviveTheSettings()
+    {
+        const QStringList tricky { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3"), QStringLiteral("it's"),
+            QString(), QStringLiteral("say \"hi\""), QStringLiteral("$HOME") };
+        {
+            ui::CaptureDialog dialog;
+            QLineEdit* arguments = nullptr;
+            for (auto* edit : dialog.findChildren<QLineEdit*>())
+                if (edit->placeholderText().contains(QStringLiteral("quoted as in a shell")))
+                    arguments = edit;
+            QVERIFY(arguments);
+            arguments->setText(QStringLiteral("-c 'echo hi; exit 3'"));
+            QCOMPARE(
+                dialog.options().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
+            auto o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("q.ridge")));
+            dialog.setOptions(o);
+            arguments->setText(QStringLiteral("-c 'echo hi"));
+            QVERIFY(!dialog.startCapture());
+            QVERIFY2(dialog.errorText().contains(QStringLiteral("not closed")), qPrintable(dialog.errorText()));
+
+            // Through the form and, once a capture starts, through QSettings into a new dialog.
+            o.arguments = tricky;
+            dialog.setOptions(o);
+            QCOMPARE(dialog.options().arguments, tricky);
+            dialog.runner()->setLauncher(kFake);
+            QSignalSpy captured(&dialog, &ui::CaptureDialog::sessionCaptured);
+            QVERIFY(dialog.startCapture());
+            QVERIFY(captured.wait(10000));
+        }
+        ui::CaptureDialog reopened;
+        QCOMPARE(reopened.options().arguments, tricky);
     }
 };
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sqlite3.h>
 #include <sstream>
 
 using namespace ridgeline::core;
@@ -393,4 +394,29 @@ TEST_F(Exporters, AtomicWriteLeavesNothingOnFailure)
         return {};
     }).ok());
     EXPECT_EQ(ridgeline::testing::readBytes(target), "whole");
+}
+
+TEST_F(Exporters, HtmlGpuTimeSpanIsAUtcDateOnAnEpochClock)
+{
+    // The fixture's ops run from 0 to 42,500 ns (tests/data/README.md); shifted onto an epoch clock
+    // by 1661203463063943000 ns, i.e. 1661203463 s = 2022-08-22 21:24:23 UTC (date -u -d @1661203463).
+    const auto path = m_dir.file("epoch.ridge");
+    ridgeline::testing::writeBytes(path, ridgeline::testing::readBytes(m_small));
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    for (const char* table : { "kernels", "memops", "comm_ops", "api_calls", "nvtx_ranges" }) {
+        const auto sql = std::string("UPDATE ") + table
+            + " SET start_ns = start_ns + 1661203463063943000, end_ns = end_ns + 1661203463063943000";
+        ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    }
+    sqlite3_close(db);
+    for (const auto& [session, expected] :
+        { std::pair<std::string, std::string> { path,
+              "42.500 µs, from 2022-08-22 21:24:23.063943000 UTC to 2022-08-22 21:24:23.063985500 UTC" },
+            { m_small, "after the capture clock's origin" } }) {
+        auto reader = openSession(session);
+        std::ostringstream out;
+        ASSERT_TRUE(writeHtmlReport(reader, out).ok());
+        EXPECT_NE(out.str().find(expected), std::string::npos) << out.str().substr(0, 3000);
+    }
 }

@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <vector>
 
 using namespace ridgeline::core;
@@ -224,7 +225,22 @@ TEST(Timeline, ParseTimeWindow)
     EXPECT_EQ(w.value().startNs, 10'000);
     EXPECT_EQ(w.value().endNs, 1'000'000'000);
     EXPECT_EQ(parseTimeWindow("5ns:6ns").value().endNs, 6);
-    for (const char* bad : { "", "1000", "2000:1000", "5:5", "a:b", "1:2h", ":5", "1ms:" }) {
+    // Epoch-ns bounds are exact (through a double, 1661203463063943000 became ...942912).
+    w = parseTimeWindow("1661203463063943000:1661203463063943001");
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w.value().startNs, 1661203463063943000);
+    EXPECT_EQ(w.value().endNs, 1661203463063943001);
+    // Decimals with a unit, worked digit by digit: 1661203463.063943001 s = ...063943001 ns.
+    EXPECT_EQ(parseTimeWindow("0:1661203463.063943001s").value().endNs, 1661203463063943001);
+    EXPECT_EQ(parseTimeWindow("0:1661203463063.943001ms").value().endNs, 1661203463063943001);
+    EXPECT_EQ(parseTimeWindow("0:1661203463063943.001us").value().endNs, 1661203463063943001);
+    EXPECT_EQ(parseTimeWindow("0:.5us").value().endNs, 500);
+    EXPECT_EQ(parseTimeWindow("0:1.0005us").value().endNs, 1001); // 1000.5 ns, half rounds away
+    EXPECT_EQ(parseTimeWindow("0:1.0004999us").value().endNs, 1000);
+    EXPECT_EQ(parseTimeWindow("-2ms:-1.5ms").value().startNs, -2'000'000);
+    EXPECT_EQ(parseTimeWindow("0:9223372036854775807").value().endNs, std::numeric_limits<std::int64_t>::max());
+    for (const char* bad : { "", "1000", "2000:1000", "5:5", "a:b", "1:2h", ":5", "1ms:", "0:9223372036854775808",
+             "0:9223372036.854775808s", "0:1e9", "0:1.", "0:.", "0:1.2.3", "0:--1", "0: 5", "0:ms", "0:0x10" }) {
         auto r = parseTimeWindow(bad);
         ASSERT_TRUE(r.hasError()) << bad;
         EXPECT_EQ(r.error().code, ErrorCode::InvalidArgument);

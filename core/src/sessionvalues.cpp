@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// The value checks of `ridgeline check`: what a well-formed SQLite file can still hold that no
+// Ridgeline writer produces (columns are not STRICT, so any value fits any column).
+#include "sessionvalues.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace ridgeline::core {
+
+namespace {
+
+struct ValueRule {
+    const char* kind; // stable key, used by --json
+    const char* what; // one line for a person
+    const char* sql; // one row per offending record: a short example description
+};
+
+// Times: every time column must be an integer; then non-negative; then end >= start.
+#define RL_TIMES(table)                                                                                                \
+    ValueRule { "non_integer_time", "ops with a time that is not an integer",                                          \
+        "SELECT printf('" table " id %s: start_ns = %s, end_ns = %s', id, quote(start_ns), quote(end_ns)) FROM " table \
+        " WHERE typeof(start_ns) <> 'integer' OR typeof(end_ns) <> 'integer'" },                                       \
+        ValueRule { "negative_time", "ops with a negative time",                                                       \
+            "SELECT printf('" table " id %d: start_ns = %d, end_ns = %d', id, start_ns, end_ns) FROM " table           \
+            " WHERE typeof(start_ns) = 'integer' AND typeof(end_ns) = 'integer' AND (start_ns < 0 OR end_ns < 0)" },   \
+        ValueRule                                                                                                      \
+    {                                                                                                                  \
+        "end_before_start", "ops that end before they start",                                                          \
+            "SELECT printf('" table " id %d: start_ns = %d, end_ns = %d', id, start_ns, end_ns) FROM " table           \
+            " WHERE typeof(start_ns) = 'integer' AND typeof(end_ns) = 'integer' AND start_ns >= 0 AND end_ns >= 0"     \
+            " AND end_ns < start_ns"                                                                                   \
+    }
+
+// An id column that must name a row of another table.
+#define RL_REF(table, key, column, target, kindWord)                                                                   \
+    ValueRule                                                                                                          \
+    {                                                                                                                  \
+        "dangling_id", "ids that point at nothing",                                                                    \
+            "SELECT printf('" table " " key " %s: " column " = %s (no such " kindWord ")', quote(" key                 \
+            "), quote(" column "))"                                                                                    \
+            " FROM " table " WHERE " column " IS NOT NULL AND " column " NOT IN (SELECT id FROM " target ")"           \
+    }
+
+const std::array kRules {
+    RL_TIMES("kernels"),
+    RL_TIMES("memops"),
+    RL_TIMES("api_calls"),
+    RL_TIMES("nvtx_ranges"),
+    RL_TIMES("comm_ops"),
+    RL_REF("kernels", "id", "name_id", "kernel_names", "kernel name"),
+    RL_REF("kernels", "id", "device_id", "devices", "device"),
+    RL_REF("kernels", "id", "process_id", "processes", "process"),
+    RL_REF("memops", "id", "device_id", "devices", "device"),
+    RL_REF("memops", "id", "process_id", "processes", "process"),
+    RL_REF("memops", "id", "src_device_id", "devices", "device"),
+    RL_REF("memops", "id", "dst_device_id", "devices", "device"),
+    RL_REF("comm_ops", "id", "device_id", "devices", "device"),
+    RL_REF("comm_ops", "id", "process_id", "processes", "process"),
+    RL_REF("comm_ops", "id", "kernel_id", "kernels", "kernel"),
+    RL_REF("api_calls", "id", "process_id", "processes", "process"),
+    RL_REF("api_calls", "id", "name_id", "strings", "string"),
+    RL_REF("api_calls", "id", "domain_id", "strings", "string"),
+    RL_REF("nvtx_ranges", "id", "process_id", "processes", "process"),
+    RL_REF("nvtx_ranges", "id", "name_id", "strings", "string"),
+    RL_REF("nvtx_ranges", "id", "domain_id", "strings", "string"),
+    RL_REF("threads", "id", "process_id", "processes", "process"),
+    RL_REF("kernel_metrics", "kernel_id", "kernel_id", "kernels", "kernel"),
+    RL_REF("kernel_metrics", "kernel_id", "metric_id", "metric_names", "metric name"),
+    RL_REF("verdicts", "kernel_id", "kernel_id", "kernels", "kernel"),
+    RL_REF("ceilings", "resource", "device_id", "devices", "device"),
+    ValueRule { "dangling_id", "ids that point at nothing",
+        "SELECT printf('%s id %d: stream_id = %s (not a stream)', t, id, quote(stream_id)) FROM ("
+        "SELECT 'kernels' AS t, id, stream_id FROM kernels UNION ALL SELECT 'memops', id, stream_id FROM memops)"
+        " WHERE typeof(stream_id) <> 'integer' OR stream_id < 0" },
+    // NaN cannot be stored as a REAL (SQLite turns it into NULL), so a NaN arrives as NULL or text;
+    // infinity is a REAL beyond the largest double.
+    ValueRule { "non_finite_metric", "NaN or infinite metric values",
+        "SELECT printf('kernel %s, metric %s: value = %s', quote(kernel_id), quote(metric_id), quote(value))"
+        " FROM kernel_metrics WHERE typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308" },
+    ValueRule { "non_finite_metric", "NaN or infinite metric values",
+        "SELECT printf('ceiling %s of device %s: value = %s', quote(resource), quote(device_id), quote(value))"
+        " FROM ceilings WHERE typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308" },
+    ValueRule { "non_finite_metric", "NaN or infinite metric values",
+        "SELECT printf('verdict of kernel %s: utilization = %s', quote(kernel_id), quote(utilization))"
+        " FROM verdicts WHERE utilization IS NOT NULL AND (typeof(utilization) NOT IN ('integer', 'real')"
+        " OR abs(utilization) > 1.7976931348623157e308)" },
+    ValueRule { "zero_sized_grid", "kernel launches with a zero-sized grid or block",
+        "SELECT printf('kernels id %d: grid %sx%sx%s, block %sx%sx%s', id, quote(grid_x), quote(grid_y),"
+        " quote(grid_z), quote(block_x), quote(block_y), quote(block_z)) FROM kernels"
+        " WHERE NOT (typeof(grid_x) = 'integer' AND grid_x > 0 AND typeof(grid_y) = 'integer' AND grid_y > 0"
+        " AND typeof(grid_z) = 'integer' AND grid_z > 0 AND typeof(block_x) = 'integer' AND block_x > 0"
+        " AND typeof(block_y) = 'integer' AND block_y > 0 AND typeof(block_z) = 'integer' AND block_z > 0)" },
+    // Work on one stream runs in order: an op that starts before an earlier op on its stream ended
+    // overlaps it. Ops with bad times are reported above and left out here.
+    ValueRule { "stream_overlap", "overlapping ops on one stream",
+        "SELECT printf('%s id %d starts at %d, before an earlier op on device %d stream %d ends (%d)', t, id,"
+        " start_ns, device_id, stream_id, prev_end) FROM ("
+        "SELECT t, id, device_id, stream_id, start_ns, max(end_ns) OVER (PARTITION BY device_id, stream_id"
+        " ORDER BY start_ns, end_ns ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end FROM ("
+        "SELECT 'kernels' AS t, id, device_id, stream_id, start_ns, end_ns FROM kernels"
+        " UNION ALL SELECT 'memops', id, device_id, stream_id, start_ns, end_ns FROM memops)"
+        " WHERE typeof(start_ns) = 'integer' AND typeof(end_ns) = 'integer' AND start_ns >= 0 AND end_ns >= start_ns)"
+        " WHERE start_ns < prev_end" },
+};
+
+#undef RL_TIMES
+#undef RL_REF
+
+} // namespace
+
+Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::size_t examplesPerKind)
+{
+    std::vector<ValueWarning> out;
+    for (const auto& rule : kRules) {
+        auto stmt = db.prepare(rule.sql);
+        if (stmt.hasError())
+            return stmt.error();
+        ValueWarning* warning = nullptr;
+        for (auto& w : out)
+            if (w.kind == rule.kind)
+                warning = &w;
+        while (true) {
+            auto step = stmt.value().step();
+            if (step.hasError())
+                return step.error();
+            if (step.value() == sqlite::Statement::Step::Done)
+                break;
+            if (warning == nullptr) {
+                out.push_back(ValueWarning { rule.kind, rule.what, 0, {} });
+                warning = &out.back();
+            }
+            ++warning->count;
+            if (warning->examples.size() < examplesPerKind)
+                warning->examples.push_back(stmt.value().columnText(0));
+        }
+    }
+    return out;
+}
+
+} // namespace ridgeline::core

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// Opening a session whose values no writer produces (SQL UPDATEs on a valid fixture): the app
+// loads it without crashing or hanging and names the first warning in the status bar and every
+// warning in About.
+#include "aboutdialog.h"
+#include "fixtures.h"
+#include "mainwindow.h"
+#include "qtwarnings.h"
+#include "tempdir.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTest>
+#include <sqlite3.h>
+
+using namespace ridgeline;
+
+class TestBadValues : public QObject {
+    Q_OBJECT
+private:
+    testing::TempDir m_dir;
+    int m_count = 0;
+
+    QString damagedFixture(const char* sql)
+    {
+        const auto path = m_dir.file("bad" + std::to_string(++m_count) + ".ridge");
+        if (!testing::writeSmallFixture(path).ok())
+            return {};
+        sqlite3* db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        const bool ok = sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK && sqlite3_changes(db) > 0;
+        sqlite3_close(db);
+        return ok ? QString::fromStdString(path) : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        testing::installQtWarningRecorder();
+    }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void opensAndWarns_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("text time") << "UPDATE kernels SET start_ns = 'abc' WHERE id = 2"
+                                   << "not an integer";
+        QTest::newRow("negative time") << "UPDATE kernels SET end_ns = -5 WHERE id = 2"
+                                       << "negative time";
+        QTest::newRow("end before start") << "UPDATE kernels SET end_ns = start_ns - 1000"
+                                          << "end before they start";
+        QTest::newRow("int64 extremes")
+            << "UPDATE kernels SET start_ns = -9223372036854775808, end_ns = 9223372036854775807 WHERE id = 1"
+            << "negative time";
+        QTest::newRow("dangling name") << "UPDATE kernels SET name_id = 999"
+                                       << "point at nothing";
+        QTest::newRow("infinite metric") << "UPDATE kernel_metrics SET value = 9e999"
+                                         << "NaN or infinite";
+        QTest::newRow("zero grid") << "UPDATE kernels SET grid_x = 0"
+                                   << "zero-sized grid";
+    }
+
+    void opensAndWarns()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, what);
+        const QString path = damagedFixture(sql.toUtf8().constData());
+        QVERIFY(!path.isEmpty());
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(path);
+        QVERIFY(opened.wait(20000));
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("warning")) && status.contains(what), qPrintable(status));
+        const QString about = ui::aboutText(window.document().get());
+        QVERIFY2(about.contains(QStringLiteral("Warning")) && about.contains(what), qPrintable(about));
+    }
+
+    void aValidSessionHasNoWarning()
+    {
+        const auto path = m_dir.file("good.ridge");
+        QVERIFY(testing::writeSmallFixture(path).ok());
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        window.openSession(QString::fromStdString(path));
+        QVERIFY(opened.wait(20000));
+        QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("warning")));
+        QVERIFY(!ui::aboutText(window.document().get()).contains(QStringLiteral("Warning")));
+    }
+};
+
+QTEST_MAIN(TestBadValues)
+#include "tst_badvalues.moc"
