@@ -20,6 +20,7 @@ struct ReportCommandOptions {
     std::string path;
     std::string format = "table";
     std::string sort = "total";
+    std::string names = "short";
     std::size_t top = 0;
     std::string window; // START:END of the timeline analysis; empty = whole session
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
@@ -108,6 +109,7 @@ int runReport(const ReportCommandOptions& options)
     report.format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
     report.sort = core::kernelSortFromString(options.sort).value_or(core::KernelSort::TotalTime);
     report.top = options.top;
+    report.names = core::reportNamesFromString(options.names).value_or(core::ReportNames::Short);
 
     core::TimelineSelection timeline;
     if (options.hasStep)
@@ -139,7 +141,7 @@ int runReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
-// --by, --format, --sort and --top, shared by report and diff.
+// --by, --format, --sort, --top and --names, shared by report and diff.
 void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
     cmd.add_option("--by", options.by,
@@ -155,6 +157,11 @@ void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
         ->capture_default_str();
     cmd.add_option("-n,--top", options.top, "Show only the first N kernels (0: all)")
         ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_option("--names", options.names,
+           "Kernel names in the table: short (the function's name, cut to fit 120 columns) or full (demangled, "
+           "whole); CSV and JSON carry both")
+        ->check(CLI::IsMember({ "short", "full" }))
         ->capture_default_str();
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/kernelsummary.h"
 
+#include "ridgeline/core/demangle.h"
 #include "ridgeline/core/sessionreader.h"
 #include "sessionanalysis.h"
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <unordered_map>
 
 namespace ridgeline::core {
@@ -104,6 +106,7 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
         } else {
             row.name = "<unnamed kernel>";
         }
+        row.shortName = shortKernelName(row.name);
         if (auto it = deviceNameById.find(key.deviceId); it != deviceNameById.end())
             row.deviceName = it->second;
         row.shareOfKernelTime
@@ -141,8 +144,20 @@ void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort)
     case KernelSort::MaxTime:
         descending([](const KernelSummary& r) { return r.maxNs; });
         break;
-    case KernelSort::Name:
-        std::sort(rows.begin(), rows.end(), tieBreak);
+    case KernelSort::Name: // by the name tables show, ignoring case as a person reading it does
+        std::sort(rows.begin(), rows.end(), [&](const KernelSummary& a, const KernelSummary& b) {
+            const auto& x = a.displayName();
+            const auto& y = b.displayName();
+            const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+            const auto [ix, iy] = std::mismatch(
+                x.begin(), x.end(), y.begin(), y.end(), [&](char l, char r) { return lower(l) == lower(r); });
+            if (ix != x.end() || iy != y.end()) {
+                if (ix == x.end() || iy == y.end())
+                    return ix == x.end();
+                return lower(*ix) < lower(*iy);
+            }
+            return tieBreak(a, b);
+        });
         break;
     }
 }

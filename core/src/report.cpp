@@ -8,11 +8,11 @@
 #include "ridgeline/core/version.h"
 #include "timelinereport.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 
 namespace ridgeline::core {
 
@@ -52,7 +52,7 @@ std::string roofCell(const KernelAnalysis& a)
     return a.boundUtilization ? fmt::format("{:.0f} %", *a.boundUtilization * 100.0) : "-";
 }
 
-template<typename T>
+template <typename T>
 std::string optionalCell(const std::optional<T>& value, const std::function<std::string(T)>& format)
 {
     return value ? format(*value) : "-";
@@ -64,7 +64,54 @@ std::optional<double> dramIntensity(const KernelAnalysis& a)
     return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
-void writeTable(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
+// The terminal is 120 columns wide: the name takes what the other columns leave (at least
+// kMinNameColumns) and is cut with "…"; --names full prints it whole. The verdict leads the
+// second line of each kernel, so the numbers and the name share the first.
+constexpr std::size_t kTableColumns = 120;
+constexpr std::size_t kMinNameColumns = 16;
+
+std::string nameCell(const KernelSummary& r, std::size_t before, const ReportOptions& options)
+{
+    if (options.names == ReportNames::Full)
+        return r.name;
+    return fitColumns(r.displayName(), std::max(kMinNameColumns, kTableColumns - std::min(before, kTableColumns)));
+}
+
+// The reason sentence starts with the verdict; where one does not, the verdict comes first.
+std::string verdictLine(const KernelAnalysis& a)
+{
+    if (a.reason.starts_with(a.verdict))
+        return a.reason;
+    return a.reason.empty() ? verdictCell(a) : fmt::format("{}: {}", verdictCell(a), a.reason);
+}
+
+// Words on lines of at most kTableColumns, each indented; a word longer than a line gets its own.
+void writeWrapped(std::ostream& out, std::string_view text, std::size_t indent)
+{
+    std::string line;
+    std::size_t lineColumns = 0;
+    while (!text.empty()) {
+        const auto space = text.find(' ');
+        const auto word = text.substr(0, space);
+        text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+        const auto columns = textColumns(word);
+        if (lineColumns > 0 && indent + lineColumns + 1 + columns > kTableColumns) {
+            fmt::print(out, "{:>{}}{}\n", "", indent, line);
+            line.clear();
+            lineColumns = 0;
+        }
+        if (lineColumns > 0) {
+            line += ' ';
+            ++lineColumns;
+        }
+        line += word;
+        lineColumns += columns;
+    }
+    fmt::print(out, "{:>{}}{}\n", "", indent, line);
+}
+
+void writeTable(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b,
+    const ReportOptions& options)
 {
     fmt::print(out, "{}: {} launches of {} kernels (by name and device), {} of kernel time\n", report.path,
         formatCount(totals.launches), formatCount(static_cast<std::int64_t>(totals.rows)),
@@ -75,40 +122,52 @@ void writeTable(std::ostream& out, const KernelReport& report, const Totals& tot
     }
     if (report.kernels.size() < totals.rows)
         fmt::print(out, "Showing the top {}.\n", report.kernels.size());
-    fmt::print(out, "{:>7}  {:>11}{}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n", "Time %", "Total",
-        b ? detail::baselineTableHeader() : std::string(), "Launches", "Avg", "Verdict (bound by)", "% roof", "FLOP/s",
-        "AI DRAM", "Dev", "Kernel");
+    // With a baseline its three columns take the place of the roofline ones (in CSV and JSON
+    // both stay); the second line then gives the change of % of roof.
+    if (b)
+        fmt::print(out, "{:>6}  {:>10}{}  {:>9}  {:>10}  {:>3}  {}\n", "Time %", "Total", detail::baselineTableHeader(),
+            "Launches", "Avg", "Dev", "Kernel");
+    else
+        fmt::print(out, "{:>6}  {:>10}  {:>8}  {:>10}  {:>6}  {:>12}  {:>7}  {:>3}  {}\n", "Time %", "Total",
+            "Launches", "Avg", "% roof", "FLOP/s", "AI DRAM", "Dev", "Kernel");
     for (std::size_t i = 0; i < report.kernels.size(); ++i) {
         const auto& r = report.kernels[i];
         const auto& a = r.analysis;
-        fmt::print(out, "{:>6.2f}%  {:>11}{}  {:>8}  {:>11}  {:<28}  {:>6}  {:>13}  {:>7}  {:>3}  {}\n",
-            r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)),
-            b ? detail::baselineTableCells(*b, i) : std::string(), formatCount(r.launches),
-            formatDuration(r.averageNs()), verdictCell(a), roofCell(a),
-            optionalCell<double>(a.achievedFlopsPerS, [](double v) { return formatRate(v, "FLOP/s"); }),
-            optionalCell<double>(dramIntensity(a), [](double v) { return fmt::format("{:.3g}", v); }), r.deviceId,
-            r.name);
-        fmt::print(out, "{:>9}{}{}\n", "", a.reason, b ? detail::baselineVerdictNote(*b, i) : std::string());
+        std::string numbers;
+        if (b)
+            numbers = fmt::format("{:>5.1f}%  {:>10}{}  {:>9}  {:>10}  {:>3}  ", r.shareOfKernelTime * 100.0,
+                formatDuration(static_cast<double>(r.totalNs)), detail::baselineTableCells(*b, i),
+                formatCount(r.launches), formatDuration(r.averageNs()), r.deviceId);
+        else
+            numbers = fmt::format("{:>5.1f}%  {:>10}  {:>8}  {:>10}  {:>6}  {:>12}  {:>7}  {:>3}  ",
+                r.shareOfKernelTime * 100.0, formatDuration(static_cast<double>(r.totalNs)), formatCount(r.launches),
+                formatDuration(r.averageNs()), roofCell(a),
+                optionalCell<double>(a.achievedFlopsPerS, [](double v) { return formatRate(v, "FLOP/s"); }),
+                optionalCell<double>(dramIntensity(a), [](double v) { return fmt::format("{:.3g}", v); }), r.deviceId);
+        fmt::print(out, "{}{}\n", numbers, nameCell(r, textColumns(numbers), options));
+        writeWrapped(out, verdictLine(a) + (b ? detail::baselineVerdictNote(*b, i) : std::string()), 9);
     }
 }
 
 void writeCsv(std::ostream& out, const KernelReport& report, const detail::ReportBaseline* b)
 {
     out << "name,mangled_name,device,device_name,launches,total_time_ns,avg_time_ns,min_time_ns,max_time_ns,"
-           "pct_kernel_time,verdict,bound_by,pct_of_roof,achieved_flops_per_s,flops,dram_bytes,ai_dram,reason"
+           "pct_kernel_time,verdict,bound_by,pct_of_roof,achieved_flops_per_s,flops,dram_bytes,ai_dram,reason,short_"
+           "name"
         << (b ? detail::baselineCsvHeader() : std::string()) << '\n';
     auto number = [](std::optional<double> v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };
     for (std::size_t i = 0; i < report.kernels.size(); ++i) {
         const auto& r = report.kernels[i];
         const auto& a = r.analysis;
         auto dram = a.bytesByLevel.find(resource::DRAM);
-        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{}{}\n", csvField(r.name),
+        fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{},{}{}\n", csvField(r.name),
             csvField(r.mangledName), r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs,
             r.maxNs, r.shareOfKernelTime * 100.0, a.verdict, a.boundBy,
             number(a.boundUtilization ? std::optional<double>(*a.boundUtilization * 100.0) : std::nullopt),
             number(a.achievedFlopsPerS), number(a.flops),
             number(dram == a.bytesByLevel.end() ? std::nullopt : std::optional<double>(dram->second)),
-            number(dramIntensity(a)), csvField(a.reason), b ? detail::baselineCsvCells(*b, i) : std::string());
+            number(dramIntensity(a)), csvField(a.reason), csvField(r.displayName()),
+            b ? detail::baselineCsvCells(*b, i) : std::string());
     }
     if (b)
         detail::writeGoneCsv(out, *b);
@@ -132,6 +191,7 @@ nlohmann::json kernelJson(const KernelSummary& r)
     auto dram = a.bytesByLevel.find(resource::DRAM);
     return {
         { "name", r.name },
+        { "short_name", r.displayName() },
         { "mangled_name", r.mangledName },
         { "device", r.deviceId },
         { "device_name", r.deviceName },
@@ -210,6 +270,15 @@ Status addTimeline(SessionReader& reader, const TimelineSelection& selection, Ke
 
 } // namespace
 
+std::optional<ReportNames> reportNamesFromString(std::string_view text)
+{
+    if (text == "short")
+        return ReportNames::Short;
+    if (text == "full")
+        return ReportNames::Full;
+    return std::nullopt;
+}
+
 std::optional<ReportFormat> reportFormatFromString(std::string_view text)
 {
     if (text == "table")
@@ -261,9 +330,9 @@ void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptio
     const detail::ReportBaseline* b = baseline ? &*baseline : nullptr;
     switch (options.format) {
     case ReportFormat::Table:
-        writeTable(out, report, totals, b);
+        writeTable(out, report, totals, b, options);
         if (b)
-            detail::writeBaselineTable(out, *b);
+            detail::writeBaselineTable(out, *b, options.names == ReportNames::Full);
         detail::writeTimelineTable(out, report.timeline, report.timelineWindow, report.timelineStep);
         break;
     case ReportFormat::Csv:

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/units.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -67,7 +68,7 @@ std::string baselineVerdictNote(const ReportBaseline& b, std::size_t row)
     return note;
 }
 
-void writeBaselineTable(std::ostream& out, const ReportBaseline& b)
+void writeBaselineTable(std::ostream& out, const ReportBaseline& b, bool fullNames)
 {
     const auto& t = b.comparison.totals;
     fmt::print(out, "\nCompared with baseline {}: kernel time {} -> {} ({}, {}); launches {} -> {}.\n", b.baseline.path,
@@ -79,13 +80,16 @@ void writeBaselineTable(std::ostream& out, const ReportBaseline& b)
     if (b.comparison.gone.empty())
         return;
     fmt::print(out, "Gone since the baseline{}:\n", b.comparison.gone.size() < t.gone ? " (top)" : "");
-    fmt::print(out, "{:>11}  {:>8}  {:>11}  {:<28}  {:>3}  {}\n", "Baseline", "Launches", "Avg", "Verdict (bound by)",
+    fmt::print(out, "{:>10}  {:>9}  {:>10}  {:<32}  {:>3}  {}\n", "Baseline", "Launches", "Avg", "Verdict (bound by)",
         "Dev", "Kernel");
     for (std::size_t index : b.comparison.gone) {
         const auto& k = b.baseline.kernels.at(index);
-        fmt::print(out, "{:>11}  {:>8}  {:>11}  {:<28}  {:>3}  {}\n", formatDuration(static_cast<double>(k.totalNs)),
-            formatCount(k.launches), formatDuration(k.averageNs()), verdictText(k.analysis.verdict, k.analysis.boundBy),
-            k.deviceId, k.name);
+        const auto numbers = fmt::format("{:>10}  {:>9}  {:>10}  {:<32}  {:>3}  ",
+            formatDuration(static_cast<double>(k.totalNs)), formatCount(k.launches), formatDuration(k.averageNs()),
+            verdictText(k.analysis.verdict, k.analysis.boundBy), k.deviceId);
+        // 120 columns, as the kernel table (report.cpp): the name takes what is left.
+        const auto room = std::max<std::size_t>(16, 120 - std::min<std::size_t>(120, textColumns(numbers)));
+        fmt::print(out, "{}{}\n", numbers, fullNames ? k.name : fitColumns(k.displayName(), room));
     }
 }
 
@@ -108,13 +112,13 @@ std::string baselineCsvCells(const ReportBaseline& b, std::size_t row)
 
 void writeGoneCsv(std::ostream& out, const ReportBaseline& b)
 {
-    // The current session's 18 columns stay empty but for the kernel's name and GPU model.
+    // The current session's 19 columns stay empty but for the kernel's names and GPU model.
     for (std::size_t index : b.comparison.gone) {
         const auto& k = b.baseline.kernels.at(index);
-        fmt::print(out, "{},{},,{},,,,,,,,,,,,,,,gone,{},{},{:.1f},{},{},{},{},{}\n", csvField(k.name),
-            csvField(k.mangledName), csvField(comparedDeviceName(k)), k.launches, k.totalNs, k.averageNs(),
-            k.analysis.verdict, k.analysis.boundBy, csvNumber(percentOf(k.analysis.boundUtilization)), -k.totalNs,
-            k.totalNs > 0 ? "-100" : "");
+        fmt::print(out, "{},{},,{},,,,,,,,,,,,,,,{},gone,{},{},{:.1f},{},{},{},{},{}\n", csvField(k.name),
+            csvField(k.mangledName), csvField(comparedDeviceName(k)), csvField(k.displayName()), k.launches, k.totalNs,
+            k.averageNs(), k.analysis.verdict, k.analysis.boundBy, csvNumber(percentOf(k.analysis.boundUtilization)),
+            -k.totalNs, k.totalNs > 0 ? "-100" : "");
     }
 }
 

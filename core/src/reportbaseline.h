@@ -23,7 +23,7 @@ struct ReportBaseline {
 std::string baselineTableHeader();
 std::string baselineTableCells(const ReportBaseline& b, std::size_t row);
 std::string baselineVerdictNote(const ReportBaseline& b, std::size_t row);
-void writeBaselineTable(std::ostream& out, const ReportBaseline& b);
+void writeBaselineTable(std::ostream& out, const ReportBaseline& b, bool fullNames);
 
 // CSV: extra columns after the existing ones, and one row per kernel gone.
 std::string baselineCsvHeader();

@@ -90,9 +90,12 @@ void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& s
         fmt::print(out, "  No GPU activity.\n");
         return;
     }
+    // Three lines each, within the report's 120 columns; a session without ranks names only devices.
     for (const auto& s : summaries) {
-        fmt::print(out, "  Rank {} device {}: span {}, idle {} ({}), compute {} ({}), non-compute {} ({})", s.rank,
-            s.deviceId, duration(s.spanNs), duration(s.idleNs), share(s.idleNs, s.spanNs), duration(s.computeNs),
+        const auto who
+            = s.rank >= 0 ? fmt::format("Rank {} device {}", s.rank, s.deviceId) : fmt::format("Device {}", s.deviceId);
+        fmt::print(out, "  {}: span {}, idle {} ({}), compute {} ({})\n    non-compute {} ({})", who,
+            duration(s.spanNs), duration(s.idleNs), share(s.idleNs, s.spanNs), duration(s.computeNs),
             share(s.computeNs, s.spanNs), duration(s.nonComputeNs), share(s.nonComputeNs, s.spanNs));
         if (s.commCompOverlapPct)
             fmt::print(out, ", comm-compute overlap {:.1f} %", *s.commCompOverlapPct);

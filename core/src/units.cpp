@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/units.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
@@ -35,8 +36,8 @@ std::string formatCount(std::int64_t value)
 
 std::string formatRate(double value, const char* unit)
 {
-    static constexpr std::array<std::pair<double, const char*>, 5> kPrefixes { {
-        { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } } };
+    static constexpr std::array<std::pair<double, const char*>, 5> kPrefixes { { { 1e15, "P" }, { 1e12, "T" },
+        { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } } };
     for (const auto& [scale, prefix] : kPrefixes) {
         if (std::fabs(value) >= scale)
             return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
@@ -67,6 +68,38 @@ std::string csvField(std::string_view text)
     }
     out += '"';
     return out;
+}
+
+namespace {
+
+bool continuationByte(char c)
+{
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+} // namespace
+
+std::size_t textColumns(std::string_view utf8)
+{
+    return static_cast<std::size_t>(
+        std::count_if(utf8.begin(), utf8.end(), [](char c) { return !continuationByte(c); }));
+}
+
+std::string fitColumns(std::string_view utf8, std::size_t columns)
+{
+    if (textColumns(utf8) <= columns)
+        return std::string(utf8);
+    if (columns == 0)
+        return {};
+    // Keep columns - 1 code points, then the ellipsis.
+    std::size_t kept = 0;
+    std::size_t end = 0;
+    while (end < utf8.size()) {
+        if (!continuationByte(utf8[end]) && kept++ == columns - 1)
+            break;
+        ++end;
+    }
+    return std::string(utf8.substr(0, end)) + "…";
 }
 
 } // namespace ridgeline::core

@@ -49,24 +49,17 @@ TEST(Demangle, CudaKernelNames)
     EXPECT_EQ(demangle("_Zgarbage!!"), "_Zgarbage!!");
 }
 
-TEST(Demangle, ShortKernelNamesFoldTemplatesParametersAndTheReturnType)
+TEST(Units, FitColumnsCutsWholeCodePointsAndEndsInAnEllipsis)
 {
-    using ridgeline::core::shortKernelName;
-    EXPECT_EQ(shortKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                              "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)"),
-        "at::native::vectorized_elementwise_kernel<…>(…)");
-    EXPECT_EQ(shortKernelName("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
-        "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(…)");
-    EXPECT_EQ(
-        shortKernelName("void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>(float*, "
-                        "float const*, int, int, int)"),
-        "(anonymous namespace)::softmax_warp_forward<…>(…)");
-    EXPECT_EQ(shortKernelName("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1"),
-        "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1");
-    EXPECT_EQ(shortKernelName("Memcpy HtoD (Pinned -> Device)"), "Memcpy HtoD (Pinned -> Device)");
-    EXPECT_EQ(shortKernelName("void k<(a)>(int) const"), "k<…>(…) const");
-    EXPECT_EQ(shortKernelName("broken>(name"), "broken>(name");
-    EXPECT_EQ(shortKernelName(""), "");
+    using ridgeline::core::fitColumns;
+    using ridgeline::core::textColumns;
+    EXPECT_EQ(textColumns("36.200 µs"), 9u); // µ is two bytes, one column
+    EXPECT_EQ(fitColumns("ampere_sgemm", 12), "ampere_sgemm");
+    EXPECT_EQ(fitColumns("ampere_sgemm", 11), "ampere_sge…");
+    EXPECT_EQ(textColumns(fitColumns("ampere_sgemm", 11)), 11u);
+    EXPECT_EQ(fitColumns("µµµµ", 3), "µµ…");
+    EXPECT_EQ(fitColumns("abc", 1), "…");
+    EXPECT_EQ(fitColumns("abc", 0), "");
 }
 
 TEST(Model, DescribeDeviceSaysWhatTheSessionKnowsAndNothingElse)

@@ -20,6 +20,7 @@ struct KernelSummary {
     std::int64_t nameId = 0;
     std::int64_t deviceId = 0;
     std::string name; // demangled
+    std::string shortName; // shortKernelName(name): what tables show; the full name is in tooltips and details
     std::string mangledName;
     std::string deviceName;
     std::int64_t launches = 0;
@@ -29,6 +30,8 @@ struct KernelSummary {
     double shareOfKernelTime = 0; // of all kernel time in the session, 0..1
     // The roofline over the launches that have counters (time-weighted), and the verdict.
     KernelAnalysis analysis;
+    // The short name, or the full one when the row was built without it.
+    const std::string& displayName() const { return shortName.empty() ? name : shortName; }
     double averageNs() const { return launches ? static_cast<double>(totalNs) / static_cast<double>(launches) : 0; }
 };
 

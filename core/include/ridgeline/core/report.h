@@ -33,6 +33,11 @@ struct KernelReport {
     std::optional<std::int64_t> timelineStep;
 };
 
+// Which kernel name the terminal table shows: the short one (shortKernelName, cut to fit 120
+// columns) or the full demangled one. CSV and JSON carry both ("name", "short_name").
+enum class ReportNames { Short, Full };
+std::optional<ReportNames> reportNamesFromString(std::string_view text);
+
 struct ReportOptions {
     ReportFormat format = ReportFormat::Table;
     KernelSort sort = KernelSort::TotalTime;
@@ -40,6 +45,7 @@ struct ReportOptions {
     // Compared kernel by kernel with this session's report when set (kernelcompare.h): Baseline
     // and delta columns or fields, then the kernels gone since the baseline.
     const KernelReport* baseline = nullptr;
+    ReportNames names = ReportNames::Short; // last, so that {format, sort, top} still initialises the rest
 };
 
 // `timeline` chooses the window of the timeline analysis (whole session by default); an unknown

@@ -2,6 +2,7 @@
 // Human-readable numbers for terminal output and tables.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,5 +19,9 @@ std::string formatRate(double value, const char* unit);
 std::string formatBytes(double bytes);
 // One CSV field, quoted per RFC 4180 when it needs to be.
 std::string csvField(std::string_view text);
+// Columns a UTF-8 text takes in a terminal (one per code point).
+std::size_t textColumns(std::string_view utf8);
+// The text cut to at most `columns` columns, ending in "…" when it was cut.
+std::string fitColumns(std::string_view utf8, std::size_t columns);
 
 } // namespace ridgeline::core
