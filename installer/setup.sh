@@ -91,7 +91,14 @@ configure_and_build() {
         -DRIDGELINE_WERROR="$werror" \
         -DRIDGELINE_SANITIZE="$sanitize" \
         -DRIDGELINE_BUILD_UI="$ui"
-    cmake --build "$build_dir" --parallel "$(nproc)"
+    # --run needs only the two programs it runs; tests, benchmarks and the CUDA kit are built by
+    # the other actions.
+    local targets=()
+    if [ "$action" = run ]; then
+        targets=(--target ridgeline)
+        [ "$ui" = ON ] && targets+=(ridgeline-ui)
+    fi
+    cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
 }
 
 install_dependencies
@@ -110,12 +117,14 @@ case "$action" in
         exec ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
         ;;
     run)
-        # A session captured on a real GPU once one exists (tests/gpu/capture-example.sh), else a
-        # real two-rank PyTorch profiler trace, imported (resources/examples/README.md).
-        if [ -z "${session:-}" ] && [ -f "$here/resources/examples/gpu-example.ridge" ]; then
-            session="$here/resources/examples/gpu-example.ridge"
-        fi
-        session=${session:-"$here/resources/examples/pytorch-two-ranks.ridge"}
+        # A session captured on a real GPU once one exists (tests/gpu/capture-example.sh), else the
+        # imported examples: real A100 kernels from Nsight Compute on the roofline first
+        # (resources/examples/README.md).
+        for example in gpu-example a100-linear-ncu pytorch-two-ranks; do
+            if [ -z "${session:-}" ] && [ -f "$here/resources/examples/$example.ridge" ]; then
+                session="$here/resources/examples/$example.ridge"
+            fi
+        done
         if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
             exec "$build_dir/bin/ridgeline-ui" "$session"
         fi

@@ -31,7 +31,8 @@ MixFigures mixOf(const std::map<std::string, double>& ops, const std::map<std::s
 {
     MixFigures mix;
     for (const auto& [precision, count] : ops) {
-        if (!isFloatingPoint(precision))
+        // Integer ops are no FLOPs; a precision that did no work needs no ceiling.
+        if (!isFloatingPoint(precision) || !(count > 0))
             continue;
         mix.flops += count;
         auto c = ceilings.find(precision);

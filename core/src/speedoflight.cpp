@@ -28,10 +28,14 @@ std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
     // Without the compute roof the position would be against the slope alone: not said.
     if (!a.mixCeilingFlopsPerS)
         return {};
-    const double roof = std::min(ai->second * bandwidth->second.value, *a.mixCeilingFlopsPerS);
+    const double slope = ai->second * bandwidth->second.value;
+    const double roof = std::min(slope, *a.mixCeilingFlopsPerS);
     if (!(roof > 0))
         return {};
-    return fmt::format("AI {:.3g} FLOP/B, {} of the {} roof", ai->second, percentText(*a.achievedFlopsPerS / roof), level);
+    // Right of the ridge the roof at this intensity is the compute peak of the kernel's mix.
+    const std::string which = slope < *a.mixCeilingFlopsPerS ? level + " roof" : "compute roof";
+    return fmt::format("AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof),
+        which);
 }
 
 // The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".

@@ -79,7 +79,10 @@ std::string latencyHint(const KernelFacts& facts, double durationNs)
     const int sms = facts.device ? facts.device->smCount : 0;
     if (waves && *waves < 1.0)
         return fmt::format("less than one wave ({:.2f} waves per SM)", *waves);
-    if (!waves && sms > 0 && blocks < sms)
+    // A grid and block of 1 x 1 x 1 are what a file without launch sizes leaves (older ncu CSVs):
+    // no claim about waves from them.
+    const bool launchKnown = !(facts.grid == Dim3 {} && facts.block == Dim3 {});
+    if (!waves && launchKnown && sms > 0 && blocks < sms)
         return fmt::format("less than one wave ({:.0f} blocks on {} SMs)", blocks, sms);
     if (durationNs > 0 && durationNs < kShortKernelNs)
         return fmt::format("too short to fill the GPU ({})", formatDuration(durationNs));
