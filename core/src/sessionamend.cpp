@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <fmt/format.h>
+#include <functional>
 
 namespace ridgeline::core {
 
@@ -25,6 +26,22 @@ Status setMeta(Database& db, const std::string& key, const std::string& value)
     return stmt.value().run();
 }
 
+// Runs a query and hands each row to `visit`.
+Status forEachRow(Database& db, const char* sql, const std::function<void(sqlite::Statement&)>& visit)
+{
+    auto stmt = db.prepare(sql);
+    if (stmt.hasError())
+        return stmt.error();
+    while (true) {
+        auto step = stmt.value().step();
+        if (step.hasError())
+            return step.error();
+        if (step.value() == sqlite::Statement::Step::Done)
+            return {};
+        visit(stmt.value());
+    }
+}
+
 Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceiling& c)
 {
     stmt.reset();
@@ -40,19 +57,9 @@ Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceili
 Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ceiling>>& byUuid)
 {
     std::map<std::string, std::vector<std::int64_t>> devices; // canonical uuid -> device ids
-    {
-        auto stmt = db.prepare("SELECT id, uuid FROM devices");
-        if (stmt.hasError())
-            return stmt.error();
-        while (true) {
-            auto step = stmt.value().step();
-            if (step.hasError())
-                return step.error();
-            if (step.value() == sqlite::Statement::Step::Done)
-                break;
-            devices[canonicalGpuUuid(stmt.value().columnText(1))].push_back(stmt.value().columnInt(0));
-        }
-    }
+    RIDGELINE_TRY(forEachRow(db, "SELECT id, uuid FROM devices", [&](sqlite::Statement& row) {
+        devices[canonicalGpuUuid(row.columnText(1))].push_back(row.columnInt(0));
+    }));
     auto insert = db.prepare(
         "INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, note) VALUES(?1,?2,?3,?4,?5,?6)");
     if (insert.hasError())
@@ -75,20 +82,9 @@ Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ce
 Result<int> nameDevices(Database& db, const SessionAmendment::DeviceNaming& naming)
 {
     std::vector<std::int64_t> ids;
-    {
-        // Importers call a device they cannot name "unknown GPU".
-        auto stmt = db.prepare("SELECT id FROM devices WHERE name IN ('', 'unknown GPU')");
-        if (stmt.hasError())
-            return stmt.error();
-        while (true) {
-            auto step = stmt.value().step();
-            if (step.hasError())
-                return step.error();
-            if (step.value() == sqlite::Statement::Step::Done)
-                break;
-            ids.push_back(stmt.value().columnInt(0));
-        }
-    }
+    // Importers call a device they cannot name "unknown GPU".
+    RIDGELINE_TRY(forEachRow(db, "SELECT id FROM devices WHERE name IN ('', 'unknown GPU')",
+        [&](sqlite::Statement& row) { ids.push_back(row.columnInt(0)); }));
     auto update = db.prepare("UPDATE devices SET name = ?1, "
                              "cc_major = CASE WHEN cc_major = 0 AND cc_minor = 0 THEN ?2 ELSE cc_major END, "
                              "cc_minor = CASE WHEN cc_major = 0 AND cc_minor = 0 THEN ?3 ELSE cc_minor END, "

@@ -250,3 +250,29 @@ TEST(GpuCatalogue, DatasheetCeilings)
     const auto l4 = datasheetCeilings(*findGpu("NVIDIA L4"), 0);
     EXPECT_TRUE(std::none_of(l4.begin(), l4.end(), [](const auto& c) { return c.resource == resource::NVLink; }));
 }
+
+// Names as users type them and files spell them (issue: naming a GPU).
+TEST(GpuResolution, LooseNamesAndFallbacks)
+{
+    using ridgeline::collectors::resolveGpu;
+    auto exact = resolveGpu("NVIDIA A100-SXM4-80GB");
+    ASSERT_NE(exact.spec, nullptr);
+    EXPECT_EQ(exact.spec->name, "NVIDIA A100 SXM4 80GB");
+    EXPECT_TRUE(exact.note.empty());
+    auto pcie = resolveGpu("A100-PCIE-40GB");
+    ASSERT_NE(pcie.spec, nullptr);
+    EXPECT_EQ(pcie.spec->name, "NVIDIA A100 PCIe 40GB");
+    // Not in the catalogue: the model word picks A100, the first such entry, with a warning.
+    auto board = resolveGpu("NVIDIA A100-PG509-200");
+    ASSERT_NE(board.spec, nullptr);
+    EXPECT_EQ(board.spec->ccMajor, 8);
+    EXPECT_EQ(board.spec->smCount, 108);
+    EXPECT_NE(board.note.find("treated as NVIDIA A100"), std::string::npos) << board.note;
+    EXPECT_NE(board.note.find("CC 8.0, 108 SMs"), std::string::npos) << board.note;
+    // No model word at all: compute capability and SM count decide, and say so.
+    auto bySpecs = resolveGpu("Mystery Accelerator", 8, 0, 108);
+    ASSERT_NE(bySpecs.spec, nullptr);
+    EXPECT_EQ(bySpecs.spec->smCount, 108);
+    EXPECT_FALSE(bySpecs.note.empty());
+    EXPECT_EQ(resolveGpu("Mystery Accelerator").spec, nullptr);
+}

@@ -10,6 +10,7 @@
 #include "ridgeline/core/sessionreader.h"
 #include "testutil.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
@@ -242,5 +243,44 @@ INSTANTIATE_TEST_SUITE_P(RealA100, SolAgreement,
         std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return name;
     });
+
+} // namespace
+
+namespace {
+
+// `import --gpu`: an unnamed device takes the name and its datasheet ceilings; a bad name is
+// refused before anything is written.
+TEST(ImportGpu, NamesTheUnnamedDevice)
+{
+    TempDir dir;
+    collectors::ImportRequest request;
+    request.inputs = { testDataPath("ncu/leleucas/dropout-nsight162.csv") };
+    request.output = dir.file("named.ridge");
+    request.gpuName = "A100-SXM4-80GB";
+    auto imported = collectors::importFiles(request);
+    ASSERT_TRUE(imported.ok()) << imported.error().message;
+    for (const auto& w : imported.value().warnings)
+        EXPECT_EQ(w.find("does not name GPU"), std::string::npos) << w;
+    auto reader = SessionReader::open(request.output);
+    ASSERT_TRUE(reader.ok());
+    const auto devices = reader.value().devices().value();
+    ASSERT_EQ(devices.size(), 1u);
+    EXPECT_EQ(devices[0].name, "NVIDIA A100 SXM4 80GB");
+    EXPECT_EQ(devices[0].smCount, 108);
+    std::map<std::string, double> datasheet;
+    const auto ceilings = reader.value().ceilings().value();
+    for (const auto& c : ceilings)
+        if (c.source == CeilingSource::Datasheet)
+            datasheet[c.resource] = c.value;
+    EXPECT_DOUBLE_EQ(datasheet.at("FP32"), 19.5e12);
+    EXPECT_DOUBLE_EQ(datasheet.at("L2"), 5120 * 1.41e9);
+
+    request.output = dir.file("bad.ridge");
+    request.gpuName = "Mystery Accelerator";
+    auto refused = collectors::importFiles(request);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message.find("not a GPU Ridgeline knows"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(request.output));
+}
 
 } // namespace
