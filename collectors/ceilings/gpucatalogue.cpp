@@ -2,13 +2,12 @@
 // Lookup of the datasheet catalogue (entries in gpucataloguedata.cpp) and its ceilings.
 #include "ridgeline/collectors/gpucatalogue.h"
 
-#include <fmt/format.h>
-
 #include "gpucataloguedata.h"
 #include "ridgeline/core/metricnames.h"
 
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 
 namespace ridgeline::collectors {
 
@@ -135,7 +134,8 @@ GpuResolution resolveGpu(std::string_view deviceName, int ccMajor, int ccMinor, 
         return out;
     };
     const auto nameWords = words(deviceName);
-    const auto has = [&](const std::string& w) { return std::find(nameWords.begin(), nameWords.end(), w) != nameWords.end(); };
+    const auto has
+        = [&](const std::string& w) { return std::find(nameWords.begin(), nameWords.end(), w) != nameWords.end(); };
     const auto fits = [&](const GpuSpec& spec) {
         return (ccMajor == 0 || (spec.ccMajor == ccMajor && spec.ccMinor == ccMinor))
             && (smCount == 0 || spec.smCount == smCount);

@@ -6,7 +6,6 @@
 #include "ridgeline/collectors/ncucsvimporter.h"
 #include "ridgeline/collectors/ncurepimporter.h"
 #include "ridgeline/collectors/nsysimporter.h"
-
 #include "ridgeline/core/sessionamend.h"
 
 #include <algorithm>
@@ -116,7 +115,8 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
         return result;
     }
     // The importer's "does not name GPU n" warnings are answered now.
-    std::erase_if(result.warnings, [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; });
+    std::erase_if(
+        result.warnings, [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; });
     if (!gpu.note.empty())
         result.warnings.push_back(gpu.note);
     result.summary += fmt::format("; {} named {}", plural(amended.value().devicesNamed, "device"), spec.name);
@@ -134,8 +134,8 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
         gpu = resolveGpu(request.gpuName);
         if (!gpu->spec)
             return core::makeError(core::ErrorCode::InvalidArgument,
-                fmt::format("--gpu \"{}\": not a GPU Ridgeline knows (`ridgeline ceilings` lists them)",
-                    request.gpuName));
+                fmt::format(
+                    "--gpu \"{}\": not a GPU Ridgeline knows (`ridgeline ceilings` lists them)", request.gpuName));
     }
     auto imported = importByFormat(request);
     if (imported.hasError() || !gpu)

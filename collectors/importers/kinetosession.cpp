@@ -6,6 +6,7 @@
 #include "ridgeline/collectors/gpucatalogue.h"
 #include "ridgeline/core/collectives.h"
 #include "ridgeline/core/roofline.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionformat.h"
 #include "ridgeline/core/sessionwriter.h"
 
@@ -173,7 +174,7 @@ std::optional<core::CollectiveFigures> collectiveFigures(const core::CommOp& op,
     f.launches = 1;
     f.bytes = static_cast<double>(op.bytes);
     f.busBytes = f.bytes * *factor;
-    f.durationNs = static_cast<double>(op.endNs - op.startNs);
+    f.durationNs = static_cast<double>(core::saturatingSub(op.endNs, op.startNs));
     f.algorithm = op.algorithm;
     f.protocol = op.protocol;
     core::LinkContext context;

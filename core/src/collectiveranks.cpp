@@ -3,6 +3,7 @@
 // start skew = latest start - earliest start, end skew = latest end - earliest end, the wait of a
 // rank = latest start - its start; the rank that starts last makes the others wait.
 #include "ridgeline/core/collectives.h"
+#include "ridgeline/core/saturating.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -78,7 +79,7 @@ CrossRankAnalysis matchAcrossRanks(std::span<const CollectiveOpRef> ops)
         instance.endSkewNs = lastEnd - firstEnd;
         instance.lastRank = instance.startSkewNs > 0 ? last->rank : -1;
         for (auto& member : m) {
-            member.waitNs = lastStart - member.startNs;
+            member.waitNs = saturatingSub(lastStart, member.startNs);
             auto& w = ranks[member.rank];
             w.waitNs += member.waitNs;
             ++w.instances;

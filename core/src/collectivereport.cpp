@@ -3,6 +3,7 @@
 
 #include "collectivesession.h"
 #include "ridgeline/core/roofline.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 
@@ -151,7 +152,7 @@ Result<CollectiveReport> buildCollectiveReport(std::span<SessionReader* const> r
         g.row.bytes = op.bytes;
         g.row.groupSize = op.groupSize;
         ++g.row.calls;
-        g.row.timeNs += op.endNs - op.startNs;
+        g.row.timeNs = saturatingAdd(g.row.timeNs, saturatingSub(op.endNs, op.startNs));
         if (auto f = session.figures.find(op.id); f != session.figures.end())
             g.figures.add(f->second);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "collectivesession.h"
 
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ Result<SessionCollectives> loadCollectives(std::span<SessionReader* const> reade
                 fig.launches = 1;
                 fig.bytes = static_cast<double>(op.bytes);
                 fig.busBytes = fig.bytes * *factor;
-                fig.durationNs = static_cast<double>(op.endNs - op.startNs);
+                fig.durationNs = static_cast<double>(saturatingSub(op.endNs, op.startNs));
             }
             LinkContext context;
             if (auto d = f.devices.find(op.deviceId); d != f.devices.end())

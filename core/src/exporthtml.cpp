@@ -7,6 +7,7 @@
 #include "ridgeline/core/demangle.h"
 #include "ridgeline/core/exporters.h"
 #include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/timeline.h"
 #include "ridgeline/core/units.h"
@@ -128,7 +129,7 @@ void writeKernels(std::ostream& out, std::vector<KernelSummary> rows)
 {
     std::int64_t kernelNs = 0;
     for (const auto& r : rows)
-        kernelNs += r.totalNs;
+        kernelNs = saturatingAdd(kernelNs, r.totalNs);
     fmt::print(out,
         "<h2>Top kernels by GPU time</h2>\n<p class=\"lead\">{} kernels (by name and device), {} of kernel "
         "time in all{}.</p>\n",

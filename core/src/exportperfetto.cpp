@@ -2,6 +2,7 @@
 // Chrome Trace Event JSON for ui.perfetto.dev (reference: shared/reference/trace-formats.md §5).
 #include "exportcommon.h"
 #include "ridgeline/core/exporters.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/version.h"
 
@@ -98,8 +99,8 @@ public:
         std::int64_t startNs, std::int64_t endNs, const nlohmann::json& args, const char* colour)
     {
         std::string body = fmt::format(R"("name":{},"cat":"{}","ph":"X","ts":{},"dur":{},"pid":{},"tid":{})",
-            jsonString(name), category, microseconds(startNs - m_baseNs),
-            microseconds(std::max<std::int64_t>(0, endNs - startNs)), pid, tid);
+            jsonString(name), category, microseconds(saturatingSub(startNs, m_baseNs)),
+            microseconds(std::max<std::int64_t>(0, saturatingSub(endNs, startNs))), pid, tid);
         if (colour)
             body += fmt::format(R"(,"cname":"{}")", colour);
         body += ",\"args\":" + args.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -109,7 +110,7 @@ public:
     void flow(const char* phase, std::int64_t id, std::int64_t pid, std::int64_t tid, std::int64_t ns)
     {
         event(fmt::format(R"("name":"launch","cat":"correlation","ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{})", phase,
-            id, pid, tid, microseconds(ns - m_baseNs), phase[0] == 'f' ? R"(,"bp":"e")" : ""));
+            id, pid, tid, microseconds(saturatingSub(ns, m_baseNs)), phase[0] == 'f' ? R"(,"bp":"e")" : ""));
     }
 
     std::int64_t m_baseNs = 0;
@@ -210,7 +211,7 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
         maxNs = std::max(maxNs, range.endNs);
     }
     if (maxNs > kLargeTimeNs || minNs < -kLargeTimeNs)
-        writer.m_baseNs = minNs - ((minNs % 1'000'000'000) + 1'000'000'000) % 1'000'000'000;
+        writer.m_baseNs = saturatingSub(minNs, ((minNs % 1'000'000'000) + 1'000'000'000) % 1'000'000'000);
 
     writer.begin();
     // Devices, then host processes.
@@ -335,7 +336,7 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
         const auto analysis = analyzeMemOp(op);
         nlohmann::json args = { { "kind", toString(op.kind) }, { "bytes", op.bytes },
             { "correlation", op.correlationId }, { "src_memory", op.srcMemory }, { "dst_memory", op.dstMemory },
-            { "start_ns", op.startNs }, { "duration_ns", op.endNs - op.startNs } };
+            { "start_ns", op.startNs }, { "duration_ns", saturatingSub(op.endNs, op.startNs) } };
         addVerdict(args, analysis);
         writer.complete(toString(op.kind), op.kind == MemOpKind::Memset ? "memset" : "memcpy", track.pid, tid,
             op.startNs, op.endNs, args, traceColourForVerdict(analysis.verdict));

@@ -2,6 +2,7 @@
 #include "ridgeline/core/kernelsummary.h"
 
 #include "ridgeline/core/demangle.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "sessionanalysis.h"
 
@@ -56,7 +57,7 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
     std::unordered_map<Key, KernelSummary, KeyHash> byKey;
     std::int64_t allKernelNs = 0;
     auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
-        const std::int64_t duration = std::max<std::int64_t>(k.endNs - k.startNs, 0);
+        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
         auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId });
         KernelSummary& row = it->second;
         if (inserted) {
@@ -66,10 +67,10 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
             row.maxNs = duration;
         }
         row.launches += 1;
-        row.totalNs += duration;
+        row.totalNs = saturatingAdd(row.totalNs, duration);
         row.minNs = std::min(row.minNs, duration);
         row.maxNs = std::max(row.maxNs, duration);
-        allKernelNs += duration;
+        allKernelNs = saturatingAdd(allKernelNs, duration);
     });
     if (scanned.hasError())
         return scanned.error();

@@ -3,6 +3,7 @@
 #include "ridgeline/core/opreport.h"
 
 #include "ridgeline/core/operatorlinks.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 
 #include <algorithm>
@@ -130,23 +131,23 @@ Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
     const auto rowOf = rowsOfOperators(links, by, strings.value(), rows);
 
     for (std::size_t i = 0; i < ops.size(); ++i) {
-        const std::int64_t duration = ops[i].endNs - ops[i].startNs;
+        const std::int64_t duration = saturatingSub(ops[i].endNs, ops[i].startNs);
         OpRow& row = rows[rowOf[i]];
         ++row.calls;
-        row.selfCpuTimeNs += duration;
+        row.selfCpuTimeNs = saturatingAdd(row.selfCpuTimeNs, duration);
         const std::size_t parent = links.parent[i];
         if (parent != kNone)
-            rows[rowOf[parent]].selfCpuTimeNs -= duration;
+            rows[rowOf[parent]].selfCpuTimeNs = saturatingSub(rows[rowOf[parent]].selfCpuTimeNs, duration);
         // By module, an operator's time counts once: for the outermost operator of the module.
         if (by == ReportGrouping::Op || parent == kNone || rowOf[parent] != rowOf[i])
-            row.cpuTimeNs += duration;
+            row.cpuTimeNs = saturatingAdd(row.cpuTimeNs, duration);
     }
     for (const auto& g : links.gpuOps) {
         const std::int64_t duration = g.durationNs();
-        report.gpuTimeNs += duration;
+        report.gpuTimeNs = saturatingAdd(report.gpuTimeNs, duration);
         ++report.gpuOps;
         if (g.innermost == kNone) {
-            report.unattributedGpuTimeNs += duration;
+            report.unattributedGpuTimeNs = saturatingAdd(report.unattributedGpuTimeNs, duration);
             ++report.unattributedGpuOps;
             report.withoutCall += g.hasCall ? 0 : 1;
             continue;

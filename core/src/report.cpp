@@ -3,6 +3,7 @@
 
 #include "reportbaseline.h"
 #include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/units.h"
 #include "ridgeline/core/version.h"
@@ -37,7 +38,7 @@ Totals totalsOf(const std::vector<KernelSummary>& rows)
     t.rows = rows.size();
     for (const auto& r : rows) {
         t.launches += r.launches;
-        t.kernelNs += r.totalNs;
+        t.kernelNs = saturatingAdd(t.kernelNs, r.totalNs);
     }
     return t;
 }

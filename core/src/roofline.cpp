@@ -2,14 +2,14 @@
 #include "ridgeline/core/roofline.h"
 
 #include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/units.h"
 #include "rooflinemetrics.h"
 #include "speedoflight.h"
 #include "verdictrules.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 
 namespace ridgeline::core {
 
@@ -71,7 +71,8 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     a.comm = facts.comm;
     a.deviceName = facts.device ? facts.device->name : std::string();
     const auto measured = metricValue(facts.metrics, metric::Duration);
-    a.durationNs = measured && *measured > 0 ? *measured : static_cast<double>(std::max<std::int64_t>(facts.durationNs, 0));
+    a.durationNs
+        = measured && *measured > 0 ? *measured : static_cast<double>(std::max<std::int64_t>(facts.durationNs, 0));
 
     a.flopsByPrecision = opsByPrecision(facts.metrics);
     a.bytesByLevel = bytesByLevel(facts.metrics);
@@ -113,7 +114,7 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
 {
     KernelAnalysis a;
     a.kernelId = op.id;
-    a.durationNs = static_cast<double>(std::max<std::int64_t>(op.endNs - op.startNs, 0));
+    a.durationNs = static_cast<double>(std::max<std::int64_t>(saturatingSub(op.endNs, op.startNs), 0));
     const auto bytes = static_cast<double>(op.bytes);
     const std::string rate = a.durationNs > 0 ? " at " + formatRate(bytes / (a.durationNs / 1e9), "B/s") : "";
     const std::string size = fmt::format("{:.0f} bytes", bytes);

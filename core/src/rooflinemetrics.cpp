@@ -257,24 +257,25 @@ std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std:
         add(resource::DRAM, *dramPeak * *dramClock, "B/s",
             fmt::format("{} x DRAM clock {:.0f} MHz", metric::DramBytesPeakPerCycle, *dramClock / 1e6));
     // L2 and L1: bytes per cycle at peak (derived, or active cycles x bytes per cycle) x the unit's clock.
-    const auto level = [&](const char* res, std::span<const std::string_view> bytePeaks,
-                           std::span<const std::string_view> cyclePeaks, double bytesPerCycle, std::string_view clockName) {
-        const auto clock = metricValue(metrics, clockName);
-        if (!clock)
-            return;
-        const auto note = [&](std::string_view name, double factor) {
-            return factor == 1.0 ? fmt::format("{} x clock {:.0f} MHz", name, *clock / 1e6)
-                                 : fmt::format("{} x {:.0f} B x clock {:.0f} MHz", name, factor, *clock / 1e6);
-        };
-        for (auto name : bytePeaks) {
-            if (auto peak = metricValue(metrics, name))
-                return add(res, *peak * *clock, "B/s", note(name, 1.0));
-        }
-        for (auto name : cyclePeaks) {
-            if (auto peak = metricValue(metrics, name))
-                return add(res, *peak * bytesPerCycle * *clock, "B/s", note(name, bytesPerCycle));
-        }
-    };
+    const auto level
+        = [&](const char* res, std::span<const std::string_view> bytePeaks,
+              std::span<const std::string_view> cyclePeaks, double bytesPerCycle, std::string_view clockName) {
+              const auto clock = metricValue(metrics, clockName);
+              if (!clock)
+                  return;
+              const auto note = [&](std::string_view name, double factor) {
+                  return factor == 1.0 ? fmt::format("{} x clock {:.0f} MHz", name, *clock / 1e6)
+                                       : fmt::format("{} x {:.0f} B x clock {:.0f} MHz", name, factor, *clock / 1e6);
+              };
+              for (auto name : bytePeaks) {
+                  if (auto peak = metricValue(metrics, name))
+                      return add(res, *peak * *clock, "B/s", note(name, 1.0));
+              }
+              for (auto name : cyclePeaks) {
+                  if (auto peak = metricValue(metrics, name))
+                      return add(res, *peak * bytesPerCycle * *clock, "B/s", note(name, bytesPerCycle));
+              }
+          };
     const std::string_view l2Cycles[] = { metric::L2CyclesPeakPerCycle };
     level(resource::L2, metric::L2BytesPeakPerCycle, l2Cycles, metric::L2BytesPerCycle, metric::L2Clock);
     level(resource::L1, metric::L1BytesPeakPerCycle, metric::L1CyclesPeakPerCycle, metric::L1BytesPerCycle,
@@ -289,8 +290,8 @@ std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std:
             constexpr std::string_view suffix = ".sum.peak_sustained";
             if (!name.ends_with(suffix) || !std::isfinite(it->second))
                 continue;
-            const auto type = name.substr(metric::TensorOpsPrefix.size(),
-                name.size() - metric::TensorOpsPrefix.size() - suffix.size());
+            const auto type = name.substr(
+                metric::TensorOpsPrefix.size(), name.size() - metric::TensorOpsPrefix.size() - suffix.size());
             if (const char* res = detail::tensorResourceOf(type)) {
                 add(res, it->second * *smClock, res == resource::INT8Tensor ? "op/s" : "FLOP/s",
                     fmt::format("{} x SM clock {:.0f} MHz", name, *smClock / 1e6));

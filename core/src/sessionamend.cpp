@@ -57,9 +57,8 @@ Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceili
 Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ceiling>>& byUuid)
 {
     std::map<std::string, std::vector<std::int64_t>> devices; // canonical uuid -> device ids
-    RIDGELINE_TRY(forEachRow(db, "SELECT id, uuid FROM devices", [&](sqlite::Statement& row) {
-        devices[canonicalGpuUuid(row.columnText(1))].push_back(row.columnInt(0));
-    }));
+    RIDGELINE_TRY(forEachRow(db, "SELECT id, uuid FROM devices",
+        [&](sqlite::Statement& row) { devices[canonicalGpuUuid(row.columnText(1))].push_back(row.columnInt(0)); }));
     auto insert = db.prepare(
         "INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, note) VALUES(?1,?2,?3,?4,?5,?6)");
     if (insert.hasError())

@@ -62,10 +62,7 @@ struct SessionWriter::Impl {
     {
         auto& longest = maxDurations[table];
         for (const auto& op : ops) {
-            std::int64_t duration = 0; // hostile times saturate instead of overflowing
-            if (__builtin_sub_overflow(op.endNs, op.startNs, &duration))
-                duration = op.endNs > op.startNs ? std::numeric_limits<std::int64_t>::max() : 0;
-            longest = std::max(longest, duration);
+            longest = std::max(longest, saturatingSub(op.endNs, op.startNs)); // hostile times saturate
         }
     }
 

@@ -39,10 +39,7 @@ Status SessionWriter::addOperatorRows(std::span<const OperatorRow> rows)
 {
     auto& longest = m_impl->maxDurations["operators"];
     for (const auto& row : rows) {
-        std::int64_t duration = 0; // hostile times saturate instead of overflowing
-        if (__builtin_sub_overflow(row.endNs, row.startNs, &duration))
-            duration = row.endNs > row.startNs ? std::numeric_limits<std::int64_t>::max() : 0;
-        longest = std::max(longest, duration);
+        longest = std::max(longest, saturatingSub(row.endNs, row.startNs)); // hostile times saturate
     }
     return m_impl->inTransaction("operators", [&]() -> Status {
         auto cached = m_impl->statement("INSERT INTO operator_chunks(count, data) VALUES(?1, ?2)");

@@ -34,8 +34,8 @@ std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
         return {};
     // Right of the ridge the roof at this intensity is the compute peak of the kernel's mix.
     const std::string which = slope < *a.mixCeilingFlopsPerS ? level + " roof" : "compute roof";
-    return fmt::format("AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof),
-        which);
+    return fmt::format(
+        "AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof), which);
 }
 
 // The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".
@@ -87,8 +87,8 @@ std::string withoutCeilings(const KernelAnalysis& a)
     std::string out;
     const auto name = [&](const std::string& res, double amount, const char* unit) {
         if (amount > 0 && !a.ceilingsUsed.contains(res))
-            out += fmt::format("{}{}: {}, no ceiling known", out.empty() ? "" : "; ", res,
-                formatRate(amount / seconds, unit));
+            out += fmt::format(
+                "{}{}: {}, no ceiling known", out.empty() ? "" : "; ", res, formatRate(amount / seconds, unit));
     };
     for (const auto& [precision, ops] : a.flopsByPrecision)
         name(precision, ops, precision == resource::INT8Tensor ? "op/s" : "FLOP/s");
@@ -109,8 +109,8 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
         if (a.boundBy.empty())
             a.boundBy = kSm;
         a.boundUtilization = sm;
-        a.reason = fmt::format("compute-bound ({}): SM {} of peak; memory {}", a.boundBy, percentText(sm),
-            percentText(memory));
+        a.reason = fmt::format(
+            "compute-bound ({}): SM {} of peak; memory {}", a.boundBy, percentText(sm), percentText(memory));
         position = rooflinePosition(a, resource::DRAM);
     } else if (memory >= kBoundThreshold) {
         // The unit ncu names: the busiest of DRAM, L2 and L1 (SOLBottleneck's breakdown).
@@ -125,8 +125,8 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
         a.verdict = verdict::MemoryBound;
         a.boundBy = unit.empty() ? std::string(kMemory) : unit;
         a.boundUtilization = unit.empty() ? memory : busiest;
-        a.reason = fmt::format("memory-bound ({}): {} of peak; SM {}", a.boundBy, percentText(*a.boundUtilization),
-            percentText(sm));
+        a.reason = fmt::format(
+            "memory-bound ({}): {} of peak; SM {}", a.boundBy, percentText(*a.boundUtilization), percentText(sm));
         if (!unit.empty())
             position = rooflinePosition(a, unit);
     } else {

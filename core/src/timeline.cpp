@@ -5,6 +5,7 @@
 #include "ridgeline/core/timeline.h"
 
 #include "ridgeline/core/roofline.h"
+#include "ridgeline/core/saturating.h"
 
 #include <algorithm>
 #include <limits>
@@ -26,14 +27,14 @@ public:
             m_end = end;
             m_open = true;
         } else if (start > m_end) {
-            m_total += m_end - m_start;
+            m_total = saturatingAdd(m_total, saturatingSub(m_end, m_start));
             m_start = start;
             m_end = end;
         } else if (end > m_end) {
             m_end = end;
         }
     }
-    std::int64_t total() const { return m_total + (m_open ? m_end - m_start : 0); }
+    std::int64_t total() const { return saturatingAdd(m_total, m_open ? saturatingSub(m_end, m_start) : 0); }
 
 private:
     std::int64_t m_start = 0;
@@ -201,9 +202,9 @@ void QueueMeter::finish(std::span<const TimelineOp> ops, std::int64_t hi, Timeli
         const std::int64_t to = std::min(ops[i].startNs, hi);
         q.enqueued.push_back(from);
         q.dequeued.push_back(to);
-        q.integral += to - from;
+        q.integral = saturatingAdd(q.integral, saturatingSub(to, from));
     }
-    const double length = static_cast<double>(hi - lo);
+    const double length = static_cast<double>(hi) - static_cast<double>(lo);
     summary.queues.reserve(queues.size());
     for (auto& q : queues) {
         if (!std::is_sorted(q.enqueued.begin(), q.enqueued.end()))
@@ -303,36 +304,37 @@ TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optiona
         byVerdict[static_cast<std::size_t>(op.verdict)].add(op.startNs, op.endNs);
         if (op.startNs > runEnd) {
             // A gap in all GPU activity, ended by this op: why did it not start earlier?
-            const std::int64_t gap = op.startNs - runEnd;
+            const std::int64_t gap = saturatingSub(op.startNs, runEnd);
             auto& g = summary.idleGaps;
             if (op.launchStartNs == kNoLaunch) {
-                g.unknownNs += gap;
+                g.unknownNs = saturatingAdd(g.unknownNs, gap);
                 ++g.unknownCount;
             } else if (op.launchStartNs > runEnd) {
-                g.hostNotLaunchingNs += gap;
+                g.hostNotLaunchingNs = saturatingAdd(g.hostNotLaunchingNs, gap);
                 ++g.hostNotLaunchingCount;
             } else {
-                g.waitingNs += gap;
+                g.waitingNs = saturatingAdd(g.waitingNs, gap);
                 ++g.waitingCount;
             }
-            busy += runEnd - runStart;
+            busy = saturatingAdd(busy, saturatingSub(runEnd, runStart));
             runStart = op.startNs;
             runEnd = op.endNs;
         } else {
             runEnd = std::max(runEnd, op.endNs);
         }
     }
-    busy += runEnd - runStart;
+    busy = saturatingAdd(busy, saturatingSub(runEnd, runStart));
 
     summary.startNs = ops.front().startNs;
     summary.endNs = runEnd; // the run open at the end holds the latest end
-    summary.spanNs = summary.endNs - summary.startNs;
+    summary.spanNs = saturatingSub(summary.endNs, summary.startNs);
     summary.busyNs = busy;
-    summary.idleNs = summary.spanNs - busy;
+    summary.idleNs = saturatingSub(summary.spanNs, busy);
     summary.computeNs = compute.total();
-    summary.nonComputeNs = busy - summary.computeNs;
+    summary.nonComputeNs = saturatingSub(busy, summary.computeNs);
     summary.communicationNs = communication.total();
-    summary.overlapNs = summary.computeNs + summary.communicationNs - computeOrCommunication.total();
+    summary.overlapNs = saturatingSub(
+        saturatingAdd(summary.computeNs, summary.communicationNs), computeOrCommunication.total());
     if (summary.communicationNs > 0)
         summary.commCompOverlapPct
             = 100.0 * static_cast<double>(summary.overlapNs) / static_cast<double>(summary.communicationNs);

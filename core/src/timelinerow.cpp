@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/timelinerow.h"
 
+#include "ridgeline/core/saturating.h"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -81,7 +83,7 @@ std::int64_t PixelGrid::columnOf(std::int64_t t) const
 {
     // 64-bit arithmetic when it cannot overflow (windows shorter than ~50 days on 2000 pixels and t
     // near the window); 128-bit otherwise.
-    const std::int64_t length = m_window.endNs - m_window.startNs;
+    const std::int64_t length = saturatingSub(m_window.endNs, m_window.startNs);
     std::int64_t offset = 0;
     if (length <= std::numeric_limits<std::int64_t>::max() / 4 / m_pixels
         && !__builtin_sub_overflow(t, m_window.startNs, &offset) && offset >= -length && offset <= 2 * length) {
@@ -94,7 +96,7 @@ std::int64_t PixelGrid::columnOf(std::int64_t t) const
 std::int64_t PixelGrid::startOf(std::int64_t column) const
 {
     // The smallest t with columnOf(t) >= column: start + ceil(column · length / pixels).
-    const std::int64_t length = m_window.endNs - m_window.startNs;
+    const std::int64_t length = saturatingSub(m_window.endNs, m_window.startNs);
     if (column >= 0 && column <= 2 * static_cast<std::int64_t>(m_pixels)
         && length <= std::numeric_limits<std::int64_t>::max() / 4 / m_pixels)
         return m_window.startNs + (column * length + m_pixels - 1) / m_pixels;
@@ -103,7 +105,7 @@ std::int64_t PixelGrid::startOf(std::int64_t column) const
 
 double PixelGrid::nsPerPixel() const
 {
-    return static_cast<double>(m_window.endNs - m_window.startNs) / m_pixels;
+    return static_cast<double>(saturatingSub(m_window.endNs, m_window.startNs)) / m_pixels;
 }
 
 TimelineRow TimelineRow::fromSorted(std::span<const TimelineItem> items)
@@ -131,7 +133,7 @@ TimelineRow TimelineRow::fromSorted(std::span<const TimelineItem> items)
         row.m_source.push_back(it.sourceId);
         row.m_name.push_back(it.nameIndex);
         row.m_style.push_back(styleOf(it.kind, it.verdict));
-        const std::int64_t weight = row.m_end.back() - it.startNs + 1;
+        const std::int64_t weight = saturatingAdd(saturatingSub(row.m_end.back(), it.startNs), 1);
         running[static_cast<std::size_t>(it.verdict)] += weight;
         running[kTimelineVerdictCount + static_cast<std::size_t>(it.kind)] += weight;
     }

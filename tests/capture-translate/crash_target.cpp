@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace ridgeline;
@@ -81,8 +82,12 @@ int main(int argc, char** argv)
     }
     inject::installFatalSignalHandlers(flushInHandler);
     if (mode == "segv") {
-        volatile int* nowhere = nullptr;
-        *nowhere = 1;
+        // A real fault: a store to a page mapped with no access (not to nullptr, which UBSan's null
+        // check would report and exit on before the signal is raised).
+        void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (page == MAP_FAILED)
+            return 8;
+        *static_cast<volatile int*>(page) = 1;
     } else if (mode == "abort") {
         std::abort();
     }

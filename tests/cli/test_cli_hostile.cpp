@@ -93,8 +93,14 @@ TEST(CliHostile, AnEventWithAHugeStringIsRefusedInBoundedMemory)
     }
     const auto r = runMeasured({ "import", path, "-o", dir.file("out.ridge") }, dir.file("err.txt"));
     expectOneClearError(r, "larger than 32 MB");
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer keeps freed blocks in its quarantine (256 MB by default) and adds shadow
+    // memory, so a peak under it says nothing of the import's own bound; the plain build checks it.
+    std::printf("peak %ld KB under AddressSanitizer, not compared\n", r.peakKb);
+#else
     const long limitKb = fileKb(path) * 4 / 10;
     EXPECT_LE(r.peakKb, limitKb) << "peak " << r.peakKb << " KB, file " << fileKb(path) << " KB";
+#endif
 }
 
 TEST(CliHostile, JsonNested100000LevelsIsRefusedInBoundedMemory)

@@ -58,7 +58,8 @@ std::vector<std::string> splitCsvLine(const std::string& line)
 // The launches of a details-page or raw-page file, by ncu ID, in file order.
 std::vector<FileLaunch> readLaunches(const std::string& path)
 {
-    std::string text = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
+    std::string text
+        = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
     std::istringstream in(text);
     std::string line;
     std::vector<std::string> header;
@@ -117,8 +118,9 @@ double scaled(const std::string& unit, double value)
 {
     static const std::map<std::string, double> factor { { "nsecond", 1 }, { "usecond", 1e3 }, { "msecond", 1e6 },
         { "second", 1e9 }, { "byte", 1 }, { "Kbyte", 1e3 }, { "Mbyte", 1e6 }, { "Gbyte", 1e9 }, { "inst", 1 },
-        { "", 1 }, { "cycle", 1 }, { "cycle/second", 1 }, { "cycle/nsecond", 1e9 }, { "cycle/usecond", 1e6 }, { "hz", 1 }, { "Khz", 1e3 },
-        { "Mhz", 1e6 }, { "Ghz", 1e9 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+        { "", 1 }, { "cycle", 1 }, { "cycle/second", 1 }, { "cycle/nsecond", 1e9 }, { "cycle/usecond", 1e6 },
+        { "hz", 1 }, { "Khz", 1e3 }, { "Mhz", 1e6 }, { "Ghz", 1e9 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 },
+        { "s", 1e9 } };
     return value * factor.at(unit);
 }
 
@@ -205,11 +207,11 @@ TEST_P(NcuCsvReal, EveryLaunchAsTheFileStatesIt)
 
 INSTANTIATE_TEST_SUITE_P(RealFiles, NcuCsvReal,
     ::testing::Values("leleucas/linear-nsight1381.csv.gz", "leleucas/dropout-nsight162.csv",
-        "leleucas/attention-bert_nsight.csv", "nersc-gpp/output.csv", "nersc-gpp/output1.csv",
-        "nersc-gpp/output2.csv"),
+        "leleucas/attention-bert_nsight.csv", "nersc-gpp/output.csv", "nersc-gpp/output1.csv", "nersc-gpp/output2.csv"),
     [](const auto& param) {
         std::string name = param.param;
-        std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+        std::replace_if(
+            name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return name;
     });
 
@@ -312,8 +314,7 @@ TEST_P(NcuCsvForms, SameLaunchesAsTheOriginal)
     EXPECT_NEAR(total, expectedTotal, 1.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    RealFile, NcuCsvForms, ::testing::Values("bom", "crlf", "unquoted", "warnings", "gzip"));
+INSTANTIATE_TEST_SUITE_P(RealFile, NcuCsvForms, ::testing::Values("bom", "crlf", "unquoted", "warnings", "gzip"));
 
 // Not ncu output, plain or compressed: the clear "not a format" error, saying what was expected.
 TEST(NcuCsvForms, OtherCsvIsNotAFormat)

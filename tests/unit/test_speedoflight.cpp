@@ -172,7 +172,8 @@ struct NcuClass {
 
 std::vector<NcuClass> ncuClasses(const std::string& path)
 {
-    const std::string text = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
+    const std::string text
+        = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
     std::istringstream in(text);
     std::string line;
     std::map<std::string, std::size_t> column;
@@ -240,7 +241,8 @@ INSTANTIATE_TEST_SUITE_P(RealA100, SolAgreement,
     ::testing::Values("linear-nsight1381.csv.gz", "dropout-nsight162.csv", "attention-bert_nsight.csv"),
     [](const auto& param) {
         std::string name = param.param;
-        std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+        std::replace_if(
+            name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return name;
     });
 

@@ -75,9 +75,10 @@ inline constexpr std::string_view L2BytesPeakPerCycle[]
     = { "derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__t_bytes.sum.peak_sustained" };
 inline constexpr std::string_view L2CyclesPeakPerCycle = "lts__lts2xbar_cycles_active.sum.peak_sustained";
 inline constexpr double L2BytesPerCycle = 32.0;
-inline constexpr std::string_view L1BytesPeakPerCycle[] = { "derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained",
-    "derived__l1tex__lsu_writeback_bytes_mem_lg.sum.peak_sustained", "derived__l1tex__lsu_writeback_bytes.sum.peak_sustained",
-    "l1tex__t_bytes.sum.peak_sustained" };
+inline constexpr std::string_view L1BytesPeakPerCycle[]
+    = { "derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained",
+          "derived__l1tex__lsu_writeback_bytes_mem_lg.sum.peak_sustained",
+          "derived__l1tex__lsu_writeback_bytes.sum.peak_sustained", "l1tex__t_bytes.sum.peak_sustained" };
 inline constexpr std::string_view L1CyclesPeakPerCycle[] = { "l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained",
     "l1tex__lsu_writeback_active_mem_lg.sum.peak_sustained", "l1tex__lsu_writeback_active.sum.peak_sustained" };
 inline constexpr double L1BytesPerCycle = 128.0;

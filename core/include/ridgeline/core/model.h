@@ -3,6 +3,8 @@
 // Times are int64 nanoseconds on the capture's clock; ids are the session's own row ids.
 #pragma once
 
+#include "ridgeline/core/saturating.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,7 +98,7 @@ struct Kernel {
     int staticSharedBytes = 0;
     int dynamicSharedBytes = 0;
     std::int64_t graphId = 0; // 0 = not launched from a CUDA graph
-    std::int64_t durationNs() const { return endNs - startNs; }
+    std::int64_t durationNs() const { return saturatingSub(endNs, startNs); }
     bool operator==(const Kernel&) const = default;
 };
 
@@ -173,7 +175,7 @@ struct Operator {
     std::string inputTypes; // "Input type" as JSON text, e.g. "[\"float\", \"\"]"
     std::string module; // "Module Hierarchy" (with_modules=True)
     std::string callStack; // "Call stack" (with_stack=True)
-    std::int64_t durationNs() const { return endNs - startNs; }
+    std::int64_t durationNs() const { return saturatingSub(endNs, startNs); }
     bool operator==(const Operator&) const = default;
 };
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/sessionreader.h"
 #include "ridgeline/core/timeline.h"
 
@@ -37,7 +38,7 @@ struct GpuOpLink {
     std::size_t innermost = kNone; // the cpu_op around the launching call (a python_function when no cpu_op is)
     std::size_t outermost = kNone; // the top-level cpu_op above it (itself when it is top level)
     bool hasCall = false; // its launching call is in the session
-    std::int64_t durationNs() const { return endNs - startNs; }
+    std::int64_t durationNs() const { return saturatingSub(endNs, startNs); }
 };
 
 struct OperatorLinks {

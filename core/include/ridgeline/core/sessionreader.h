@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/model.h"
 #include "ridgeline/core/result.h"
+#include "ridgeline/core/saturating.h"
 
 #include <cstdint>
 #include <functional>
@@ -45,7 +46,7 @@ struct TimeSpan {
     std::int64_t startNs = 0; // first GPU op start
     std::int64_t endNs = 0; // last GPU op end
     bool empty = true;
-    std::int64_t durationNs() const { return empty ? 0 : endNs - startNs; }
+    std::int64_t durationNs() const { return empty ? 0 : saturatingSub(endNs, startNs); }
 };
 
 class SessionReader {
