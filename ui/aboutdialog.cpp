@@ -86,8 +86,10 @@ QString aboutText(const SessionDocument* document)
     if (document)
         text += sessionProvenance(*document);
     else
-        text += tr("<p>No session is open. The bundled example, <i>resources/examples/pytorch-two-ranks.ridge</i>, "
-                   "states its origin in its metadata; open it to see it here.</p>");
+        text += tr("<p>No session is open. File ▸ Open Example opens the bundled examples: real A100 kernels "
+                   "from Nsight Compute on the roofline (<i>a100-linear-ncu</i>) and a real two-rank PyTorch trace "
+                   "on the timeline (<i>pytorch-two-ranks</i>). Each states its origin in its metadata; open one "
+                   "to see it here.</p>");
     return text;
 }
 

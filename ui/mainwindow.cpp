@@ -6,6 +6,7 @@
 #include "capturedialog.h"
 #include "chartexporter.h"
 #include "details/detailspane.h"
+#include "examplesessions.h"
 #include "kernelmodel.h"
 #include "kernelpage.h"
 #include "palette.h"
@@ -42,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_progress(new TaskProgress(this))
     , m_recent(new RecentFiles(nullptr, this))
     , m_theme(new ThemeController(this))
+    , m_exampleDirectories(defaultExampleDirectories())
 {
     setWindowTitle(tr("Ridgeline"));
     setAcceptDrops(true);
@@ -234,7 +236,7 @@ void MainWindow::setImportFunction(ImportFunction function)
     updateActions();
 }
 
-void MainWindow::importTraces(const QStringList& inputs, const QString& output)
+void MainWindow::importTraces(const QStringList& inputs, const QString& output, const QString& gpuName)
 {
     if (!m_importer->canImport() || m_importer->isRunning()) {
         showError(tr("Could not import"),
@@ -242,7 +244,7 @@ void MainWindow::importTraces(const QStringList& inputs, const QString& output)
         return;
     }
     m_progress->begin(tr("Importing %1").arg(QFileInfo(inputs.value(0)).fileName()));
-    m_importer->import(inputs, output);
+    m_importer->import(inputs, output, gpuName);
 }
 
 void MainWindow::openFiles(const QStringList& paths)
@@ -254,11 +256,8 @@ void MainWindow::openFiles(const QStringList& paths)
         else
             traces.append(path);
     }
-    if (traces.isEmpty())
-        return;
-    const QString output = askImportOutput(traces);
-    if (!output.isEmpty())
-        importTraces(traces, output);
+    if (!traces.isEmpty())
+        askImport(traces);
 }
 
 void MainWindow::exportSession(SessionExporter::Format format, const QString& target)

@@ -50,9 +50,15 @@ public:
     void openBaseline(const QString& path);
     void clearBaseline();
     void closeSession();
-    // Imports traces into `output` (off the GUI thread), then opens it.
-    void importTraces(const QStringList& inputs, const QString& output);
+    // Imports traces into `output` (off the GUI thread), then opens it. `gpuName` names devices
+    // the traces leave unnamed (`ridgeline import --gpu`); empty: as the traces name them.
+    void importTraces(const QStringList& inputs, const QString& output, const QString& gpuName = {});
     void setImportFunction(ImportFunction function);
+    // The GPU names the import dialog offers (the app wires in the datasheet catalogue's).
+    void setKnownGpus(const QStringList& names) { m_knownGpus = names; }
+    // Where File ▸ Open Example looks for bundled sessions (default: defaultExampleDirectories()).
+    void setExampleDirectories(const QStringList& directories) { m_exampleDirectories = directories; }
+    QMenu* exampleMenu() const { return m_exampleMenu; }
     // Opens .ridge files, imports anything else (asking where to save): drag and drop, command line.
     void openFiles(const QStringList& paths);
     void exportSession(SessionExporter::Format format, const QString& target);
@@ -94,13 +100,14 @@ private:
     void createFileMenu();
     void createViewMenu();
     void fillRecentMenu();
+    void fillExampleMenu();
     void chooseSession();
     void chooseImport();
     void chooseSaveAs();
     void chooseExport(SessionExporter::Format format);
     void chooseChartExport(const QString& suffix);
     void chooseBaseline();
-    QString askImportOutput(const QStringList& inputs);
+    void askImport(const QStringList& inputs);
     QString lastDirectory(const QString& purpose) const;
     void rememberDirectory(const QString& purpose, const QString& path);
     void updateActions();
@@ -134,6 +141,9 @@ private:
     QMenu* m_viewMenu = nullptr;
     QAction* m_pagesEnd = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_exampleMenu = nullptr;
+    QStringList m_exampleDirectories;
+    QStringList m_knownGpus;
     QList<QAction*> m_sessionActions; // enabled only while a session is open
     QAction* m_clearBaseline = nullptr;
     QActionGroup* m_groupingActions = nullptr;

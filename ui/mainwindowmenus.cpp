@@ -2,6 +2,8 @@
 // MainWindow's menus and the file dialogs behind them.
 #include "aboutdialog.h"
 #include "capturedialog.h"
+#include "examplesessions.h"
+#include "importdialog.h"
 #include "kernelpage.h"
 #include "mainwindow.h"
 #include "palette.h"
@@ -27,19 +29,6 @@ const QString kTraceFilter
                      "PyTorch profiler / Kineto (*.json *.json.gz);;Nsight Systems SQLite export (*.sqlite);;"
                      "Nsight Compute CSV, any page (*.csv *.csv.gz);;Nsight Compute report (*.ncu-rep);;All files (*)");
 
-// "trace.json.gz" -> "trace"
-QString traceBaseName(const QString& path)
-{
-    QString name = QFileInfo(path).fileName();
-    for (const auto* suffix : { ".json.gz", ".json", ".sqlite", ".csv", ".gz" }) {
-        if (name.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
-            name.chop(static_cast<qsizetype>(std::strlen(suffix)));
-            break;
-        }
-    }
-    return name;
-}
-
 } // namespace
 
 void MainWindow::createMenus()
@@ -64,6 +53,8 @@ void MainWindow::createFileMenu()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fillRecentMenu();
+    m_exampleMenu = file->addMenu(tr("Open &Example"));
+    connect(m_exampleMenu, &QMenu::aboutToShow, this, &MainWindow::fillExampleMenu);
     file->addAction(tr("&Import Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::chooseImport);
     file->addSeparator();
     m_sessionActions.append(file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::chooseSaveAs));
@@ -143,6 +134,22 @@ void MainWindow::fillRecentMenu()
     m_recentMenu->addAction(tr("&Clear Menu"), m_recent, &RecentFiles::clear)->setEnabled(!files.isEmpty());
 }
 
+void MainWindow::fillExampleMenu()
+{
+    m_exampleMenu->clear();
+    const auto examples = findExampleSessions(m_exampleDirectories);
+    for (const auto& example : examples) {
+        auto* action
+            = m_exampleMenu->addAction(example.title, this, [this, path = example.path] { openSession(path); });
+        action->setToolTip(example.note.isEmpty() ? example.path : example.note);
+        action->setStatusTip(example.note);
+    }
+    m_exampleMenu->setToolTipsVisible(true);
+    if (examples.isEmpty())
+        m_exampleMenu->addAction(tr("No examples found (looked in %1)").arg(m_exampleDirectories.join(tr(", "))))
+            ->setEnabled(false);
+}
+
 QString MainWindow::lastDirectory(const QString& purpose) const
 {
     return QSettings().value(QStringLiteral("lastDirectory/") + purpose, QDir::homePath()).toString();
@@ -165,15 +172,13 @@ void MainWindow::chooseSession()
     openSession(path);
 }
 
-QString MainWindow::askImportOutput(const QStringList& inputs)
+void MainWindow::askImport(const QStringList& inputs)
 {
-    const QFileInfo first(inputs.value(0));
-    const QString suggested = first.dir().filePath(traceBaseName(first.filePath()) + QStringLiteral(".ridge"));
-    const QString output
-        = QFileDialog::getSaveFileName(this, tr("Save Imported Session As"), suggested, kSessionFilter);
-    if (!output.isEmpty())
-        rememberDirectory(QStringLiteral("import"), output);
-    return output;
+    ImportDialog dialog(inputs, m_knownGpus, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    rememberDirectory(QStringLiteral("import"), dialog.output());
+    importTraces(inputs, dialog.output(), dialog.gpuName());
 }
 
 void MainWindow::chooseImport()
@@ -183,9 +188,7 @@ void MainWindow::chooseImport()
     if (inputs.isEmpty())
         return;
     rememberDirectory(QStringLiteral("import"), inputs.first());
-    const QString output = askImportOutput(inputs);
-    if (!output.isEmpty())
-        importTraces(inputs, output);
+    askImport(inputs);
 }
 
 void MainWindow::chooseSaveAs()

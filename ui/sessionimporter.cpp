@@ -26,7 +26,7 @@ SessionImporter::~SessionImporter()
         QFile::remove(m_temporary);
 }
 
-void SessionImporter::import(const QStringList& inputs, const QString& output)
+void SessionImporter::import(const QStringList& inputs, const QString& output, const QString& gpuName)
 {
     Q_ASSERT(m_import && !isRunning());
     m_inputs = inputs;
@@ -37,24 +37,25 @@ void SessionImporter::import(const QStringList& inputs, const QString& output)
     m_temporary = info.dir().filePath(
         QStringLiteral(".%1.importing-%2.ridge").arg(info.completeBaseName()).arg(QCoreApplication::applicationPid()));
     QFile::remove(m_temporary);
-    std::vector<std::string> files;
+    ImportJob job;
     for (const auto& input : inputs)
-        files.push_back(input.toStdString());
-    m_watcher.setFuture(QtConcurrent::run(
-        [function = m_import, files, temporary = m_temporary.toStdString()](QPromise<Outcome>& promise) {
-            promise.setProgressRange(0, 1000);
-            const ImportProgress progress = [&promise](double fraction, std::string_view what) {
-                promise.setProgressValueAndText(
-                    static_cast<int>(fraction * 1000.0), QString::fromUtf8(what.data(), qsizetype(what.size())));
-            };
-            auto result = function(files, temporary, progress);
-            Outcome outcome;
-            if (result.ok())
-                outcome.summary = QString::fromStdString(result.value());
-            else
-                outcome.error = QString::fromStdString(result.error().message);
-            promise.addResult(std::move(outcome));
-        }));
+        job.inputs.push_back(input.toStdString());
+    job.output = m_temporary.toStdString();
+    job.gpuName = gpuName.trimmed().toStdString();
+    m_watcher.setFuture(QtConcurrent::run([function = m_import, job = std::move(job)](QPromise<Outcome>& promise) {
+        promise.setProgressRange(0, 1000);
+        const ImportProgress progress = [&promise](double fraction, std::string_view what) {
+            promise.setProgressValueAndText(
+                static_cast<int>(fraction * 1000.0), QString::fromUtf8(what.data(), qsizetype(what.size())));
+        };
+        auto result = function(job, progress);
+        Outcome outcome;
+        if (result.ok())
+            outcome.summary = QString::fromStdString(result.value());
+        else
+            outcome.error = QString::fromStdString(result.error().message);
+        promise.addResult(std::move(outcome));
+    }));
 }
 
 void SessionImporter::cancel()

@@ -13,11 +13,18 @@
 
 namespace ridgeline::ui {
 
+// One import: the traces, the session to write, and the GPU to name devices the files leave
+// unnamed (`ridgeline import --gpu`; empty: as the files name them).
+struct ImportJob {
+    std::vector<std::string> inputs;
+    std::string output;
+    std::string gpuName;
+};
+
 // What the app wires in (app/gui: collectors::importFiles): ui itself does not depend on the
-// collectors. Writes `output` from `inputs` and returns the one-line summary.
+// collectors. Writes `job.output` from `job.inputs` and returns the one-line summary.
 using ImportProgress = std::function<void(double fraction, std::string_view what)>;
-using ImportFunction = std::function<core::Result<std::string>(
-    const std::vector<std::string>& inputs, const std::string& output, const ImportProgress& progress)>;
+using ImportFunction = std::function<core::Result<std::string>(const ImportJob& job, const ImportProgress& progress)>;
 
 // Imports traces into a session file off the GUI thread. The importers cannot be interrupted, so
 // cancelling abandons the import: it finishes in the background into a temporary file that is
@@ -30,7 +37,7 @@ public:
 
     void setImportFunction(ImportFunction function) { m_import = std::move(function); }
     bool canImport() const { return static_cast<bool>(m_import); }
-    void import(const QStringList& inputs, const QString& output);
+    void import(const QStringList& inputs, const QString& output, const QString& gpuName = {});
     void cancel();
     bool isRunning() const { return m_watcher.isRunning(); }
 

@@ -2,6 +2,7 @@
 // `ridgeline-ui`: the desktop app. Wires the main window to the command line and the importers.
 #include "details/detailspane.h"
 #include "mainwindow.h"
+#include "ridgeline/collectors/gpucatalogue.h"
 #include "ridgeline/collectors/importer.h"
 #include "ridgeline/core/version.h"
 
@@ -20,12 +21,13 @@ using ridgeline::ui::DetailsPane;
 using ridgeline::ui::MainWindow;
 
 ridgeline::core::Result<std::string> importWithCollectors(
-    const std::vector<std::string>& inputs, const std::string& output, const ridgeline::ui::ImportProgress& progress)
+    const ridgeline::ui::ImportJob& job, const ridgeline::ui::ImportProgress& progress)
 {
     ridgeline::collectors::ImportRequest request;
-    request.inputs = inputs;
-    request.output = output;
+    request.inputs = job.inputs;
+    request.output = job.output;
     request.progress = progress;
+    request.gpuName = job.gpuName;
     auto result = ridgeline::collectors::importFiles(request);
     if (result.hasError())
         return result.error();
@@ -113,6 +115,10 @@ int main(int argc, char** argv)
 
     MainWindow window;
     window.setImportFunction(importWithCollectors);
+    QStringList gpus;
+    for (const auto& spec : ridgeline::collectors::gpuCatalogue())
+        gpus.append(QString::fromStdString(spec.name));
+    window.setKnownGpus(gpus);
     if (headless) {
         const QString name = parser.value(view);
         if (!window.viewNames().contains(name)) {

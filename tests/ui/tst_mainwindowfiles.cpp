@@ -3,6 +3,7 @@
 // and drop, the view registry, About and the shortcuts list, remembered settings.
 #include "aboutdialog.h"
 #include "fixtures.h"
+#include "importdialog.h"
 #include "kernelpage.h"
 #include "mainwindow.h"
 #include "qtwarnings.h"
@@ -13,12 +14,16 @@
 #include "tempdir.h"
 #include "testutil.h"
 
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -30,10 +35,9 @@ using namespace ridgeline;
 
 namespace {
 
-core::Result<std::string> importWithCollectors(
-    const std::vector<std::string>& inputs, const std::string& output, const ui::ImportProgress& progress)
+core::Result<std::string> importWithCollectors(const ui::ImportJob& job, const ui::ImportProgress& progress)
 {
-    collectors::ImportRequest request { inputs, output, false, progress, {} };
+    collectors::ImportRequest request { job.inputs, job.output, false, progress, job.gpuName };
     auto result = collectors::importFiles(request);
     if (result.hasError())
         return result.error();
@@ -212,13 +216,13 @@ private Q_SLOTS:
         // An import that waits until told: cancelling must not wait for it, nor write the output.
         std::atomic<bool> release { false };
         ui::SessionImporter importer;
-        importer.setImportFunction([&release](const std::vector<std::string>&, const std::string& output,
-                                       const ui::ImportProgress&) -> core::Result<std::string> {
-            while (!release)
-                QThread::msleep(5);
-            testing::writeBytes(output, "written after cancel");
-            return std::string("imported");
-        });
+        importer.setImportFunction(
+            [&release](const ui::ImportJob& job, const ui::ImportProgress&) -> core::Result<std::string> {
+                while (!release)
+                    QThread::msleep(5);
+                testing::writeBytes(job.output, "written after cancel");
+                return std::string("imported");
+            });
         const QString output = q(m_dir.file("cancelled.ridge"));
         testing::writeBytes(output.toStdString(), "previous");
         QSignalSpy cancelled(&importer, &ui::SessionImporter::cancelled);
@@ -384,6 +388,96 @@ private Q_SLOTS:
         QVERIFY(rank1 > 0 && rank1 < all);
         page->filterBar()->setRankFilter(std::nullopt);
         QCOMPARE(page->proxy()->rowCount(), all);
+    }
+
+    void openExampleListsTheBundledSessionsAndOpensThem()
+    {
+        ui::MainWindow window;
+        // The menu is in File, and lists what the folders hold, each file once, with its origin.
+        QMenu* examples = window.exampleMenu();
+        QVERIFY(examples != nullptr);
+        QVERIFY(window.menuBar()->actions().first()->menu()->actions().contains(examples->menuAction()));
+        const QString dir = QStringLiteral(RIDGELINE_EXAMPLES_DIR);
+        window.setExampleDirectories({ dir, dir });
+        Q_EMIT examples->aboutToShow();
+        QStringList titles;
+        QAction* a100 = nullptr;
+        for (QAction* action : examples->actions()) {
+            titles.append(action->text());
+            if (action->text() == QStringLiteral("a100-linear-ncu"))
+                a100 = action;
+        }
+        QCOMPARE(titles, (QStringList { QStringLiteral("a100-linear-ncu"), QStringLiteral("pytorch-two-ranks") }));
+        QVERIFY2(a100->toolTip().contains(QStringLiteral("NVIDIA A100")), qPrintable(a100->toolTip()));
+
+        QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        a100->trigger();
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(QFileInfo(opened.first().first().toString()).fileName(), QStringLiteral("a100-linear-ncu.ridge"));
+        const auto& report = window.document()->report;
+        QCOMPARE(report.meta.at("origin.licence"), std::string("Apache-2.0"));
+        QVERIFY(ui::aboutText(window.document().get()).contains(QStringLiteral("leleucas")));
+        QVERIFY(!report.devices.empty());
+        QVERIFY(QString::fromStdString(report.devices.front().name).contains(QStringLiteral("A100")));
+
+        // No folder with examples: one disabled entry that says where it looked.
+        window.setExampleDirectories({ q(m_dir.file("no-examples")) });
+        Q_EMIT examples->aboutToShow();
+        QCOMPARE(examples->actions().size(), 1);
+        QVERIFY(!examples->actions().first()->isEnabled());
+        QVERIFY(examples->actions().first()->text().contains(QStringLiteral("no-examples")));
+    }
+
+    void importDialogSuggestsTheOutputAndTakesAGpu()
+    {
+        const QString csv = q(testing::testDataPath("ncu/leleucas/linear-nsight1381.csv.gz"));
+        QCOMPARE(ui::ImportDialog::suggestedOutput(csv),
+            QFileInfo(csv).dir().filePath(QStringLiteral("linear-nsight1381.ridge")));
+        QCOMPARE(ui::ImportDialog::suggestedOutput(QStringLiteral("/d/output1.ncu-rep")),
+            QStringLiteral("/d/output1.ridge"));
+        QCOMPARE(
+            ui::ImportDialog::suggestedOutput(QStringLiteral("/d/rank-0.json.gz")), QStringLiteral("/d/rank-0.ridge"));
+
+        ui::ImportDialog dialog(
+            { csv }, { QStringLiteral("NVIDIA A100 SXM4 80GB"), QStringLiteral("NVIDIA H100 SXM5 80GB") });
+        QCOMPARE(dialog.gpuName(), QString()); // as the file names it, unless the user says
+        auto* gpu = dialog.findChild<QComboBox*>(QStringLiteral("gpu"));
+        QVERIFY(gpu != nullptr);
+        QCOMPARE(gpu->count(), 3);
+        QCOMPARE(gpu->itemText(1), QStringLiteral("NVIDIA A100 SXM4 80GB"));
+        dialog.setGpuName(QStringLiteral("  A100-SXM4-80GB "));
+        QCOMPARE(dialog.gpuName(), QStringLiteral("A100-SXM4-80GB"));
+        auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QVERIFY(ok->isEnabled());
+        dialog.setOutput(QString());
+        QVERIFY(!ok->isEnabled()); // nowhere to save: nothing to import
+        const QString output = q(m_dir.file("dialog.ridge"));
+        dialog.setOutput(output);
+        QVERIFY(ok->isEnabled());
+        dialog.accept(); // a new file: no question asked
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.output(), output);
+    }
+
+    void importWithAGpuNamesTheDevicesTheFileLeavesUnnamed()
+    {
+        const QString csv = q(testing::testDataPath("ncu/leleucas/dropout-nsight162.csv"));
+        for (const QString& gpuName : { QString(), QStringLiteral("A100-SXM4-80GB") }) {
+            ui::MainWindow window;
+            window.setImportFunction(importWithCollectors);
+            const QString output = q(m_dir.file(gpuName.isEmpty() ? "dropout-unnamed.ridge" : "dropout-a100.ridge"));
+            QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+            window.importTraces({ csv }, output, gpuName);
+            QVERIFY(opened.wait(30000));
+            const auto& devices = window.document()->report.devices;
+            QVERIFY(!devices.empty());
+            const QString name = QString::fromStdString(devices.front().name);
+            QVERIFY2(name.contains(QStringLiteral("A100")) == !gpuName.isEmpty(), qPrintable(name));
+            // Named: the A100's datasheet ceilings come with it.
+            const bool datasheet = std::any_of(window.document()->ceilings.begin(), window.document()->ceilings.end(),
+                [](const core::Ceiling& c) { return c.source == core::CeilingSource::Datasheet; });
+            QCOMPARE(datasheet, !gpuName.isEmpty());
+        }
     }
 
     void groupingIsRemembered()

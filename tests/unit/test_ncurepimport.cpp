@@ -201,9 +201,7 @@ TEST_F(NcuRepImport, AgreesWithTheCsvOfTheSameProgram)
     const auto rep = import({ report(1) });
     const auto csvSession = m_dir.file("csv.ridge");
     auto csvSummary = collectors::importNcuCsv(testDataPath("ncu/nersc-gpp/output1.csv"), csvSession, false);
-    if (!csvSummary.ok())
-        GTEST_SKIP() << "the CSV import of output1.csv fails (program output before the header): "
-                     << csvSummary.error().message;
+    ASSERT_TRUE(csvSummary.ok()) << csvSummary.error().message;
     const auto csv = readSession(csvSession, csvSummary.value());
     ASSERT_EQ(csv.kernels.size(), 1U);
     ASSERT_EQ(rep.kernels.size(), 2U);
@@ -224,6 +222,29 @@ TEST_F(NcuRepImport, AgreesWithTheCsvOfTheSameProgram)
     const double csvFlops = csv.analyses.at(csv.kernels[0].id).flopsByPrecision.at("FP64");
     const double repFlops = rep.analyses.at(rep.kernels[0].id).flopsByPrecision.at("FP64");
     EXPECT_NEAR(repFlops, csvFlops, csvFlops * 1e-9); // in fact equal: 2,596,746,282,959 FLOPs
+}
+
+// The roofs of a report are its peak_sustained figures x the unit's clock, as Nsight Compute draws
+// them. Read off output1.ncu-rep (first result): dram__bytes.sum.peak_sustained 32 B/cycle x
+// dram__cycles_elapsed.avg.per_second 7,993,005,232.1 Hz = 255.78 GB/s (the RTX 4060 Laptop's
+// 256 GB/s); derived__lts__lts2xbar_bytes.sum.peak_sustained 1,024 B/cycle x lts clock
+// 1,619,919,298.6 Hz = 1.659 TB/s; derived__l1tex__lsu_writeback_bytes_mem_lg.sum.peak_sustained
+// 3,072 B/cycle x l1tex clock 1,619,999,996.1 Hz = 4.977 TB/s; dfma 48 inst/cycle x 2 FLOP x SM
+// clock 1,619,999,996.1 Hz = 155.5 GFLOP/s.
+TEST_F(NcuRepImport, CounterCeilingsArePeakSustainedTimesClock)
+{
+    const auto s = import({ report(1) });
+    ASSERT_EQ(s.kernels.size(), 2U);
+    const auto& used = s.analyses.at(s.kernels[0].id).ceilingsUsed;
+    const std::map<std::string, double> expected { { "DRAM", 32 * 7'993'005'232.10566 },
+        { "L2", 1024 * 1'619'919'298.64637 }, { "L1", 3072 * 1'619'999'996.11529 },
+        { "FP64", 48 * 2 * 1'619'999'996.11529 } };
+    for (const auto& [resource, value] : expected) {
+        const auto it = used.find(resource);
+        ASSERT_NE(it, used.end()) << resource;
+        EXPECT_EQ(it->second.source, core::CeilingSource::Counters) << resource;
+        EXPECT_NEAR(it->second.value, value, value * 1e-9) << resource;
+    }
 }
 
 TEST_F(NcuRepImport, SeveralReportsMakeOneSession)
