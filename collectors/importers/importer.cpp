@@ -105,6 +105,12 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
     amendment.unnamedDevices = core::SessionAmendment::DeviceNaming { spec.name, spec.ccMajor, spec.ccMinor,
         spec.smCount, static_cast<std::int64_t>(spec.boostClockHz / 1e3), datasheetCeilings(spec, 0) };
     amendment.meta["import.gpu"] = gpu.note.empty() ? spec.name : gpu.note;
+    // The importer's "does not name GPU n" warnings are answered by the naming, in the session's
+    // `warning` too (the importers write their warnings there joined by "; ").
+    const auto unnamed = [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; };
+    std::vector<std::string> remaining = result.warnings;
+    if (std::erase_if(remaining, unnamed) > 0)
+        amendment.meta["warning"] = fmt::format("{}", fmt::join(remaining, "; "));
     amendment.recomputeVerdicts = true;
     auto amended = core::amendSession(request.output, amendment);
     if (amended.hasError())
@@ -114,9 +120,7 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
             fmt::format("--gpu \"{}\" changed nothing: the file names every device it describes", request.gpuName));
         return result;
     }
-    // The importer's "does not name GPU n" warnings are answered now.
-    std::erase_if(
-        result.warnings, [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; });
+    std::erase_if(result.warnings, unnamed);
     if (!gpu.note.empty())
         result.warnings.push_back(gpu.note);
     result.summary += fmt::format("; {} named {}", plural(amended.value().devicesNamed, "device"), spec.name);

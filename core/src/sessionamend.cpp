@@ -154,8 +154,17 @@ Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentRe
     auto transaction = sqlite::Transaction::begin(db);
     if (transaction.hasError())
         return transaction.error();
-    for (const auto& [key, value] : amendment.meta)
-        RIDGELINE_TRY(setMeta(db, key, value));
+    for (const auto& [key, value] : amendment.meta) {
+        if (value.empty()) {
+            auto drop = db.prepare("DELETE FROM meta WHERE key = ?1");
+            if (drop.hasError())
+                return drop.error();
+            drop.value().bind(1, key);
+            RIDGELINE_TRY(drop.value().run());
+        } else {
+            RIDGELINE_TRY(setMeta(db, key, value));
+        }
+    }
     if (amendment.status)
         RIDGELINE_TRY(setMeta(db, metakey::Status, toString(*amendment.status)));
     auto amended = addCeilings(db, amendment.ceilingsByUuid);

@@ -10,6 +10,9 @@ build=${1:-"$here/build"}
 ridgeline="$build/bin/ridgeline"
 out="$here/resources/examples"
 [ -x "$ridgeline" ] || { echo "make-examples.sh: $ridgeline not built" >&2; exit 1; }
+# Inputs by their path in the repository: the importers' warnings name them, and the sessions are
+# mailed around, so no path of the machine that made them goes into the files.
+cd "$here"
 
 # Adds origin.* keys to a session's meta table (the import has closed the file).
 set_origin() {
@@ -29,7 +32,7 @@ set_origin() {
 # 30 %), the A100 SXM4 80GB's 2,039 GB/s; so it is named with --gpu.
 a100="$out/a100-linear-ncu.ridge"
 rm -f "$a100"
-"$ridgeline" import "$here/tests/data/ncu/leleucas/linear-nsight1381.csv.gz" --gpu "NVIDIA A100-SXM4-80GB" -o "$a100"
+"$ridgeline" import tests/data/ncu/leleucas/linear-nsight1381.csv.gz --gpu "NVIDIA A100-SXM4-80GB" -o "$a100"
 set_origin "$a100" \
     origin.project "github.com/leleucas/Actual-Parameter-Collection-for-Machine-Learning-Operators" \
     origin.files "linear/nsight1381.csv.zip (here gzip: tests/data/ncu/leleucas/linear-nsight1381.csv.gz)" \
@@ -40,8 +43,8 @@ set_origin "$a100" \
 # Two ranks of a PyTorch profiler (Kineto) trace: the timeline example (no counters).
 pt="$out/pytorch-two-ranks.ridge"
 rm -f "$pt"
-"$ridgeline" import "$here/tests/data/kineto/trace_filter/sampled_rank-0.json.gz" \
-    "$here/tests/data/kineto/trace_filter/sampled_rank-1.json.gz" -o "$pt"
+"$ridgeline" import tests/data/kineto/trace_filter/sampled_rank-0.json.gz \
+    tests/data/kineto/trace_filter/sampled_rank-1.json.gz -o "$pt"
 set_origin "$pt" \
     origin.project "github.com/facebookresearch/HolisticTraceAnalysis" \
     origin.files "tests/data/trace_filter/sampled_rank-0.json.gz, tests/data/trace_filter/sampled_rank-1.json.gz" \

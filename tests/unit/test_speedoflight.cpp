@@ -269,6 +269,10 @@ TEST(ImportGpu, NamesTheUnnamedDevice)
     ASSERT_EQ(devices.size(), 1u);
     EXPECT_EQ(devices[0].name, "NVIDIA A100 SXM4 80GB");
     EXPECT_EQ(devices[0].smCount, 108);
+    // The session's own warning (About, `check`) no longer says the GPU is unnamed; the rest stays.
+    const auto meta = reader.value().meta().value();
+    EXPECT_EQ(meta.at("warning").find("does not name GPU"), std::string::npos) << meta.at("warning");
+    EXPECT_NE(meta.at("warning").find("no (x, y, z) launch sizes"), std::string::npos) << meta.at("warning");
     std::map<std::string, double> datasheet;
     const auto ceilings = reader.value().ceilings().value();
     for (const auto& c : ceilings)

@@ -16,7 +16,7 @@
 namespace ridgeline::core {
 
 struct SessionAmendment {
-    std::map<std::string, std::string> meta; // set or replaced
+    std::map<std::string, std::string> meta; // set or replaced; an empty value removes the key
     std::optional<SessionStatus> status; // replaces the `status` meta key
     // Ceilings by GPU UUID (any spelling canonicalGpuUuid() accepts); added to every device of
     // the session with that UUID, replacing a ceiling of the same resource and source.
