@@ -23,15 +23,14 @@ std::string upper(std::string_view text)
     return out;
 }
 
-// The best ceiling of a resource (counters, then measured, then datasheet: preferenceOf).
-const Ceiling* bestCeiling(std::span<const Ceiling> ceilings, std::string_view resource)
+// The ceiling of a resource that the one selection rule picks (selectCeilings).
+std::optional<Ceiling> bestCeiling(std::span<const Ceiling> ceilings, std::string_view resource)
 {
-    const Ceiling* best = nullptr;
-    for (const auto& c : ceilings) {
-        if (c.resource == resource && c.value > 0 && (!best || preferenceOf(c.source) < preferenceOf(best->source)))
-            best = &c;
+    for (auto& c : selectCeilings(ceilings)) {
+        if (c.resource == resource)
+            return std::move(c);
     }
-    return best;
+    return std::nullopt;
 }
 
 // A short family name for the sentence: "A100", "H100", or the full name.
@@ -107,7 +106,7 @@ CollectiveLink chooseLink(const LinkContext& context)
         // More than one host: the slowest link of a ring or tree is the network.
         link.name = "network";
         link.inferred = true;
-        if (const Ceiling* nic = bestCeiling(context.ceilings, "network")) {
+        if (const auto nic = bestCeiling(context.ceilings, "network")) {
             link.bytesPerS = nic->value;
             link.inferred = false;
         }
@@ -118,7 +117,7 @@ CollectiveLink chooseLink(const LinkContext& context)
     }
     const std::string where
         = fmt::format("{} on one {} host{}", ranks, gpu, context.hosts == 1 ? "" : " (the session records no hosts)");
-    if (const Ceiling* nvlink = bestCeiling(context.ceilings, "NVLink")) {
+    if (const auto nvlink = bestCeiling(context.ceilings, "NVLink")) {
         link = { "NVLink", nvlink->value, false, fmt::format("NVLink {} ceiling", toString(nvlink->source)) };
         return link;
     }
@@ -132,7 +131,7 @@ CollectiveLink chooseLink(const LinkContext& context)
             return link;
         }
     }
-    if (const Ceiling* pcie = bestCeiling(context.ceilings, "PCIe")) {
+    if (const auto pcie = bestCeiling(context.ceilings, "PCIe")) {
         link = { "PCIe", pcie->value, true, where + ": PCIe assumed (no NVLink known)" };
         return link;
     }

@@ -2,6 +2,8 @@
 #include "ridgeline/core/model.h"
 
 #include <array>
+#include <cmath>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -63,6 +65,23 @@ int preferenceOf(CeilingSource source)
         break;
     }
     return 2;
+}
+
+std::vector<Ceiling> selectCeilings(std::span<const Ceiling> ceilings)
+{
+    std::map<std::pair<std::int64_t, std::string>, const Ceiling*> best;
+    for (const auto& c : ceilings) {
+        if (!(c.value > 0) || !std::isfinite(c.value))
+            continue;
+        auto [it, added] = best.try_emplace({ c.deviceId, c.resource }, &c);
+        if (!added && preferenceOf(c.source) < preferenceOf(it->second->source))
+            it->second = &c;
+    }
+    std::vector<Ceiling> out;
+    out.reserve(best.size());
+    for (const auto& [key, c] : best)
+        out.push_back(*c);
+    return out;
 }
 
 std::optional<CeilingSource> ceilingSourceFromString(std::string_view text)

@@ -210,32 +210,13 @@ void placeLines(RooflineChart& chart)
 
 } // namespace
 
-std::vector<Ceiling> bestCeilings(std::span<const Ceiling> ceilings)
-{
-    std::map<std::pair<std::int64_t, std::string>, Ceiling> best;
-    for (const auto& c : ceilings) {
-        if (!(c.value > 0) || !std::isfinite(c.value))
-            continue;
-        auto [it, added] = best.try_emplace({ c.deviceId, c.resource }, c);
-        const auto& held = it->second;
-        if (!added
-            && (preferenceOf(c.source) < preferenceOf(held.source)
-                || (c.source == held.source && c.value > held.value)))
-            it->second = c;
-    }
-    std::vector<Ceiling> out;
-    for (auto& [key, c] : best)
-        out.push_back(std::move(c));
-    return out;
-}
-
 RooflineChart buildRooflineChart(
     std::span<const Ceiling> ceilings, std::span<const KernelSummary> kernels, const RooflineChartOptions& options)
 {
     const auto chosen
         = [&](std::int64_t deviceId) { return options.deviceIds.empty() || contains(options.deviceIds, deviceId); };
     std::vector<Ceiling> best;
-    for (auto& c : bestCeilings(ceilings)) {
+    for (auto& c : selectCeilings(ceilings)) {
         if (chosen(c.deviceId))
             best.push_back(std::move(c));
     }

@@ -201,29 +201,26 @@ std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
 
 std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
 {
-    std::map<std::string, CeilingUsed> chosen;
-    auto offer = [&](const std::string& res, double value, CeilingSource source) {
-        if (!(value > 0) || !std::isfinite(value))
-            return;
-        auto it = chosen.find(res);
-        if (it == chosen.end() || preferenceOf(source) < preferenceOf(it->second.source))
-            chosen[res] = { value, source };
-    };
+    // This launch's own peaks per cycle at the clock it ran at (Nsight Compute's ceilings) first,
+    // so that they win over the counter ceilings its device stores (another launch's clock).
+    std::vector<Ceiling> candidates = ceilingsFromCounters(facts.metrics, 0);
 
     // Datasheet peaks assume the boost clock; this launch may have run slower (or faster).
     const auto smClock = metricValue(facts.metrics, metric::SmClock);
     const double boostHz = facts.device ? static_cast<double>(facts.device->coreClockKhz) * 1e3 : 0.0;
     const double clockScale = (smClock && *smClock > 0 && boostHz > 0) ? *smClock / boostHz : 1.0;
-    for (const auto& c : facts.ceilings) {
+    for (Ceiling c : facts.ceilings) {
         // L1 and L2 figures are bytes per clock too (A100: L2 5,120 B/clk, L1 128 B/clk/SM).
         const bool perClock = isCompute(c.resource) || c.resource == resource::L1 || c.resource == resource::L2;
-        const bool scale = c.source == CeilingSource::Datasheet && perClock;
-        offer(c.resource, scale ? c.value * clockScale : c.value, c.source);
+        if (c.source == CeilingSource::Datasheet && perClock)
+            c.value *= clockScale;
+        c.deviceId = 0; // one device: the launch's
+        candidates.push_back(std::move(c));
     }
 
-    // This launch's own peaks per cycle at the clock it ran at (Nsight Compute's ceilings).
-    for (const auto& c : ceilingsFromCounters(facts.metrics, 0))
-        offer(c.resource, c.value, CeilingSource::Counters);
+    std::map<std::string, CeilingUsed> chosen;
+    for (const auto& c : selectCeilings(candidates))
+        chosen[c.resource] = { c.value, c.source };
     return chosen;
 }
 

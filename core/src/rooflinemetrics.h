@@ -20,8 +20,8 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics);
 // DRAM, L2, L1 bytes, and NVLink, PCIe bytes in the busier direction (link ceilings are per
 // direction), where counted.
 std::map<std::string, double> bytesByLevel(const MetricMap& metrics);
-// The best ceiling per resource, by preferenceOf: counters (this launch's peak_sustained x clock,
-// then the session's), then measured, then datasheet figures scaled to the clock this launch ran at.
+// The ceiling per resource that selectCeilings picks: counters (this launch's peak_sustained x
+// clock, then the session's), then measured, then datasheet figures scaled to this launch's clock.
 std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts);
 
 bool isTensor(std::string_view resource);

@@ -256,10 +256,10 @@ TEST(RooflineChart, BestCeilingPerDeviceAndResource)
         { 1, "DRAM", 3.0e12, "B/s", CeilingSource::Datasheet, "" },
         { 1, "L2", -1, "B/s", CeilingSource::Measured, "" },
     };
-    const auto best = core::bestCeilings(all);
+    const auto best = core::selectCeilings(all);
     ASSERT_EQ(best.size(), 3u);
     EXPECT_EQ(best[0].source, CeilingSource::Measured); // device 0 DRAM: measured wins over a higher datasheet
-    EXPECT_DOUBLE_EQ(best[1].value, 62e12); // of one source, the highest
+    EXPECT_DOUBLE_EQ(best[1].value, 60e12); // of one source, the first listed (the most specific)
     EXPECT_EQ(best[2].deviceId, 1);
     // Identical ceilings of two devices are one line.
     const auto c = core::buildRooflineChart(std::vector<core::Ceiling> { all[0], all[4] }, {}, {});

@@ -5,9 +5,8 @@
 #include "ridgeline/core/metricnames.h"
 #include "ridgeline/core/roofline.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <limits>
 
 using namespace ridgeline::core;
@@ -25,10 +24,18 @@ protected:
         m_device.smCount = 132;
         m_device.coreClockKhz = 1'980'000;
         const std::pair<const char*, double> peaks[] = {
-            { resource::FP64, 34e12 }, { resource::FP64Tensor, 67e12 }, { resource::FP32, 67e12 },
-            { resource::FP16, 134e12 }, { resource::TF32Tensor, 494.7e12 }, { resource::FP16Tensor, 989e12 },
-            { resource::BF16Tensor, 989e12 }, { resource::FP8Tensor, 1979e12 }, { resource::INT8Tensor, 1979e12 },
-            { resource::DRAM, 3.35e12 }, { resource::NVLink, 450e9 }, { resource::PCIe, 64e9 },
+            { resource::FP64, 34e12 },
+            { resource::FP64Tensor, 67e12 },
+            { resource::FP32, 67e12 },
+            { resource::FP16, 134e12 },
+            { resource::TF32Tensor, 494.7e12 },
+            { resource::FP16Tensor, 989e12 },
+            { resource::BF16Tensor, 989e12 },
+            { resource::FP8Tensor, 1979e12 },
+            { resource::INT8Tensor, 1979e12 },
+            { resource::DRAM, 3.35e12 },
+            { resource::NVLink, 450e9 },
+            { resource::PCIe, 64e9 },
         };
         for (const auto& [res, value] : peaks)
             m_ceilings.push_back({ 0, res, value, "", CeilingSource::Datasheet, "test" });
@@ -100,10 +107,8 @@ TEST_F(Roofline, ComputeBoundTensorHopperCountsEveryTypeOnce)
     // FP16 700e9 + BF16 100e9 ops: 700/989 + 100/989 = 80.9 % of the tensor pipe. FP8 is split
     // into a total and its sparsity parts: only the total (500e9 -> 25.3 %) counts.
     const auto a = analyzeKernel(facts({
-        { "sm__ops_path_tensor_src_fp16.sum", 700e9 },
-        { "sm__ops_path_tensor_src_bf16_dst_fp32.sum", 100e9 },
-        { "sm__ops_path_tensor_src_fp8.sum", 500e9 },
-        { "sm__ops_path_tensor_src_fp8_sparsity_on.sum", 500e9 },
+        { "sm__ops_path_tensor_src_fp16.sum", 700e9 }, { "sm__ops_path_tensor_src_bf16_dst_fp32.sum", 100e9 },
+        { "sm__ops_path_tensor_src_fp8.sum", 500e9 }, { "sm__ops_path_tensor_src_fp8_sparsity_on.sum", 500e9 },
         { "sm__ops_path_tensor_src_fp16.sum.peak_sustained", 1e9 }, // not an op count
     }));
     EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 700e9);
@@ -130,7 +135,8 @@ TEST_F(Roofline, TensorSourceNamesOfEveryChipFamily)
     EXPECT_EQ(a.flopsByPrecision.size(), 2u);
     EXPECT_NEAR(*a.boundUtilization, 500.0 / 989.0 + 989.5 / 1979.0, 1e-9);
     // GB20x names DRAM traffic by operation.
-    const auto gb20x = analyzeKernel(facts({ { "dram__bytes_op_read.sum", 2e9 }, { "dram__bytes_op_write.sum", 0.91e9 } }));
+    const auto gb20x
+        = analyzeKernel(facts({ { "dram__bytes_op_read.sum", 2e9 }, { "dram__bytes_op_write.sum", 0.91e9 } }));
     EXPECT_DOUBLE_EQ(gb20x.bytesByLevel.at("DRAM"), 2.91e9);
 }
 
@@ -341,6 +347,14 @@ TEST_F(Roofline, CounterCeilingsBeatMeasuredAndDatasheet)
     EXPECT_NEAR(a.ceilingsUsed.at("FP32").value, 16'896.0 * 2 * 1.98e9, 1.0);
     EXPECT_EQ(a.ceilingsUsed.at("FP64").source, CeilingSource::Measured);
     EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("FP64").value, 30e12);
+    // The counter ceilings the device stores (another launch's clock, as the importers keep the
+    // first launch's) do not beat the launch's own; they stand in where it has none.
+    f.ceilings.push_back({ 0, resource::DRAM, 2.9e12, "B/s", CeilingSource::Counters, "first launch" });
+    f.ceilings.push_back({ 0, resource::L2, 7e12, "B/s", CeilingSource::Counters, "first launch" });
+    a = analyzeKernel(f);
+    EXPECT_NEAR(a.ceilingsUsed.at("DRAM").value, 3.2e12, 1.0);
+    EXPECT_EQ(a.ceilingsUsed.at("L2").source, CeilingSource::Counters);
+    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("L2").value, 7e12);
 }
 
 TEST_F(Roofline, CombinedPointAgainstTheCeilingOfTheMix)

@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ridgeline::core {
 
@@ -213,6 +215,12 @@ const char* toString(CeilingSource source);
 // peak_sustained x the clock it ran at, Nsight Compute's ceilings), then measured (1: what
 // Ridgeline's microbenchmarks attained on that GPU), then datasheet (2).
 int preferenceOf(CeilingSource source);
+// The one ceiling-selection rule (docs/ROOFLINE.md), behind the verdicts (per launch), the report,
+// the chart and the HTML export (per device) and the collective links: per device and resource,
+// the ceiling of the most trusted source (preferenceOf); of one source, the first listed, so callers
+// list the most specific first (a launch's own counter ceilings before those its device stores).
+// Non-positive and non-finite values are never chosen. Sorted by device, then resource.
+std::vector<Ceiling> selectCeilings(std::span<const Ceiling> ceilings);
 std::optional<CeilingSource> ceilingSourceFromString(std::string_view text);
 const char* toString(MemOpKind kind);
 std::optional<MemOpKind> memOpKindFromString(std::string_view text);

@@ -90,10 +90,6 @@ struct RooflineChart {
     bool empty() const { return memory.empty() && compute.empty() && points.empty(); }
 };
 
-// The best ceiling per device and resource: measured over counters over datasheet; of one
-// source, the highest. Non-positive and non-finite values are dropped.
-std::vector<Ceiling> bestCeilings(std::span<const Ceiling> ceilings);
-
 // The chart of the kernels (and ceilings) on the chosen devices. Ceilings are the session's best
 // per resource (integer tensor ops have no FLOP/s roof); identical ceilings of several devices
 // become one line. Points use the kernels' own analysis (KernelSummary::analysis).
