@@ -209,13 +209,13 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
     const auto smClock = metricValue(facts.metrics, metric::SmClock);
     const double boostHz = facts.device ? static_cast<double>(facts.device->coreClockKhz) * 1e3 : 0.0;
     const double clockScale = (smClock && *smClock > 0 && boostHz > 0) ? *smClock / boostHz : 1.0;
-    for (Ceiling c : facts.ceilings) {
+    for (const auto& stored : facts.ceilings) {
         // L1 and L2 figures are bytes per clock too (A100: L2 5,120 B/clk, L1 128 B/clk/SM).
-        const bool perClock = isCompute(c.resource) || c.resource == resource::L1 || c.resource == resource::L2;
-        if (c.source == CeilingSource::Datasheet && perClock)
-            c.value *= clockScale;
-        c.deviceId = 0; // one device: the launch's
-        candidates.push_back(std::move(c));
+        const bool perClock
+            = isCompute(stored.resource) || stored.resource == resource::L1 || stored.resource == resource::L2;
+        const double scale = stored.source == CeilingSource::Datasheet && perClock ? clockScale : 1.0;
+        // One device, the launch's; no unit or note (runs per launch: no long strings copied).
+        candidates.push_back({ 0, stored.resource, stored.value * scale, {}, stored.source, {} });
     }
 
     std::map<std::string, CeilingUsed> chosen;
