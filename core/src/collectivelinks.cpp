@@ -23,14 +23,12 @@ std::string upper(std::string_view text)
     return out;
 }
 
-// The ceiling of a resource that the one selection rule picks (selectCeilings).
-std::optional<Ceiling> bestCeiling(std::span<const Ceiling> ceilings, std::string_view resource)
+// The ceiling of a resource among those the one selection rule picked (selectCeilings).
+const Ceiling* ceilingOf(std::span<const Ceiling> selected, std::string_view resource)
 {
-    for (auto& c : selectCeilings(ceilings)) {
-        if (c.resource == resource)
-            return std::move(c);
-    }
-    return std::nullopt;
+    const auto it
+        = std::find_if(selected.begin(), selected.end(), [&](const Ceiling& c) { return c.resource == resource; });
+    return it == selected.end() ? nullptr : &*it;
 }
 
 // A short family name for the sentence: "A100", "H100", or the full name.
@@ -100,13 +98,14 @@ std::optional<double> nicPerDirection(std::string_view rate)
 CollectiveLink chooseLink(const LinkContext& context)
 {
     CollectiveLink link;
+    const auto selected = selectCeilings(context.ceilings);
     const std::string gpu = context.device ? family(context.device->name) : std::string("GPU");
     const std::string ranks = context.groupSize > 0 ? fmt::format("{} ranks", context.groupSize) : "its ranks";
     if (context.hosts > 1) {
         // More than one host: the slowest link of a ring or tree is the network.
         link.name = "network";
         link.inferred = true;
-        if (const auto nic = bestCeiling(context.ceilings, "network")) {
+        if (const Ceiling* nic = ceilingOf(selected, "network")) {
             link.bytesPerS = nic->value;
             link.inferred = false;
         }
@@ -117,7 +116,7 @@ CollectiveLink chooseLink(const LinkContext& context)
     }
     const std::string where
         = fmt::format("{} on one {} host{}", ranks, gpu, context.hosts == 1 ? "" : " (the session records no hosts)");
-    if (const auto nvlink = bestCeiling(context.ceilings, "NVLink")) {
+    if (const Ceiling* nvlink = ceilingOf(selected, "NVLink")) {
         link = { "NVLink", nvlink->value, false, fmt::format("NVLink {} ceiling", toString(nvlink->source)) };
         return link;
     }
@@ -131,7 +130,7 @@ CollectiveLink chooseLink(const LinkContext& context)
             return link;
         }
     }
-    if (const auto pcie = bestCeiling(context.ceilings, "PCIe")) {
+    if (const Ceiling* pcie = ceilingOf(selected, "PCIe")) {
         link = { "PCIe", pcie->value, true, where + ": PCIe assumed (no NVLink known)" };
         return link;
     }
