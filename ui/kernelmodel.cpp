@@ -179,7 +179,7 @@ QVariant KernelModel::display(const core::KernelSummary& r, int column) const
             ? QString::number(r.deviceId)
             : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
     case NameColumn:
-        return QString::fromStdString(r.name);
+        return QString::fromStdString(r.displayName()); // the full name is the tooltip
     default:
         return {};
     }
@@ -213,7 +213,7 @@ QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
     case DeviceColumn:
         return static_cast<qlonglong>(r.deviceId);
     case NameColumn:
-        return QString::fromStdString(r.name);
+        return QString::fromStdString(r.displayName() + '\n' + r.name); // as shown, then by full name
     default:
         return {};
     }

@@ -14,13 +14,16 @@ namespace {
 
 const std::vector<core::KernelSummary> kNoSummaries;
 
-// Rank of each text in sorted order (equal texts share a rank).
-std::vector<int> ranksOf(const std::vector<QString>& texts)
+// Rank of each text in sorted order, case-insensitive; equal texts are ordered by `tieBreak` where given.
+std::vector<int> ranksOf(const std::vector<QString>& texts, const std::vector<QString>* tieBreak = nullptr)
 {
     std::vector<int> order(texts.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int a, int b) {
-        return QString::compare(texts[std::size_t(a)], texts[std::size_t(b)], Qt::CaseInsensitive) < 0;
+        const int c = QString::compare(texts[std::size_t(a)], texts[std::size_t(b)], Qt::CaseInsensitive);
+        if (c != 0 || !tieBreak)
+            return c < 0;
+        return QString::compare((*tieBreak)[std::size_t(a)], (*tieBreak)[std::size_t(b)], Qt::CaseInsensitive) < 0;
     });
     std::vector<int> rank(texts.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -53,16 +56,18 @@ void LaunchModel::cacheSummaryTexts()
 {
     const auto& all = summaries();
     m_names.clear();
+    m_shortNames.clear();
     m_devices.clear();
     m_verdicts.clear();
     for (const auto& s : all) {
         m_names.push_back(QString::fromStdString(s.name));
+        m_shortNames.push_back(QString::fromStdString(s.displayName()));
         m_devices.push_back(s.deviceName.empty()
                 ? QString::number(s.deviceId)
                 : QStringLiteral("%1: %2").arg(s.deviceId).arg(QString::fromStdString(s.deviceName)));
         m_verdicts.push_back(QString::fromStdString(s.analysis.verdict));
     }
-    m_nameRank = ranksOf(m_names);
+    m_nameRank = ranksOf(m_shortNames, &m_names); // sorted as shown, kernels of one short name by full name
     m_verdictRank = ranksOf(m_verdicts);
 }
 
@@ -145,7 +150,7 @@ QVariant LaunchModel::display(const LaunchRow& row, int column) const
     case DurationColumn:
         return QString::fromStdString(core::formatDuration(static_cast<double>(endOf(row) - startOf(row))));
     case NameColumn:
-        return m_names[summary];
+        return m_shortNames[summary];
     case DeviceColumn:
         return m_devices[summary];
     case StreamColumn:

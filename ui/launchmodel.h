@@ -58,7 +58,7 @@ private:
     std::vector<LaunchRow> m_rows;
     std::int64_t m_originNs = 0; // start of the first launch: starts are shown relative to it
     // Per summary, built once: display texts and sort ranks of name, device and verdict.
-    std::vector<QString> m_names, m_devices, m_verdicts;
+    std::vector<QString> m_names, m_shortNames, m_devices, m_verdicts; // per summary; names full and as shown
     std::vector<int> m_nameRank, m_verdictRank;
 };
 

@@ -48,6 +48,29 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 5);
     }
 
+    void showsTheShortNameAndTheFullNameAsTooltip()
+    {
+        ui::KernelModel model;
+        model.setRows(fixtureRows());
+        int cutlass = -1;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.index(row, ui::KernelModel::NameColumn).data(Qt::ToolTipRole).toString()
+                == QStringLiteral("void cutlass::Kernel<int>(int*)"))
+                cutlass = row;
+        }
+        QVERIFY(cutlass >= 0);
+        // Shown as ncu's "Function Name": no namespace, template arguments or parameters.
+        QCOMPARE(model.index(cutlass, ui::KernelModel::NameColumn).data().toString(), QStringLiteral("Kernel"));
+        // Sorting by name goes by what is shown.
+        QVERIFY(model.index(cutlass, ui::KernelModel::NameColumn)
+                    .data(ui::KernelModel::SortRole)
+                    .toString()
+                    .startsWith(QStringLiteral("Kernel\n")));
+        // A plain C name is the same both ways.
+        QCOMPARE(model.index(0, ui::KernelModel::NameColumn).data(Qt::ToolTipRole).toString(),
+            model.index(0, ui::KernelModel::NameColumn).data().toString());
+    }
+
     void showsCoreFigures()
     {
         ui::KernelModel model;

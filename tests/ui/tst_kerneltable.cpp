@@ -153,7 +153,9 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, ui::LaunchModel::StartColumn).data().toString(), QStringLiteral("0 ns"));
         QCOMPARE(model.index(0, ui::LaunchModel::DurationColumn).data().toString(), QStringLiteral("1.000 µs"));
         QCOMPARE(model.index(7, ui::LaunchModel::StartColumn).data().toString(), QStringLiteral("40.000 µs"));
-        QCOMPARE(model.index(7, ui::LaunchModel::NameColumn).data().toString(),
+        // The short name, as ncu's "Function Name"; the full name is the tooltip.
+        QCOMPARE(model.index(7, ui::LaunchModel::NameColumn).data().toString(), QStringLiteral("Kernel"));
+        QCOMPARE(model.index(7, ui::LaunchModel::NameColumn).data(Qt::ToolTipRole).toString(),
             QStringLiteral("void cutlass::Kernel<int>(int*)"));
         QCOMPARE(model.index(7, ui::LaunchModel::StreamColumn).data().toString(), QStringLiteral("21"));
 
@@ -305,7 +307,7 @@ private Q_SLOTS:
         QCOMPARE(page.launchModel()->launchId(0),
             m_doc->timeline->row(page.launchModel()->launch(0).op.row)
                 .sourceId(page.launchModel()->launch(0).op.index));
-        QCOMPARE(page.launchView()->model()->index(7, ui::LaunchModel::NameColumn).data().toString(),
+        QCOMPARE(page.launchView()->model()->index(7, ui::LaunchModel::NameColumn).data(Qt::ToolTipRole).toString(),
             QStringLiteral("void cutlass::Kernel<int>(int*)"));
 
         // A complete document without a timeline: a sentence instead of the table.

@@ -308,8 +308,12 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
         = tr("%1 FLOP/byte, %2").arg(p.intensity, 0, 'g', 3).arg(text(core::formatRate(p.flopsPerS, "FLOP/s")));
     if (p.fractionOfRoof)
         figures += tr(", %1 % of the roof").arg(*p.fractionOfRoof * 100.0, 0, 'f', 0);
-    return QStringLiteral("<b>%1</b><br>%2<br>%3<br>%4")
-        .arg(text(row.name).toHtmlEscaped(), where.toHtmlEscaped(), figures.toHtmlEscaped(),
+    // The short name leads; the full (template) name follows in small type where it differs.
+    const QString fullName = row.displayName() == row.name
+        ? QString()
+        : QStringLiteral("<br><small><code>%1</code></small>").arg(text(row.name).toHtmlEscaped());
+    return QStringLiteral("<b>%1</b>%2<br>%3<br>%4<br>%5")
+        .arg(text(row.displayName()).toHtmlEscaped(), fullName, where.toHtmlEscaped(), figures.toHtmlEscaped(),
             text(row.analysis.reason).toHtmlEscaped());
 }
 

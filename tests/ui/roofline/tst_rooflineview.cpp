@@ -144,6 +144,25 @@ private Q_SLOTS:
             QCOMPARE(p.level, std::string("DRAM"));
     }
 
+    void hoverNamesTheKernelShortThenInFull()
+    {
+        ui::SelectionModel selection;
+        RooflineView view(&selection);
+        view.setDocument(m_nersc);
+        showView(view);
+        const auto& points = view.chartModel().points;
+        const auto templated = std::find_if(points.begin(), points.end(), [&](const auto& p) {
+            const auto& k = m_nersc->report.kernels[p.kernel];
+            return k.displayName() != k.name;
+        });
+        QVERIFY(templated != points.end());
+        const auto& kernel = m_nersc->report.kernels[templated->kernel];
+        const QString tip = view.toolTipAt(view.viewPosition(static_cast<int>(templated - points.begin())));
+        QVERIFY2(tip.startsWith(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(kernel.displayName()))),
+            qPrintable(tip));
+        QVERIFY2(tip.contains(QString::fromStdString(kernel.name).toHtmlEscaped()), qPrintable(tip));
+    }
+
     void hoverShowsTheVerdictSentence()
     {
         ui::SelectionModel selection;
@@ -154,6 +173,7 @@ private Q_SLOTS:
         const auto& kernel = m_small->report.kernels[view.chartModel().points[0].kernel];
         const QString tip = view.toolTipAt(at);
         QVERIFY2(tip.contains(QString::fromStdString(kernel.analysis.reason)), qPrintable(tip));
+        QVERIFY(tip.startsWith(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(kernel.displayName()))));
         QVERIFY(tip.contains(QStringLiteral("vectorAdd")));
         QVERIFY(tip.contains(QStringLiteral("0.125 FLOP/byte")));
         QVERIFY(view.toolTipAt(QPoint(2, 2)).isEmpty());
