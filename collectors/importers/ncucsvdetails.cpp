@@ -150,7 +150,7 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)
         const auto unit = normaliseUnit(field(row, unitColumn));
         const Metric metric { parsed.value * unit.factor, unit.unit };
         numericNames.insert(key);
-        kernel.metrics[key] = metric;
+        profile.setMetric(kernel, key, metric);
         if (counterName)
             applyKnownMetric(kernel, name, metric);
         else if (auto counter = counterFor(section, name))
@@ -163,10 +163,10 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)
     for (std::size_t k = 0; k < profile.kernels.size(); ++k) {
         auto& kernel = profile.kernels[k];
         for (auto& [name, metric] : counters[k]) {
-            if (kernel.metrics.contains(name))
+            if (profile.metric(kernel, name))
                 continue;
             applyKnownMetric(kernel, name, metric);
-            kernel.metrics.emplace(name, metric);
+            profile.setMetric(kernel, name, metric);
         }
     }
 

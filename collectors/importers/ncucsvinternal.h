@@ -12,6 +12,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ridgeline::collectors::ncu {
@@ -47,6 +50,50 @@ struct Metric {
     std::string unit;
 };
 
+// The metric names of one import, each held once: kernels refer to them by index (an Nsight
+// Compute report repeats the same 330 names for every launch).
+class MetricTable {
+public:
+    // The index of `name`, added when new; its unit is the first non-empty one given.
+    std::uint32_t intern(std::string_view name, std::string_view unit = {});
+    std::optional<std::uint32_t> find(std::string_view name) const;
+    const std::string& name(std::uint32_t id) const { return m_names[id]; }
+    const std::string& unit(std::uint32_t id) const { return m_units[id]; }
+    std::size_t size() const { return m_names.size(); }
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>()(text); }
+    };
+    std::vector<std::string> m_names;
+    std::vector<std::string> m_units;
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> m_ids;
+};
+
+// One launch's metric values by MetricTable index. A value set again replaces the earlier one.
+class KernelMetrics {
+public:
+    void set(std::uint32_t id, double value)
+    {
+        if (!m_values.empty() && m_values.back().first >= id)
+            m_sorted = false;
+        m_values.emplace_back(id, value);
+    }
+    std::optional<double> find(std::uint32_t id) const;
+    bool contains(std::uint32_t id) const { return find(id).has_value(); }
+    // (id, value) in id order, each id once.
+    const std::vector<std::pair<std::uint32_t, double>>& values() const;
+    std::size_t size() const { return values().size(); }
+    bool empty() const { return m_values.empty(); }
+    void reserve(std::size_t n) { m_values.reserve(n); }
+
+private:
+    void normalise() const;
+    mutable std::vector<std::pair<std::uint32_t, double>> m_values;
+    mutable bool m_sorted = true;
+};
+
 // One kernel launch as Nsight Compute reported it.
 struct ImportedKernel {
     int line = 0; // first line of the file that describes it
@@ -74,16 +121,29 @@ struct ImportedKernel {
     int registersPerThread = 0;
     int staticSharedBytes = 0;
     int dynamicSharedBytes = 0;
-    std::map<std::string, Metric, std::less<>> metrics; // ncu names (or "details:<Section>/<Name>"), base units
+    KernelMetrics metrics; // by ParsedProfile::metricNames index: ncu names (or "details:<Section>/<Name>"), base units
 };
 
 struct ParsedProfile {
     std::string source = "import:ncu-csv"; // meta "source" of the session
+    MetricTable metricNames; // of every kernel's metrics
     std::string page; // "raw" or "details"
     std::vector<ImportedKernel> kernels; // in file order
     bool hasLaunchDims = false; // the file has "Grid Size"/"Block Size" (x, y, z) columns
     std::int64_t skippedColumns = 0;
     std::vector<std::string> warnings;
+
+    // A kernel's value of a metric, by name.
+    std::optional<double> metric(const ImportedKernel& kernel, std::string_view name) const
+    {
+        const auto id = metricNames.find(name);
+        return id ? kernel.metrics.find(*id) : std::nullopt;
+    }
+    // Sets a kernel's value of a metric by name (interned when new).
+    void setMetric(ImportedKernel& kernel, std::string_view name, const Metric& metric)
+    {
+        kernel.metrics.set(metricNames.intern(name, metric.unit), metric.value);
+    }
 };
 
 // Column names of the identity part of a row (both pages, old and new column sets).

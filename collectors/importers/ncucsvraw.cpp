@@ -51,7 +51,7 @@ core::Result<ParsedProfile> readRawPage(const CsvFile& file)
             if (parsed.status == NumberStatus::Ok) {
                 const Metric metric { parsed.value * units[c].factor, units[c].unit };
                 applyKnownMetric(kernel, name, metric);
-                kernel.metrics[name] = metric;
+                profile.setMetric(kernel, name, metric);
                 numeric[c] = true;
             } else if (parsed.status == NumberStatus::NotNumber && !applyTextAttribute(kernel, name, row.fields[c])) {
                 text[c] = true;

@@ -21,13 +21,6 @@ namespace {
 using DeviceKey = std::pair<std::string, int>; // host, CUDA device index
 using ProcessKey = std::pair<std::string, std::int64_t>; // host, pid
 
-std::optional<double> metricValue(const ImportedKernel& kernel, std::string_view name)
-{
-    if (auto it = kernel.metrics.find(name); it != kernel.metrics.end())
-        return it->second.value;
-    return std::nullopt;
-}
-
 struct Timing {
     std::int64_t durationNs = 0;
     bool derived = false; // from cycles / clock, not gpu__time_duration.sum
@@ -41,21 +34,22 @@ bool plausibleNs(double ns)
 }
 
 // gpu__time_duration.sum, else NERSC's Time = sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second.
-Timing timingOf(const ImportedKernel& kernel)
+Timing timingOf(const ParsedProfile& profile, const ImportedKernel& kernel)
 {
-    if (auto ns = metricValue(kernel, core::metric::Duration); ns && plausibleNs(*ns))
+    if (auto ns = profile.metric(kernel, core::metric::Duration); ns && plausibleNs(*ns))
         return { static_cast<std::int64_t>(std::llround(*ns)), false, true };
-    const auto cycles = metricValue(kernel, core::metric::SmCyclesElapsed);
-    const auto hz = metricValue(kernel, core::metric::SmClock);
+    const auto cycles = profile.metric(kernel, core::metric::SmCyclesElapsed);
+    const auto hz = profile.metric(kernel, core::metric::SmClock);
     if (cycles && hz && *hz > 0 && plausibleNs(*cycles / *hz * 1e9))
         return { static_cast<std::int64_t>(std::llround(*cycles / *hz * 1e9)), true, true };
     return {};
 }
 
 // A launch size total (launch__grid_size, launch__block_size) as x of a Dim3, when it fits.
-std::optional<std::uint32_t> launchTotal(const ImportedKernel& kernel, std::string_view name)
+std::optional<std::uint32_t> launchTotal(
+    const ParsedProfile& profile, const ImportedKernel& kernel, std::string_view name)
 {
-    const auto total = metricValue(kernel, name);
+    const auto total = profile.metric(kernel, name);
     if (!total || !(*total >= 1 && *total <= 4294967295.0))
         return std::nullopt;
     return static_cast<std::uint32_t>(std::llround(*total));
@@ -176,7 +170,7 @@ core::Result<ImportSummary> writeSession(
     std::vector<Timing> timings;
     std::int64_t derived = 0, unknown = 0;
     for (const auto& k : kernels) {
-        timings.push_back(timingOf(k));
+        timings.push_back(timingOf(profile, k));
         derived += timings.back().derived ? 1 : 0;
         unknown += timings.back().known ? 0 : 1;
     }
@@ -234,9 +228,9 @@ core::Result<ImportSummary> writeSession(
         record.grid = k.grid;
         record.block = k.block;
         if (!profile.hasLaunchDims) {
-            if (auto total = launchTotal(k, "launch__grid_size"))
+            if (auto total = launchTotal(profile, k, "launch__grid_size"))
                 record.grid = { *total, 1, 1 };
-            if (auto total = launchTotal(k, "launch__block_size"))
+            if (auto total = launchTotal(profile, k, "launch__block_size"))
                 record.block = { *total, 1, 1 };
         }
         record.registersPerThread = k.registersPerThread;
@@ -265,12 +259,20 @@ core::Result<ImportSummary> writeSession(
     if (added.hasError())
         return added.error();
 
-    // Metric values go to the writer in chunks: a large import (millions of values) need not
-    // hold them all in memory.
-    constexpr std::size_t kMetricChunk = 65536;
-    std::vector<core::MetricValue> metrics;
+    // Each kernel's values go to the writer as one row, by the session's id of each name (interned
+    // when first used). Only the values the analysis reads go into its facts.
+    const auto& table = profile.metricNames;
+    std::vector<std::int64_t> sessionIds(table.size(), 0);
+    std::vector<bool> feeds(table.size());
+    for (std::size_t id = 0; id < table.size(); ++id)
+        feeds[id] = core::feedsAnalysis(table.name(static_cast<std::uint32_t>(id)));
+    std::vector<core::MetricById> values;
     std::int64_t metricCount = 0;
     std::vector<core::Verdict> verdicts;
+    verdicts.reserve(kernels.size());
+    // The session also records the ceilings the counters give (peak per cycle x clock), per device
+    // from its first launch that has them; each launch's own are used for its verdict.
+    std::set<std::int64_t> withCounterCeilings;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         core::KernelFacts facts;
         facts.kernelId = records[i].id;
@@ -281,34 +283,31 @@ core::Result<ImportSummary> writeSession(
         facts.name = kernels[i].name;
         if (auto it = devices.ceilings.find(records[i].deviceId); it != devices.ceilings.end())
             facts.ceilings = it->second;
-        for (const auto& [name, metric] : kernels[i].metrics) {
-            metrics.push_back({ records[i].id, name, metric.value, metric.unit });
-            ++metricCount;
-            facts.metrics.emplace_hint(facts.metrics.end(), name, metric.value); // in name order
+        values.clear();
+        for (const auto& [id, value] : kernels[i].metrics.values()) {
+            auto& sessionId = sessionIds[id];
+            if (sessionId == 0) {
+                auto interned = writer.internMetricName(table.name(id), table.unit(id));
+                if (interned.hasError())
+                    return interned.error();
+                sessionId = interned.value();
+            }
+            values.push_back({ sessionId, value });
+            if (feeds[id])
+                facts.metrics.emplace(table.name(id), value);
         }
+        RIDGELINE_TRY(writer.addKernelMetrics(records[i].id, values));
+        metricCount += static_cast<std::int64_t>(values.size());
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
-        if (metrics.size() >= kMetricChunk || i + 1 == kernels.size()) {
-            RIDGELINE_TRY(writer.addMetrics(metrics));
-            metrics.clear();
+        if (!withCounterCeilings.count(records[i].deviceId)) {
+            const auto fromCounters = core::ceilingsFromCounters(facts.metrics, records[i].deviceId);
+            if (!fromCounters.empty()) {
+                RIDGELINE_TRY(writer.addCeilings(fromCounters));
+                withCounterCeilings.insert(records[i].deviceId);
+            }
         }
     }
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
-    // The session also records the ceilings the counters give (peak per cycle x clock), per device
-    // from its first launch that has them; each launch's own are used for its verdict.
-    std::set<std::int64_t> withCounterCeilings;
-    for (std::size_t i = 0; i < kernels.size(); ++i) {
-        const auto deviceId = records[i].deviceId;
-        if (withCounterCeilings.count(deviceId))
-            continue;
-        std::map<std::string, double, std::less<>> values;
-        for (const auto& [name, metric] : kernels[i].metrics)
-            values.emplace(name, metric.value);
-        const auto fromCounters = core::ceilingsFromCounters(values, deviceId);
-        if (!fromCounters.empty()) {
-            RIDGELINE_TRY(writer.addCeilings(fromCounters));
-            withCounterCeilings.insert(deviceId);
-        }
-    }
     if (!summary.warnings.empty())
         RIDGELINE_TRY(writer.setMeta("warning", joined(summary.warnings)));
     RIDGELINE_TRY(writer.commitBatch());

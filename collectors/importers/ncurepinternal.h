@@ -8,6 +8,7 @@
 #include "ridgeline/core/result.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +48,8 @@ std::string reportUnit(std::string_view metricName);
 
 // The counts the roofline reads (metricnames.h) that a report holds only as rates, e.g.
 // dram__bytes.sum from dram__bytes.sum.per_second x gpu__time_duration.sum. Adds them to the
-// kernel's metrics and returns their names (nothing when the duration is unknown).
-std::vector<std::string> deriveCounts(ImportedKernel& kernel);
+// metrics of the kernels from `firstKernel` on (not to those whose duration is unknown) and
+// returns the names derived.
+std::set<std::string> deriveCounts(ParsedProfile& profile, std::size_t firstKernel);
 
 } // namespace ridgeline::collectors::ncu

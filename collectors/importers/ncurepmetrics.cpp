@@ -8,6 +8,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <set>
 
 namespace ridgeline::collectors::ncu {
 
@@ -73,31 +75,50 @@ std::string reportUnit(std::string_view name)
     return "";
 }
 
-std::vector<std::string> deriveCounts(ImportedKernel& kernel)
+std::set<std::string> deriveCounts(ParsedProfile& profile, std::size_t firstKernel)
 {
     static const std::vector<std::string> kCounts = roofCounts();
-    std::vector<std::string> derived;
-    const auto duration = kernel.metrics.find(core::metric::Duration);
-    if (duration == kernel.metrics.end() || !(duration->second.value > 0))
-        return derived;
-    const double seconds = duration->second.value * 1e-9;
+    auto& table = profile.metricNames;
+    // Per count: its own id (interned only when some kernel gets it) and those of its rates.
+    struct Rates {
+        const std::string* name;
+        std::optional<std::uint32_t> perSecond, perCycle, clock;
+    };
+    std::vector<Rates> rates;
     for (const auto& name : kCounts) {
-        if (kernel.metrics.contains(name))
+        Rates r { &name, table.find(name + ".per_second"),
+            table.find(name + std::string(core::metric::PerCycleElapsed)),
+            table.find(name.substr(0, name.find("__")) + "__cycles_elapsed.avg.per_second") };
+        if (r.perSecond || (r.perCycle && r.clock))
+            rates.push_back(r);
+    }
+    std::set<std::string> derived;
+    const auto duration = table.find(core::metric::Duration);
+    if (rates.empty() || !duration)
+        return derived;
+    for (std::size_t k = firstKernel; k < profile.kernels.size(); ++k) {
+        auto& metrics = profile.kernels[k].metrics;
+        const auto ns = metrics.find(*duration);
+        if (!ns || !(*ns > 0))
             continue;
-        double value = std::numeric_limits<double>::quiet_NaN();
-        if (auto rate = kernel.metrics.find(name + ".per_second"); rate != kernel.metrics.end()) {
-            value = rate->second.value * seconds;
-        } else if (auto perCycle = kernel.metrics.find(name + ".per_cycle_elapsed"); perCycle != kernel.metrics.end()) {
-            // X.per_cycle_elapsed = X / <unit>__cycles_elapsed.avg (Nsight Compute's definition).
-            const auto unit = name.substr(0, name.find("__"));
-            if (auto clock = kernel.metrics.find(unit + "__cycles_elapsed.avg.per_second");
-                clock != kernel.metrics.end())
-                value = perCycle->second.value * clock->second.value * seconds;
+        const double seconds = *ns * 1e-9;
+        for (const auto& r : rates) {
+            const auto own = table.find(*r.name);
+            if (own && metrics.contains(*own))
+                continue;
+            double value = std::numeric_limits<double>::quiet_NaN();
+            if (auto rate = r.perSecond ? metrics.find(*r.perSecond) : std::nullopt) {
+                value = *rate * seconds;
+            } else if (auto perCycle = r.perCycle ? metrics.find(*r.perCycle) : std::nullopt) {
+                // X.per_cycle_elapsed = X / <unit>__cycles_elapsed.avg (Nsight Compute's definition).
+                if (auto clock = metrics.find(*r.clock))
+                    value = *perCycle * *clock * seconds;
+            }
+            if (!std::isfinite(value))
+                continue;
+            metrics.set(table.intern(*r.name, reportUnit(*r.name)), value);
+            derived.insert(*r.name);
         }
-        if (!std::isfinite(value))
-            continue;
-        kernel.metrics.insert_or_assign(name, Metric { value, reportUnit(name) });
-        derived.push_back(name);
     }
     return derived;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <iterator>
 #include <span>
 #include <tuple>
 
@@ -227,6 +228,31 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
 } // namespace ridgeline::core::detail
 
 namespace ridgeline::core {
+
+bool feedsAnalysis(std::string_view name)
+{
+    using namespace metric;
+    // CUDA-core instructions (counts, rates, peaks), tensor operations per type, the tensor pipe.
+    for (const auto prefix : SassPrefixes) {
+        if (name.starts_with(prefix))
+            return true;
+    }
+    if (name.starts_with(TensorOpsPrefix) || name.starts_with(TensorPipeInst))
+        return true;
+    static const std::string_view exact[] = { DramBytes, DramBytesRead, DramBytesWrite, DramBytesOpRead,
+        DramBytesOpWrite, DramBytesPerSecond, DramBytesPeakPerCycle, L2Bytes, L1Bytes, NvlinkRxBytes, NvlinkTxBytes,
+        PcieReadBytes, PcieWriteBytes, Duration, SmCyclesElapsed, SmClock, SmspClock, DramClock, L2Clock, L1Clock,
+        Waves, SolSm, SolMemory, SolDram, SolDramAlt, SolL2, SolL1, SolL1Active, L2CyclesPeakPerCycle };
+    if (std::find(std::begin(exact), std::end(exact), name) != std::end(exact))
+        return true;
+    for (const auto& names : { std::span<const std::string_view>(L2BytesPeakPerCycle),
+             std::span<const std::string_view>(L1BytesPeakPerCycle),
+             std::span<const std::string_view>(L1CyclesPeakPerCycle) }) {
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            return true;
+    }
+    return false;
+}
 
 std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std::int64_t deviceId)
 {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "schema.h"
 
+#include "metricblob.h"
 #include "ridgeline/core/sessionformat.h"
 
 #include <array>
 #include <fmt/format.h>
+#include <limits>
 #include <span>
 
 namespace ridgeline::core::schema {
@@ -88,6 +90,7 @@ struct TableSpec {
     const char* name;
     const char* columns; // what this build reads, comma-separated
     int since = 1; // the schema version that added them (a file of an older one lacks them until migrated)
+    int until = kSchemaVersion; // the last version that has them (a later migration dropped them)
 };
 
 // Every table and column the reader uses; validate() proves them before any query runs.
@@ -106,7 +109,7 @@ constexpr std::array kTables {
         "id, process_id, device_id, context_id, stream_id, correlation_id, name_id, start_ns, end_ns, "
         "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id" },
     TableSpec { "metric_names", "id, name, unit" },
-    TableSpec { "kernel_metrics", "kernel_id, metric_id, value" },
+    TableSpec { "kernel_metrics", "kernel_id, metric_id, value", 1, 2 },
     TableSpec { "memops",
         "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
         "dst_device_id, src_memory, dst_memory" },
@@ -122,11 +125,14 @@ constexpr std::array kTables {
     TableSpec { "api_calls", "external_id", 2 },
     // v2 (collectives): comm_ops.seq.
     TableSpec { "comm_ops", "seq", 2 },
+    // v3: a kernel's metric values in one row (metricblob.h).
+    TableSpec { "metric_values", "kernel_id, count, data", 3 },
 };
 
 struct Migration {
     int toVersion;
     const char* sql;
+    Status (*convert)(sqlite::Database&) = nullptr; // run after `sql`, for what SQL cannot do
 };
 
 // Schema v2, operators: the PyTorch profiler's cpu_op and python_function events, nested on their
@@ -137,6 +143,59 @@ CREATE TABLE operator_chunks(id INTEGER PRIMARY KEY, count INTEGER NOT NULL, dat
 ALTER TABLE api_calls ADD COLUMN external_id INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Schema v3: a kernel's metric values packed into one `metric_values` row (metricblob.h): an
+// Nsight Compute report of 10,000 launches holds 3.3 M values, and a row each made its import
+// take seconds. The rows of `kernel_metrics` are converted, then the table is dropped.
+constexpr const char* kV3MetricValues = R"sql(
+CREATE TABLE metric_values(kernel_id INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
+)sql";
+
+// Rows of a v1/v2 file are taken as they are, damage included: ids that are not positive
+// integers cannot be packed and are left out; a value that is not a number becomes NaN, which
+// `check` reports as it reported the text before.
+Status packKernelMetrics(sqlite::Database& db)
+{
+    auto select = db.prepare("SELECT kernel_id, metric_id, CASE WHEN typeof(value) IN ('integer', 'real') THEN value "
+                             "END FROM kernel_metrics WHERE typeof(kernel_id) = 'integer' AND typeof(metric_id) = "
+                             "'integer' AND metric_id > 0 ORDER BY kernel_id, metric_id");
+    if (select.hasError())
+        return select.error();
+    auto insert = db.prepare("INSERT INTO metric_values(kernel_id, count, data) VALUES(?1, ?2, ?3)");
+    if (insert.hasError())
+        return insert.error();
+    std::vector<detail::MetricEntry> entries;
+    std::string blob;
+    std::int64_t kernel = 0;
+    auto flush = [&]() -> Status {
+        if (entries.empty())
+            return {};
+        detail::encodeMetricBlob(entries, blob);
+        auto& s = insert.value();
+        s.reset();
+        s.bind(1, kernel);
+        s.bind(2, static_cast<std::int64_t>(entries.size()));
+        s.bindBlob(3, blob);
+        entries.clear();
+        return s.run();
+    };
+    for (;;) {
+        auto step = select.value().step();
+        if (step.hasError())
+            return step.error();
+        if (step.value() == sqlite::Statement::Step::Done)
+            break;
+        auto& s = select.value();
+        const std::int64_t k = s.columnInt(0);
+        if (k != kernel)
+            RIDGELINE_TRY(flush());
+        kernel = k;
+        entries.push_back(
+            { s.columnInt(1), s.columnIsNull(2) ? std::numeric_limits<double>::quiet_NaN() : s.columnDouble(2) });
+    }
+    RIDGELINE_TRY(flush());
+    return db.exec("DROP TABLE kernel_metrics;");
+}
+
 // Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
@@ -144,6 +203,7 @@ constexpr std::array kMigrations {
     // v2 (collectives): the instance number of a collective within its process group (Kineto's
     // `Seq`), shared by every rank of one instance; -1 = not recorded.
     Migration { 2, "ALTER TABLE comm_ops ADD COLUMN seq INTEGER NOT NULL DEFAULT -1;" },
+    Migration { 3, kV3MetricValues, packKernelMetrics },
 };
 
 } // namespace
@@ -151,8 +211,11 @@ constexpr std::array kMigrations {
 Status create(sqlite::Database& db)
 {
     RIDGELINE_TRY(db.exec(kSchemaV1));
-    for (const auto& step : std::span(kMigrations))
+    for (const auto& step : std::span(kMigrations)) {
         RIDGELINE_TRY(db.exec(step.sql));
+        if (step.convert != nullptr)
+            RIDGELINE_TRY(step.convert(db));
+    }
     const auto stamp = fmt::format("PRAGMA application_id={}; PRAGMA user_version={};", kApplicationId, kSchemaVersion);
     return db.exec(stamp.c_str());
 }
@@ -169,7 +232,7 @@ Status validate(sqlite::Database& db, int version)
         return makeError(
             ErrorCode::BadFile, fmt::format("the session's schema cannot be read ({})", lookup.error().message));
     for (const auto& table : kTables) {
-        if (table.since > version)
+        if (table.since > version || table.until < version)
             continue;
         auto& stmt = lookup.value();
         stmt.reset();
@@ -209,6 +272,8 @@ Status migrate(sqlite::Database& db, int fromVersion)
         if (step.toVersion <= fromVersion)
             continue;
         RIDGELINE_TRY(db.exec(step.sql));
+        if (step.convert != nullptr)
+            RIDGELINE_TRY(step.convert(db));
     }
     const auto stamp = fmt::format("PRAGMA user_version={};", kSchemaVersion);
     RIDGELINE_TRY(db.exec(stamp.c_str()));

@@ -21,9 +21,11 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
         return ceilings.error();
     for (auto& c : ceilings.value())
         facts.m_ceilings[c.deviceId].push_back(std::move(c));
-    auto metrics = reader.forEachMetric([&](std::int64_t kernelId, const std::string& name, double value) {
-        facts.m_metrics[kernelId].emplace(name, value);
-    });
+    // Only what the analysis reads: an Nsight Compute launch has ten times as many values.
+    auto metrics
+        = reader.forEachMetric(feedsAnalysis, [&](std::int64_t kernelId, const std::string& name, double value) {
+              facts.m_metrics[kernelId].emplace(name, value);
+          });
     if (metrics.hasError())
         return metrics.error();
     SessionReader* readers[] = { &reader };

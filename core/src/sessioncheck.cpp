@@ -128,12 +128,11 @@ bool SessionCheck::complete() const
 
 Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path)
 {
-    // The caller opened the file with SessionReader (schema validated); a plain read-only
-    // connection runs the rules.
-    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly);
-    if (db.hasError())
-        return db.error();
-    auto warnings = checkSessionValues(db.value());
+    // Through a reader: the schema is validated, and an older file is checked in its migrated copy.
+    auto reader = SessionReader::open(path);
+    if (reader.hasError())
+        return reader.error();
+    auto warnings = checkSessionValues(reader.value().database());
     if (warnings.hasError())
         return makeError(ErrorCode::BadFile, fmt::format("{}: {}", path, warnings.error().message));
     return warnings;

@@ -196,7 +196,7 @@ Result<TableCounts> SessionReader::counts()
         { &c.threads, "SELECT count(*) FROM threads" },
         { &c.kernelNames, "SELECT count(*) FROM kernel_names" },
         { &c.kernels, "SELECT count(*) FROM kernels" },
-        { &c.metrics, "SELECT count(*) FROM kernel_metrics" },
+        { &c.metrics, "SELECT CAST(total(count) AS INTEGER) FROM metric_values" },
         { &c.memcpys, "SELECT count(*) FROM memops WHERE kind <> 'memset'" },
         { &c.memsets, "SELECT count(*) FROM memops WHERE kind = 'memset'" },
         { &c.apiCalls, "SELECT count(*) FROM api_calls" },
@@ -204,7 +204,7 @@ Result<TableCounts> SessionReader::counts()
         { &c.commOps, "SELECT count(*) FROM comm_ops" },
         { &c.verdicts, "SELECT count(*) FROM verdicts" },
         { &c.ceilings, "SELECT count(*) FROM ceilings" },
-        { &c.operators, "SELECT coalesce(sum(count), 0) FROM operator_chunks" },
+        { &c.operators, "SELECT CAST(total(count) AS INTEGER) FROM operator_chunks" },
     } };
     for (const auto& [target, sql] : queries) {
         auto value = m_impl->db.queryInt(sql);
@@ -233,6 +233,11 @@ Result<TimeSpan> SessionReader::gpuTimeSpan()
     if (status.hasError())
         return status.error();
     return span;
+}
+
+sqlite::Database& SessionReader::database()
+{
+    return m_impl->db;
 }
 
 Result<std::vector<std::string>> SessionReader::integrityProblems()

@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ridgeline::core {
@@ -63,6 +65,27 @@ struct SessionReader::Impl {
     std::string path;
     int fileSchemaVersion = 0;
     std::map<std::string, std::int64_t> maxDurations; // per table, computed on first windowed query
+    struct MetricName {
+        std::string name;
+        std::string unit;
+    };
+    std::optional<std::unordered_map<std::int64_t, MetricName>> metricNameCache; // read on first use
+
+    // metric_names by id (a few hundred rows), read once.
+    Result<const std::unordered_map<std::int64_t, MetricName>*> metricNames()
+    {
+        if (!metricNameCache) {
+            std::unordered_map<std::int64_t, MetricName> names;
+            auto status = query("SELECT id, name, unit FROM metric_names", {}, [&](Statement& s) {
+                names[s.columnInt(0)] = { s.columnText(1), s.columnText(2) };
+                return true;
+            });
+            if (status.hasError())
+                return status.error();
+            metricNameCache = std::move(names);
+        }
+        return &*metricNameCache;
+    }
 
     explicit Impl(sqlite::Database database)
         : db(std::move(database))

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The session reader's queries of recorded operations: kernels and their metrics, copies and
 // memsets, API calls, NVTX ranges, collectives and verdicts (sessionreader.cpp opens the file).
+#include "metricblob.h"
 #include "sessionreaderimpl.h"
+
+#include <algorithm>
+#include <unordered_map>
 
 namespace ridgeline::core {
 
@@ -73,23 +77,56 @@ Status SessionReader::forEachKernelPlacement(const std::function<bool(const Kern
 
 Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)
 {
-    return m_impl->collect<MetricValue>("SELECT m.kernel_id, n.name, m.value, n.unit FROM kernel_metrics m "
-                                        "JOIN metric_names n ON n.id = m.metric_id WHERE m.kernel_id = ?1 "
-                                        "ORDER BY n.name",
-        { kernelId }, [](Statement& s) {
-            return MetricValue { s.columnInt(0), s.columnText(1), s.columnDouble(2), s.columnText(3) };
-        });
+    auto names = m_impl->metricNames();
+    if (names.hasError())
+        return names.error();
+    std::vector<MetricValue> out;
+    std::vector<MetricById> entries;
+    auto status
+        = m_impl->query("SELECT count, data FROM metric_values WHERE kernel_id = ?1", { kernelId }, [&](Statement& s) {
+              if (!detail::decodeMetricBlob(s.columnBlob(1), s.columnInt(0), entries))
+                  return false;
+              for (const auto& e : entries) {
+                  if (auto it = names.value()->find(e.metricId); it != names.value()->end())
+                      out.push_back({ kernelId, it->second.name, e.value, it->second.unit });
+              }
+              return false;
+          });
+    if (status.hasError())
+        return status.error();
+    std::sort(out.begin(), out.end(), [](const MetricValue& a, const MetricValue& b) { return a.name < b.name; });
+    return out;
+}
+
+Status SessionReader::forEachMetric(const MetricVisitor& visit)
+{
+    return forEachMetric([](std::string_view) { return true; }, visit);
 }
 
 Status SessionReader::forEachMetric(
-    const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit)
+    const std::function<bool(std::string_view name)>& wanted, const MetricVisitor& visit)
 {
-    return m_impl->query("SELECT m.kernel_id, n.name, m.value FROM kernel_metrics m "
-                         "JOIN metric_names n ON n.id = m.metric_id ORDER BY m.kernel_id",
-        {}, [&](Statement& s) {
-            visit(s.columnInt(0), s.columnText(1), s.columnDouble(2));
+    auto names = m_impl->metricNames();
+    if (names.hasError())
+        return names.error();
+    std::unordered_map<std::int64_t, const std::string*> chosen; // metric id -> its name, when wanted
+    for (const auto& [id, name] : *names.value()) {
+        if (wanted(name.name))
+            chosen.emplace(id, &name.name);
+    }
+    if (chosen.empty())
+        return {};
+    std::vector<MetricById> entries;
+    return m_impl->query("SELECT kernel_id, count, data FROM metric_values ORDER BY kernel_id", {}, [&](Statement& s) {
+        if (!detail::decodeMetricBlob(s.columnBlob(2), s.columnInt(1), entries))
             return true;
-        });
+        const std::int64_t kernelId = s.columnInt(0);
+        for (const auto& e : entries) {
+            if (auto it = chosen.find(e.metricId); it != chosen.end())
+                visit(kernelId, *it->second, e.value);
+        }
+        return true;
+    });
 }
 
 Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)

@@ -3,8 +3,14 @@
 // Ridgeline writer produces (columns are not STRICT, so any value fits any column).
 #include "sessionvalues.h"
 
+#include "metricblob.h"
+
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <fmt/format.h>
+#include <iterator>
+#include <unordered_set>
 
 namespace ridgeline::core {
 
@@ -65,8 +71,7 @@ const std::array kRules {
     RL_REF("nvtx_ranges", "id", "name_id", "strings", "string"),
     RL_REF("nvtx_ranges", "id", "domain_id", "strings", "string"),
     RL_REF("threads", "id", "process_id", "processes", "process"),
-    RL_REF("kernel_metrics", "kernel_id", "kernel_id", "kernels", "kernel"),
-    RL_REF("kernel_metrics", "kernel_id", "metric_id", "metric_names", "metric name"),
+    RL_REF("metric_values", "kernel_id", "kernel_id", "kernels", "kernel"),
     RL_REF("verdicts", "kernel_id", "kernel_id", "kernels", "kernel"),
     RL_REF("ceilings", "resource", "device_id", "devices", "device"),
     ValueRule { "dangling_id", "ids that point at nothing",
@@ -74,10 +79,7 @@ const std::array kRules {
         "SELECT 'kernels' AS t, id, stream_id FROM kernels UNION ALL SELECT 'memops', id, stream_id FROM memops)"
         " WHERE typeof(stream_id) <> 'integer' OR stream_id < 0" },
     // NaN cannot be stored as a REAL (SQLite turns it into NULL), so a NaN arrives as NULL or text;
-    // infinity is a REAL beyond the largest double.
-    ValueRule { "non_finite_metric", "NaN or infinite metric values",
-        "SELECT printf('kernel %s, metric %s: value = %s', quote(kernel_id), quote(metric_id), quote(value))"
-        " FROM kernel_metrics WHERE typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308" },
+    // infinity is a REAL beyond the largest double. (Kernel metrics are packed: checkMetricValues.)
     ValueRule { "non_finite_metric", "NaN or infinite metric values",
         "SELECT printf('ceiling %s of device %s: value = %s', quote(resource), quote(device_id), quote(value))"
         " FROM ceilings WHERE typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308" },
@@ -107,6 +109,67 @@ const std::array kRules {
 #undef RL_TIMES
 #undef RL_REF
 
+// One more finding of `kind` (added to its entry, or a new one).
+void note(std::vector<ValueWarning>& out, const char* kind, const char* what, std::string example,
+    std::size_t examplesPerKind)
+{
+    auto it = std::find_if(out.begin(), out.end(), [&](const ValueWarning& w) { return w.kind == kind; });
+    if (it == out.end()) {
+        out.push_back(ValueWarning { kind, what, 0, {} });
+        it = std::prev(out.end());
+    }
+    ++it->count;
+    if (it->examples.size() < examplesPerKind)
+        it->examples.push_back(std::move(example));
+}
+
+// The packed metric values (metricblob.h): rows that cannot be decoded, ids with no name, and
+// values that are not finite.
+Status checkMetricValues(sqlite::Database& db, std::size_t examplesPerKind, std::vector<ValueWarning>& out)
+{
+    std::unordered_set<std::int64_t> named;
+    auto names = db.prepare("SELECT id FROM metric_names");
+    if (names.hasError())
+        return names.error();
+    for (;;) {
+        auto step = names.value().step();
+        if (step.hasError())
+            return step.error();
+        if (step.value() == sqlite::Statement::Step::Done)
+            break;
+        named.insert(names.value().columnInt(0));
+    }
+    auto rows = db.prepare("SELECT kernel_id, count, data, typeof(data) FROM metric_values ORDER BY kernel_id");
+    if (rows.hasError())
+        return rows.error();
+    std::vector<detail::MetricEntry> entries;
+    for (;;) {
+        auto step = rows.value().step();
+        if (step.hasError())
+            return step.error();
+        if (step.value() == sqlite::Statement::Step::Done)
+            return {};
+        auto& s = rows.value();
+        const auto kernel = s.columnText(0);
+        if (s.columnText(3) != "blob" || !detail::decodeMetricBlob(s.columnBlob(2), s.columnInt(1), entries)) {
+            note(out, "damaged_metrics", "kernels whose metric values cannot be decoded (left out)",
+                fmt::format("kernel {}: {} values announced in {} bytes that do not hold them", kernel, s.columnText(1),
+                    s.columnBlob(2).size()),
+                examplesPerKind);
+            continue;
+        }
+        for (const auto& e : entries) {
+            if (!named.contains(e.metricId))
+                note(out, "dangling_id", "ids that point at nothing",
+                    fmt::format("metric_values kernel_id {}: metric_id = {} (no such metric name)", kernel, e.metricId),
+                    examplesPerKind);
+            if (!std::isfinite(e.value))
+                note(out, "non_finite_metric", "NaN or infinite metric values",
+                    fmt::format("kernel {}, metric {}: value = {}", kernel, e.metricId, e.value), examplesPerKind);
+        }
+    }
+}
+
 } // namespace
 
 Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::size_t examplesPerKind)
@@ -135,6 +198,7 @@ Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::
                 warning->examples.push_back(stmt.value().columnText(0));
         }
     }
+    RIDGELINE_TRY(checkMetricValues(db, examplesPerKind, out));
     return out;
 }
 

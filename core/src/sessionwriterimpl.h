@@ -8,14 +8,15 @@
 #include "ridgeline/core/sqlite.h"
 
 #include <algorithm>
-#include <limits>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace ridgeline::core {
 
@@ -54,6 +55,11 @@ struct SessionWriter::Impl {
     InternCache strings;
     InternCache metricNames;
     std::unordered_set<std::int64_t> metricsWithUnit;
+    std::unordered_set<std::int64_t> kernelsWithMetrics; // kernels with a metric_values row
+    std::string blob; // reused by putKernelMetrics
+
+    // Writes a kernel's values (merged into what it has); `values` is sorted in place.
+    Status putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values);
     // Longest op per table, recorded in meta by finish() for time-window queries.
     std::map<std::string, std::int64_t> maxDurations { { "kernels", 0 }, { "memops", 0 }, { "api_calls", 0 },
         { "nvtx_ranges", 0 }, { "comm_ops", 0 }, { "operators", 0 } };

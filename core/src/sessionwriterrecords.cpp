@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SessionWriter's bulk records (see sessionwriterimpl.h).
+#include "metricblob.h"
 #include "sessionwriterimpl.h"
 
 namespace ridgeline::core {
@@ -50,34 +51,103 @@ Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
     });
 }
 
+Result<std::int64_t> SessionWriter::internMetricName(std::string_view name, std::string_view unit)
+{
+    auto metricId = m_impl->intern(m_impl->metricNames, "metric_names", "name", name);
+    if (metricId.hasError())
+        return metricId.error();
+    // A metric's unit is recorded once, from the first value that names it.
+    if (!unit.empty() && m_impl->metricsWithUnit.insert(metricId.value()).second) {
+        auto update = m_impl->statement("UPDATE metric_names SET unit = ?2 WHERE id = ?1 AND unit = ''");
+        if (update.hasError())
+            return update.error();
+        update.value()->bind(1, metricId.value());
+        update.value()->bind(2, unit);
+        RIDGELINE_TRY(update.value()->run());
+    }
+    return metricId;
+}
+
 Status SessionWriter::addMetrics(std::span<const MetricValue> metrics)
 {
     return m_impl->inTransaction("kernel metrics", [&]() -> Status {
-        auto cached
-            = m_impl->statement("INSERT OR REPLACE INTO kernel_metrics(kernel_id, metric_id, value) VALUES(?1,?2,?3)");
-        if (cached.hasError())
-            return cached.error();
+        // Per kernel, in the order given: a later value of a metric replaces an earlier one.
+        std::vector<std::pair<std::int64_t, MetricById>> values;
+        values.reserve(metrics.size());
         for (const auto& m : metrics) {
-            auto metricId = m_impl->intern(m_impl->metricNames, "metric_names", "name", m.name);
+            auto metricId = internMetricName(m.name, m.unit);
             if (metricId.hasError())
                 return metricId.error();
-            // A metric's unit is recorded once, from the first value that names it.
-            if (!m.unit.empty() && m_impl->metricsWithUnit.insert(metricId.value()).second) {
-                auto unit = m_impl->statement("UPDATE metric_names SET unit = ?2 WHERE id = ?1 AND unit = ''");
-                if (unit.hasError())
-                    return unit.error();
-                unit.value()->bind(1, metricId.value());
-                unit.value()->bind(2, m.unit);
-                RIDGELINE_TRY(unit.value()->run());
-            }
-            Statement& s = *cached.value();
-            s.bind(1, m.kernelId);
-            s.bind(2, metricId.value());
-            s.bind(3, m.value);
-            RIDGELINE_TRY(s.run());
+            values.push_back({ m.kernelId, { metricId.value(), m.value } });
+        }
+        std::stable_sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<MetricById> ofKernel;
+        for (std::size_t i = 0; i < values.size();) {
+            ofKernel.clear();
+            std::size_t j = i;
+            for (; j < values.size() && values[j].first == values[i].first; ++j)
+                ofKernel.push_back(values[j].second);
+            RIDGELINE_TRY(m_impl->putKernelMetrics(values[i].first, ofKernel));
+            i = j;
         }
         return {};
     });
+}
+
+Status SessionWriter::addKernelMetrics(std::int64_t kernelId, std::span<const MetricById> values)
+{
+    return m_impl->inTransaction("kernel metrics", [&]() -> Status {
+        std::vector<MetricById> sorted(values.begin(), values.end());
+        return m_impl->putKernelMetrics(kernelId, sorted);
+    });
+}
+
+Status SessionWriter::Impl::putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values)
+{
+    // Sorted by id; of one id given twice the last value stays.
+    std::stable_sort(
+        values.begin(), values.end(), [](const auto& a, const auto& b) { return a.metricId < b.metricId; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (kept > 0 && values[kept - 1].metricId == values[i].metricId)
+            values[kept - 1] = values[i];
+        else
+            values[kept++] = values[i];
+    }
+    values.resize(kept);
+    if (values.empty())
+        return {};
+    if (!kernelsWithMetrics.insert(kernelId).second) {
+        // The kernel has values already (an earlier call): merge them.
+        auto select = statement("SELECT count, data FROM metric_values WHERE kernel_id = ?1");
+        if (select.hasError())
+            return select.error();
+        Statement& s = *select.value();
+        s.bind(1, kernelId);
+        auto row = s.step();
+        if (row.hasError()) {
+            s.reset();
+            return row.error();
+        }
+        std::vector<MetricById> stored;
+        const bool decoded
+            = row.value() == Statement::Step::Row && detail::decodeMetricBlob(s.columnBlob(1), s.columnInt(0), stored);
+        s.reset();
+        if (!decoded)
+            return makeError(
+                ErrorCode::Internal, fmt::format("the metric values of kernel {} cannot be read back", kernelId));
+        detail::mergeMetricEntries(stored, values);
+        values = std::move(stored);
+    }
+    detail::encodeMetricBlob(values, blob);
+    auto insert = statement("INSERT OR REPLACE INTO metric_values(kernel_id, count, data) VALUES(?1, ?2, ?3)");
+    if (insert.hasError())
+        return insert.error();
+    Statement& s = *insert.value();
+    s.bind(1, kernelId);
+    s.bind(2, static_cast<std::int64_t>(values.size()));
+    s.bindBlob(3, blob);
+    return s.run();
 }
 
 Result<std::int64_t> SessionWriter::addMemOps(std::span<const MemOp> memops)
@@ -117,10 +187,9 @@ Result<std::int64_t> SessionWriter::addApiCalls(std::span<const ApiCall> calls)
 {
     m_impl->noteDurations("api_calls", calls);
     return m_impl->inTransaction("API calls", [&]() -> Result<std::int64_t> {
-        auto stmt
-            = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
-                                 "correlation_id, start_ns, end_ns, return_code, external_id) "
-                                 "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
+        auto stmt = m_impl->db.prepare("INSERT INTO api_calls(id, process_id, thread_id, domain_id, name_id, "
+                                       "correlation_id, start_ns, end_ns, return_code, external_id) "
+                                       "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)");
         if (stmt.hasError())
             return stmt.error();
         std::int64_t first = 0;

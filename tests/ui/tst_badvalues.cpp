@@ -59,8 +59,11 @@ private Q_SLOTS:
             << "negative time";
         QTest::newRow("dangling name") << "UPDATE kernels SET name_id = 999"
                                        << "point at nothing";
-        QTest::newRow("infinite metric") << "UPDATE kernel_metrics SET value = 9e999"
-                                         << "NaN or infinite";
+        QTest::newRow("infinite metric")
+            << "UPDATE metric_values SET data = CAST(X'01000000000000F07F' || substr(data, 10) AS BLOB)"
+            << "NaN or infinite";
+        QTest::newRow("damaged metrics") << "UPDATE metric_values SET count = count + 1"
+                                         << "cannot be decoded";
         QTest::newRow("zero grid") << "UPDATE kernels SET grid_x = 0"
                                    << "zero-sized grid";
     }

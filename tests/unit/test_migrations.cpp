@@ -8,6 +8,9 @@
 #include "testutil.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <sqlite3.h>
+#include <string>
 
 using namespace ridgeline::core;
 using ridgeline::testing::testDataPath;
@@ -42,6 +45,70 @@ TEST(Migrations, V1SessionOpensInThisVersion)
     ASSERT_TRUE(comms.ok());
     ASSERT_EQ(comms.value().size(), 1u);
     EXPECT_EQ(comms.value()[0].seq, -1);
+    // v3 packed the metric values of kernel 1 into one row: the same three values.
+    auto metrics = r.metrics(1);
+    ASSERT_TRUE(metrics.ok());
+    const std::vector<MetricValue> expected { { 1, "dram__bytes.sum", 2'097'152.0, "byte" },
+        { 1, "gpu__time_duration.sum", 1000.0, "ns" },
+        { 1, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 262'144.0, "inst" } };
+    EXPECT_EQ(metrics.value(), expected);
     // Opening never writes to the file, not even to migrate it.
     EXPECT_EQ(ridgeline::testing::readBytes(path), before);
+}
+
+namespace {
+
+// kernel id -> metric name -> value, read from the file's own rows with plain SQL.
+std::map<std::int64_t, std::map<std::string, double>> rowsOf(const std::string& path)
+{
+    std::map<std::int64_t, std::map<std::string, double>> out;
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db,
+                  "SELECT m.kernel_id, n.name, m.value FROM kernel_metrics m JOIN metric_names n ON n.id = m.metric_id",
+                  -1, &stmt, nullptr),
+        SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        out[sqlite3_column_int64(stmt, 0)][reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1))]
+            = sqlite3_column_double(stmt, 2);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return out;
+}
+
+} // namespace
+
+TEST(Migrations, V2SessionsMetricRowsArePackedOnOpen)
+{
+    const auto path = testDataPath("sessions/v2-a100-40.ridge");
+    const auto rows = rowsOf(path);
+    std::size_t rowCount = 0;
+    for (const auto& [kernel, values] : rows)
+        rowCount += values.size();
+    ASSERT_EQ(rows.size(), 40u);
+    ASSERT_EQ(rowCount, 840u);
+
+    auto reader = SessionReader::open(path);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    auto& r = reader.value();
+    EXPECT_EQ(r.fileSchemaVersion(), 2);
+    EXPECT_EQ(r.counts().value().metrics, 840);
+    std::map<std::int64_t, std::map<std::string, double>> read;
+    ASSERT_TRUE(r.forEachMetric([&](std::int64_t kernel, const std::string& name, double value) {
+                     read[kernel][name] = value;
+                 }).ok());
+    EXPECT_EQ(read, rows);
+    for (const auto& [kernel, values] : rows) {
+        auto one = r.metrics(kernel);
+        ASSERT_TRUE(one.ok());
+        ASSERT_EQ(one.value().size(), values.size());
+        for (const auto& m : one.value())
+            EXPECT_EQ(m.value, values.at(m.name)) << kernel << " " << m.name;
+    }
+    // Units come along: the A100 file's DRAM bytes are in bytes.
+    auto first = r.metrics(1).value();
+    for (const auto& m : first)
+        if (m.name == "dram__bytes.sum")
+            EXPECT_EQ(m.unit, "byte");
 }

@@ -90,7 +90,7 @@ TEST(NcuRepBad, AWellFormedBuiltReportParses)
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
     ASSERT_EQ(profile.kernels.size(), 1U);
     EXPECT_EQ(profile.kernels[0].name, "_Z6kernelv");
-    EXPECT_DOUBLE_EQ(profile.kernels[0].metrics.at("gpu__time_duration.sum").value, 1000);
+    EXPECT_EQ(profile.metric(profile.kernels[0], "gpu__time_duration.sum"), 1000);
     EXPECT_EQ(collectors::detectFormat(bytes), collectors::FileFormat::NsightComputeReport);
 }
 
@@ -210,7 +210,7 @@ TEST(NcuRepBad, ANameGivenTwiceKeepsItsLastValue)
         fileStart() + framed(header) + u32(static_cast<std::uint32_t>(bytes.size())) + bytes, "x.ncu-rep", profile);
     ASSERT_TRUE(parsed.ok()) << parsed.error().message;
     ASSERT_EQ(profile.kernels.at(0).metrics.size(), 1U);
-    EXPECT_DOUBLE_EQ(profile.kernels.at(0).metrics.at("gpu__time_duration.sum").value, 3000);
+    EXPECT_EQ(profile.metric(profile.kernels.at(0), "gpu__time_duration.sum"), 3000);
 }
 
 } // namespace

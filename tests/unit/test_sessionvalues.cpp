@@ -86,9 +86,21 @@ INSTANTIATE_TEST_SUITE_P(Damage, SessionValues,
         Case { "UPDATE memops SET process_id = 77", "dangling_id" },
         Case { "UPDATE api_calls SET name_id = 999", "dangling_id" },
         Case { "UPDATE kernels SET stream_id = 'x' WHERE id = 1", "dangling_id" },
-        Case { "UPDATE kernel_metrics SET metric_id = 999 WHERE kernel_id = 1 AND metric_id = 1", "dangling_id" },
-        Case { "UPDATE kernel_metrics SET value = 9e999 WHERE kernel_id = 1", "non_finite_metric" },
-        Case { "UPDATE kernel_metrics SET value = 'NaN'", "non_finite_metric" },
+        // Kernel 1's three metric values are packed (core/src/metricblob.h) as 27 bytes: per value
+        // its id step (01, 01, 01: ids 1, 2, 3) and 8 bytes of IEEE double, little-endian.
+        Case { "UPDATE metric_values SET data = CAST(substr(data, 1, 18) || X'E707' || substr(data, 20) AS BLOB) WHERE "
+               "kernel_id = 1",
+            "dangling_id" }, // the third id becomes 2 + 999
+        Case { "UPDATE metric_values SET kernel_id = 99", "dangling_id" },
+        Case { "UPDATE metric_values SET data = CAST(X'01000000000000F07F' || substr(data, 10) AS BLOB)",
+            "non_finite_metric" },
+        Case { "UPDATE metric_values SET data = CAST(X'01000000000000F87F' || substr(data, 10) AS BLOB)",
+            "non_finite_metric" },
+        Case { "UPDATE metric_values SET count = count + 1", "damaged_metrics" },
+        Case { "UPDATE metric_values SET data = substr(data, 1, 20)", "damaged_metrics" },
+        Case { "UPDATE metric_values SET data = 'text'", "damaged_metrics" },
+        Case { "UPDATE metric_values SET data = CAST(X'00' || substr(data, 2) AS BLOB)",
+            "damaged_metrics" }, // an id step of 0
         Case { "UPDATE ceilings SET value = -9e999", "non_finite_metric" },
         Case { "UPDATE kernels SET grid_x = 0 WHERE id = 1", "zero_sized_grid" },
         Case { "UPDATE kernels SET block_y = -1, grid_z = 'a'", "zero_sized_grid" },

@@ -112,6 +112,13 @@ struct MetricValue {
     bool operator==(const MetricValue&) const = default;
 };
 
+// A metric value by the session's id of its name (SessionWriter::internMetricName).
+struct MetricById {
+    std::int64_t metricId = 0;
+    double value = 0;
+    bool operator==(const MetricById&) const = default;
+};
+
 enum class MemOpKind { MemcpyHtoD, MemcpyDtoH, MemcpyDtoD, MemcpyHtoH, MemcpyPtoP, Memset, Other };
 
 struct MemOp {

@@ -43,7 +43,8 @@ public:
 
     T& value() & { return std::get<0>(m_data); }
     const T& value() const& { return std::get<0>(m_data); }
-    T&& value() && { return std::get<0>(std::move(m_data)); }
+    // By value from a temporary: `for (auto& x : f().value())` must not bind to a dead Result.
+    T value() && { return std::get<0>(std::move(m_data)); }
     const Error& error() const { return std::get<1>(m_data); }
 
 private:

@@ -90,6 +90,11 @@ struct KernelAnalysis {
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts);
 
+// Whether analyzeKernel (or ceilingsFromCounters) reads a metric of this name: the names of
+// metricnames.h, by name or prefix. KernelFacts may hold only these; an Nsight Compute launch's
+// other 290-odd values change nothing, and leaving them out keeps a report of 10,000 launches fast.
+bool feedsAnalysis(std::string_view metricName);
+
 // Ceilings a launch's own counters give (peak per cycle x the clock it ran at: FP32, FP64, FP16,
 // DRAM), with source `counters`, for recording in a session.
 std::vector<Ceiling> ceilingsFromCounters(

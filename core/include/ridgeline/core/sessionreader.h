@@ -17,6 +17,10 @@
 
 namespace ridgeline::core {
 
+namespace sqlite {
+class Database;
+}
+
 // Ops overlapping [startNs, endNs) on a device and stream; unset fields do not filter.
 struct TimeQuery {
     std::optional<std::int64_t> deviceId;
@@ -27,8 +31,7 @@ struct TimeQuery {
 
 struct TableCounts {
     std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
-                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0,
-                 operators = 0;
+                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0, operators = 0;
 };
 
 // How long kernel launches waited on the GPU after the host call that launched them (Holistic
@@ -82,10 +85,15 @@ public:
         std::int64_t id, processId, deviceId, streamId, correlationId, nameId, startNs, endNs;
     };
     Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
+    // A kernel's metric values, by name. Values stored damaged (a row that cannot be decoded, an
+    // id with no name) are left out here and in forEachMetric; `check` reports them.
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
-    // Every metric of every kernel, ordered by kernel id (what the roofline analysis needs).
-    Status forEachMetric(
-        const std::function<void(std::int64_t kernelId, const std::string& name, double value)>& visit);
+    // Every metric of every kernel, ordered by kernel id.
+    using MetricVisitor = std::function<void(std::int64_t kernelId, const std::string& name, double value)>;
+    Status forEachMetric(const MetricVisitor& visit);
+    // Only the metrics whose name `wanted` accepts (asked once per name), e.g. those the roofline
+    // analysis reads (core::feedsAnalysis): a report reads 40 of an Nsight Compute launch's 330.
+    Status forEachMetric(const std::function<bool(std::string_view name)>& wanted, const MetricVisitor& visit);
     // The kernels with these ids (missing ids are skipped), in the order given.
     Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
     // Every launch of one kernel name on one device, in start order (uses the name index).
@@ -123,6 +131,9 @@ public:
     // Full page-level consistency check (PRAGMA quick_check): finds truncation and corruption
     // that opening alone does not read. Empty when the file is sound.
     Result<std::vector<std::string>> integrityProblems();
+    // The open database, at the current schema (an older file is read from a migrated copy): for
+    // core's value checks, which are SQL over every table. Read only.
+    sqlite::Database& database();
 
 private:
     struct Impl;

@@ -54,7 +54,13 @@ public:
     // Interns a kernel name; an empty `demangled` is demangled here.
     Result<std::int64_t> internKernelName(std::string_view raw, std::string_view demangled = {});
     Result<std::int64_t> addKernels(std::span<const Kernel> kernels);
+    // Metric values, in any order and for any kernels; a value given again for the same kernel
+    // and metric (in this call or an earlier one) replaces the earlier one.
     Status addMetrics(std::span<const MetricValue> metrics);
+    // The same by interned name: what a bulk importer writes (one name lookup per metric, not per
+    // value). A metric's unit is recorded from the first call that gives one.
+    Result<std::int64_t> internMetricName(std::string_view name, std::string_view unit = {});
+    Status addKernelMetrics(std::int64_t kernelId, std::span<const MetricById> values);
     Result<std::int64_t> addMemOps(std::span<const MemOp> memops);
     Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
     Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
