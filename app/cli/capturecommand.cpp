@@ -3,19 +3,19 @@
 // session (docs/CAPTURE.md). The exit status is the program's.
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/captureassembly.h"
-#include "ridgeline/collectors/captureenv.h"
-#include "ridgeline/collectors/captureoutput.h"
-#include "ridgeline/collectors/captureprogress.h"
-#include "ridgeline/collectors/cuptilocate.h"
-#include "ridgeline/collectors/gpuprobe.h"
-#include "ridgeline/collectors/partfiles.h"
+#include "ridgeline/collectors/launch/captureassembly.h"
+#include "ridgeline/collectors/launch/captureenv.h"
+#include "ridgeline/collectors/launch/captureoutput.h"
+#include "ridgeline/collectors/launch/captureprogress.h"
+#include "ridgeline/collectors/launch/cuptilocate.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
+#include "ridgeline/collectors/launch/partfiles.h"
 #ifdef RIDGELINE_HAVE_CAPTURE
 #include "crashlog.h"
 #endif
-#include "ridgeline/collectors/launcher.h"
-#include "ridgeline/collectors/measuredceilings.h"
-#include "ridgeline/collectors/outputpattern.h"
+#include "ridgeline/collectors/ceilings/measuredceilings.h"
+#include "ridgeline/collectors/launch/launcher.h"
+#include "ridgeline/collectors/launch/outputpattern.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>

@@ -4,7 +4,7 @@
 // environment is passed in as a lookup function, so every case is testable.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 #include "counterconfig.h"
 
 #include "cuptierrors.h"
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <algorithm>
 #include <cupti_profiler_host.h>

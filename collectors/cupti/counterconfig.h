@@ -6,7 +6,7 @@
 #pragma once
 
 #include "captureconfig.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <memory>

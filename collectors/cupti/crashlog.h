@@ -14,7 +14,7 @@
 #pragma once
 
 #include "activitytranslate.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <cupti_activity.h>

@@ -3,7 +3,7 @@
 // the injection library, which never reads sessions.
 #include "crashlog.h"
 #include "partwriter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <cstring>
 #include <fmt/format.h>

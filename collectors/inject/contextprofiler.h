@@ -10,8 +10,8 @@
 
 #include "counterconfig.h"
 #include "rangecheck.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cuda.h>
 #include <cupti_range_profiler.h>

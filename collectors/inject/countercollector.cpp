@@ -4,7 +4,7 @@
 #include "contextprofiler.h"
 #include "cuptierrors.h"
 #include "ncclkernel.h"
-#include "ridgeline/core/demangle.h"
+#include "ridgeline/core/model/demangle.h"
 
 #include <cupti.h>
 #include <fmt/format.h>

@@ -7,7 +7,7 @@
 
 #include "captureconfig.h"
 #include "launchfilter.h"
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

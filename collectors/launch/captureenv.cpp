@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/captureenv.h"
+#include "ridgeline/collectors/launch/captureenv.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/cuptilocate.h"
+#include "ridgeline/collectors/launch/cuptilocate.h"
 
 #include <algorithm>
 #include <cstdlib>

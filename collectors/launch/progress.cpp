@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/captureprogress.h"
+#include "ridgeline/collectors/launch/captureprogress.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

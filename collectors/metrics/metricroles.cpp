@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/metricroles.h"
+#include "ridgeline/collectors/metrics/metricroles.h"
 
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <span>

@@ -2,9 +2,9 @@
 // Metric sets per chip. Every difference between chips below was found with the CUPTI 13.0
 // Profiler Host API (base metric lists and cuptiProfilerHostConfigAddMetrics per chip, no GPU
 // needed), not taken from documentation; tests/cupti/test_metricsets_cupti.cpp keeps it true.
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core::compareKernels on hand-built summaries: the matching rule, deltas, new and gone kernels.
-#include "ridgeline/core/kernelcompare.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
 
 #include <gtest/gtest.h>
 

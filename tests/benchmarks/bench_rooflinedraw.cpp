@@ -3,10 +3,10 @@
 // into a QImage. The points are synthetic (made here, not measured). For comparison, the same
 // number of points in a plain Qt Charts QScatterSeries, the way the view does not draw them.
 // Results and command: docs/PERFORMANCE.md, "Roofline view".
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "common/selectionmodel.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 #include "roofline/rooflineview.h"
-#include "selectionmodel.h"
 
 #include <QApplication>
 #include <QChart>

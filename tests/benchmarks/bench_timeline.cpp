@@ -3,8 +3,8 @@
 // 10 M GPU ops held in memory (the target: under 2 s), and the whole analysis of a
 // 1 M-kernel session file. All data is synthetic. Results and commands: docs/PERFORMANCE.md.
 #include "fixtures.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "tempdir.h"
 
 #include <algorithm>

@@ -8,8 +8,8 @@
 // - BM_TimelineLoad: loadTimelineData of a 1 M-kernel session file (writeSyntheticSession), and the
 //   bytes the loaded timeline holds per GPU op.
 #include "fixtures.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "tempdir.h"
 #include "timeline/timelineview.h"
 

@@ -4,17 +4,17 @@
 // GPU op (target: under 100 bytes). Synthetic data (tests/support/fixtures.h, meta source
 // "fixture"). Runs offscreen. Results and commands: docs/PERFORMANCE.md, "Desktop app".
 #include "fixtures.h"
-#include "kernelfilterbar.h"
-#include "kernelfilterproxy.h"
-#include "kernelpage.h"
-#include "launchmodel.h"
-#include "launchrows.h"
-#include "mainwindow.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
-#include "sessiondocumentloader.h"
+#include "kernels/kernelfilterbar.h"
+#include "kernels/kernelfilterproxy.h"
+#include "kernels/kernelpage.h"
+#include "kernels/launchmodel.h"
+#include "kernels/launchrows.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
+#include "session/documentreader.h"
 #include "tempdir.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QEventLoop>

@@ -3,7 +3,7 @@
 // metrics go into which config image for a chip, the images CUPTI builds from them, and the
 // sentences for what cannot be collected.
 #include "counterconfig.h"
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <gtest/gtest.h>
 #include <iostream>

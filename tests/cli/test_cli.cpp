@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Runs the built `ridgeline` binary as a user would: exit codes, messages, outputs.
 #include "fixtures.h"
-#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/store/sessionformat.h"
 #include "testutil.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // What goes wrong around a capture: no driver, an output that cannot be written (read-only, full),
 // bad options, a program that cannot run. One clear message, the right exit status, no data lost.
 #include "capturetest.h"
-#include "ridgeline/collectors/partfiles.h"
+#include "ridgeline/collectors/launch/partfiles.h"
 #include "tempdir.h"
 
 #include <dlfcn.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The launcher's pure helpers: -o patterns, the injection environment, --metrics, GPU UUIDs,
 // measured-ceiling documents, progress lines, command lines.
-#include "ridgeline/collectors/captureenv.h"
-#include "ridgeline/collectors/captureoutput.h"
-#include "ridgeline/collectors/captureprogress.h"
-#include "ridgeline/collectors/gpuprobe.h"
-#include "ridgeline/collectors/measuredceilings.h"
-#include "ridgeline/collectors/outputpattern.h"
-#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/collectors/ceilings/measuredceilings.h"
+#include "ridgeline/collectors/launch/captureenv.h"
+#include "ridgeline/collectors/launch/captureoutput.h"
+#include "ridgeline/collectors/launch/captureprogress.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
+#include "ridgeline/collectors/launch/outputpattern.h"
+#include "ridgeline/core/store/sessionamend.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

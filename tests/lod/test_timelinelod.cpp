@@ -2,9 +2,9 @@
 // The timeline LOD data loaded from session files (core/include/ridgeline/core/timelinelod.h):
 // lanes per rank, device, stream, collectives and host thread, rows for overlapping ops, launches of
 // a kernel, cancellation, and the bundled two-rank example.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "tempdir.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Level-of-detail rows (core/include/ridgeline/core/timelinerow.h) on plain items: every LOD result
 // is compared with a brute-force grouping of the raw ops worked out here, at several zoom levels.
-#include "ridgeline/core/timelinerow.h"
+#include "ridgeline/core/timeline/timelinerow.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/advice.h"
+#include "ridgeline/core/analysis/advice.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "fixtures.h"
 
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <fmt/format.h>
 #include <vector>

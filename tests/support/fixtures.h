@@ -3,7 +3,7 @@
 // (source "fixture"): none of it is measured data.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <string>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The capture dialog against a fake `ridgeline` (data/fake-ridgeline.sh) that prints the
 // launcher's progress lines: success, an error event, a silent failure, stop (SIGINT) and kill.
-#include "capturedialog.h"
+#include "capture/capturedialog.h"
 #include "fixtures.h"
-#include "mainwindow.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
+#include "window/mainwindow.h"
 
 #include <QDir>
 #include <QFileInfo>

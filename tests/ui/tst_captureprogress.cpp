@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The progress-line parser against lines in the exact form of capture-contract.md (Launcher).
-#include "captureprogress.h"
-#include "capturerunner.h"
+#include "capture/captureprogress.h"
+#include "capture/capturerunner.h"
 #include "qtwarnings.h"
 
 #include <QTest>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The kernel table: the filter proxy, the per-launch model, copy, and selection sync.
+#include "common/selectionmodel.h"
 #include "fixtures.h"
-#include "kernelfilterproxy.h"
-#include "kernelmodel.h"
-#include "kernelpage.h"
-#include "launchmodel.h"
-#include "launchrows.h"
+#include "kernels/kernelfilterproxy.h"
+#include "kernels/kernelmodel.h"
+#include "kernels/kernelpage.h"
+#include "kernels/launchmodel.h"
+#include "kernels/launchrows.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/sessionreader.h"
-#include "selectionmodel.h"
-#include "sessiondocumentloader.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "session/documentreader.h"
 #include "tempdir.h"
 
 #include <QAbstractItemModelTester>

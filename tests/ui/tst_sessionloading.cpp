@@ -2,10 +2,10 @@
 // loadSessionDocument (the worker's one function) and SessionLoader: progress and cancel.
 #include "fixtures.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
-#include "sessiondocumentloader.h"
-#include "sessionloader.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "session/documentreader.h"
+#include "session/sessionopener.h"
 #include "tempdir.h"
 
 #include <QSignalSpy>

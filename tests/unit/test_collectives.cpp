@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // nccl-tests' definitions (doc/PERFORMANCE.md, src/*.cu *GetBw; communication.md §1), the link
 // choice, the verdict sentence and cross-rank matching, on figures worked out by hand.
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <gtest/gtest.h>
 

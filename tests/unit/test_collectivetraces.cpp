@@ -2,10 +2,10 @@
 // Collectives of the real Kineto traces of tests/data/kineto/ (README there). Every expected figure
 // is computed here from the trace's own arguments with zlib + nlohmann::json, not by the importer.
 #include "gunzip.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/core/collectivereport.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/output/collectivereport.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

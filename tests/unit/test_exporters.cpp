@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The three exports (Perfetto JSON, CSV tables, HTML) on the small fixture and on hostile names.
 #include "fixtures.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <algorithm>

@@ -2,11 +2,11 @@
 // Importing real Nsight Compute reports (tests/data/ncu/nersc-gpp/, RTX 4060 Laptop GPU, see the
 // README there). Expected numbers are read off the files with `protoc --decode_raw` (the
 // comments give them) or computed here from values so read; none comes from the importer.
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/collectors/ncurepimporter.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <cmath>

@@ -2,9 +2,9 @@
 // Importing the real Nsight Systems SQLite exports of tests/data/nsys/ (two schema generations,
 // see the README there). Every expected count is computed here with plain SQL on the export
 // itself, independently of the importer.
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/collectors/nsysimporter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 // Hand-computed roofline cases: every verdict, every bound_by, and the edge cases. The device is
 // an H100 SXM-like part with round ceilings; most launches last 1 ms, so a rate is the amount
 // times 1000 per second.
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Verdicts through the whole path: session with counters -> summaries -> `report --format json`.
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
 using namespace ridgeline::core;

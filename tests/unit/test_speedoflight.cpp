@@ -4,10 +4,10 @@
 // hierarchical roofline sections use, NCCL kernels by name, and the agreement with ncu's own class
 // on every launch of the real A100 files.
 #include "gunzip.h"
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <filesystem>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Round trip of every table, interning, batches, time windows and the writer's file handling.
 #include "fixtures.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <filesystem>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Timeline analysis (core/include/ridgeline/core/timeline.h): every figure against values worked
 // out by hand in the comments, first on plain ops, then through a session file.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "baselinecells.h"
 
-#include "palette.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "window/palette.h"
 
 #include <QColor>
 #include <QGuiApplication>

@@ -4,8 +4,8 @@
 // kDeltaNoisePct of the baseline time are left uncoloured.
 #pragma once
 
-#include "ridgeline/core/kernelcompare.h"
-#include "sessiondocument.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
+#include "session/sessiondocument.h"
 
 #include <QString>
 #include <QVariant>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "capturedialog.h"
 
-#include "ridgeline/core/shellwords.h"
+#include "ridgeline/core/base/shellwords.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "verdictcolors.h"
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 namespace ridgeline::ui {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "detailsbaseline.h"
 
-#include "baselinecells.h"
-#include "ridgeline/core/units.h"
+#include "baseline/baselinecells.h"
+#include "ridgeline/core/base/units.h"
 
 #include <QColor>
 #include <QFileInfo>

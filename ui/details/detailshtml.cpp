@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "detailshtml.h"
 
+#include "common/verdictcolors.h"
 #include "detailshost.h"
-#include "ridgeline/core/advice.h"
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/rooflinechart.h"
-#include "ridgeline/core/units.h"
-#include "verdictcolors.h"
+#include "ridgeline/core/analysis/advice.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/demangle.h"
 
 #include <cmath>
 #include <span>

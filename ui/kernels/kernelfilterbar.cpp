@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kernelfilterbar.h"
 
+#include "common/verdictcolors.h"
 #include "kernelfilterproxy.h"
-#include "verdictcolors.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "sessiondocument.h"
+#include "session/sessiondocument.h"
 
 #include <QSet>
 #include <QWidget>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "kernelmodel.h"
 
-#include "baselinecells.h"
-#include "palette.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/units.h"
+#include "baseline/baselinecells.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "window/palette.h"
 
 namespace ridgeline::ui {
 

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "kernelrowsource.h"
-#include "ridgeline/core/kernelcompare.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "sessiondocument.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "session/sessiondocument.h"
 
 #include <QAbstractTableModel>
 #include <vector>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "kernelpage.h"
 
+#include "common/selectionmodel.h"
 #include "kernelfilterproxy.h"
 #include "kernelmodel.h"
 #include "launchmodel.h"
 #include "launchrows.h"
-#include "selectionmodel.h"
 #include "tablecopy.h"
 
 #include <QAction>

@@ -3,8 +3,8 @@
 
 #include "kernelfilterbar.h"
 #include "kernelfilterproxy.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "sessiondocument.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "session/sessiondocument.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

@@ -3,7 +3,7 @@
 // on a device), so filters are worked out once per summary and looked up per row.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
 
 #include <Qt>
 #include <vector>

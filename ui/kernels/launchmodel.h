@@ -3,7 +3,7 @@
 
 #include "kernelrowsource.h"
 #include "launchrows.h"
-#include "sessiondocument.h"
+#include "session/sessiondocument.h"
 
 #include <QAbstractTableModel>
 #include <QString>

@@ -4,9 +4,9 @@
 // and stream) and the index of its kernel summary.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <cstdint>
 #include <functional>

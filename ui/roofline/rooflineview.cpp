@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "rooflineview.h"
 
-#include "ridgeline/core/units.h"
+#include "common/verdictcolors.h"
+#include "ridgeline/core/base/units.h"
 #include "rooflineceilings.h"
 #include "rooflineemptynote.h"
 #include "rooflinepointsitem.h"
-#include "verdictcolors.h"
 
 #include <QHelpEvent>
 #include <QLegend>

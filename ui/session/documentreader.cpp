@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "sessiondocumentloader.h"
+#include "documentreader.h"
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <QCoreApplication>
 #include <atomic>

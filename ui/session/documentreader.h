@@ -3,7 +3,7 @@
 // session is opened (everything slow happens here, nothing of it on the GUI thread).
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 #include "sessiondocument.h"
 
 #include <QString>

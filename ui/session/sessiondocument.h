@@ -3,10 +3,10 @@
 // read-only by every view (the views hold a shared_ptr; nothing in it changes after loading).
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessioncheck.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <QString>
 #include <memory>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sessionexporter.h"
 
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <fstream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "sessionloader.h"
+#include "sessionopener.h"
 
-#include "sessiondocumentloader.h"
+#include "documentreader.h"
 
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelinepainter.h"
 
+#include "common/verdictcolors.h"
 #include "timeticks.h"
-#include "verdictcolors.h"
 
 #include <QFontMetrics>
 #include <QLineF>

@@ -4,7 +4,7 @@
 // zoom level. Launches of the selected kernel are outlined from the same kind of query.
 #pragma once
 
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
 
 #include <QColor>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "sessiondocument.h"
-#include "sessionexporter.h"
-#include "sessionimporter.h"
+#include "session/sessiondocument.h"
+#include "session/sessionexporter.h"
+#include "session/sessionimporter.h"
 
 #include <QHash>
 #include <QMainWindow>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // MainWindow's menus and the file dialogs behind them.
 #include "aboutdialog.h"
-#include "capturedialog.h"
-#include "examplesessions.h"
-#include "importdialog.h"
-#include "kernelpage.h"
+#include "capture/capturedialog.h"
+#include "kernels/kernelpage.h"
 #include "mainwindow.h"
 #include "palette.h"
 #include "recentfiles.h"
+#include "session/examplesessions.h"
+#include "session/importdialog.h"
 #include "shortcutsdialog.h"
 
 #include <QActionGroup>

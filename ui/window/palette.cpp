@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "palette.h"
 
-#include "verdictcolors.h"
+#include "common/verdictcolors.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/formatdetect.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
 
-#include "kinetosource.h"
-#include "ridgeline/core/sessionformat.h"
+#include "kineto/kinetosource.h"
+#include "ridgeline/core/store/sessionformat.h"
 
 #include <cstdint>
 #include <fmt/format.h>

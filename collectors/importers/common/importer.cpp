@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/importer.h"
+#include "ridgeline/collectors/importers/importer.h"
 
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/collectors/ncurepimporter.h"
-#include "ridgeline/collectors/nsysimporter.h"
-#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessionamend.h"
 
 #include <algorithm>
 #include <fmt/format.h>

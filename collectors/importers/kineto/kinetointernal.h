@@ -4,10 +4,10 @@
 #pragma once
 
 #include "kinetosource.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <cstdint>
 #include <functional>

@@ -3,12 +3,12 @@
 // ops ran on (ids unique across ranks) with datasheet ceilings, kernels, copies, runtime calls,
 // annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
 #include "kinetointernal.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -4,7 +4,7 @@
 // ever holds the whole text, so a trace of any size imports in bounded memory.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstddef>
 #include <memory>

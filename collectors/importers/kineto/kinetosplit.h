@@ -7,7 +7,7 @@
 #pragma once
 
 #include "kinetosource.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstddef>
 #include <cstdint>

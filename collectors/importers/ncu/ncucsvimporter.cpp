@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
 
 #include "ncucsvinternal.h"
 

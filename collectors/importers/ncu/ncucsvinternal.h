@@ -3,9 +3,9 @@
 // and the session builder share these types.
 #pragma once
 
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

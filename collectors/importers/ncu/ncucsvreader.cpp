@@ -2,7 +2,7 @@
 // The records of an Nsight Compute CSV file, tokenised by libcsv (strict RFC 4180 mode). The
 // file is fed to libcsv one physical line at a time so that every record and every error
 // carries the line it starts on; a quoted field may still span lines.
-#include "kinetosource.h"
+#include "kineto/kinetosource.h"
 #include "ncucsvinternal.h"
 
 #include <csv.h>

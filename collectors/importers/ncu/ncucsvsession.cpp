@@ -2,11 +2,11 @@
 // Writes the kernels read from an ncu CSV as a session: devices and their datasheet ceilings,
 // processes, kernels on a synthetic timeline, metrics and verdicts.
 #include "ncucsvinternal.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <algorithm>
 #include <cmath>

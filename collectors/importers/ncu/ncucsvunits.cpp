@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Numbers, units and launch sizes as Nsight Compute prints them in CSV.
-#include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
 
 #include <array>
 #include <charconv>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/ncurepimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
 
 #include "ncurepinternal.h"
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ncucsvinternal.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <string>

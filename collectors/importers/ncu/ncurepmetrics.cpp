@@ -3,7 +3,7 @@
 // Nsight Compute's base unit (ns, bytes, bytes per second, cycles, kHz for the CUDA device
 // clocks) without naming the unit; the unit follows from the metric's name.
 #include "ncurepinternal.h"
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <array>
 #include <cmath>

@@ -4,7 +4,7 @@
 // payload of u32-length-prefixed ProfileSource and ProfileResult messages. Every length is
 // checked against what is left of the file (or of the block's payload) before it is used, so
 // a hostile length cannot make the reader allocate or loop beyond the input's size.
-#include "importers/ncurep.pb.h"
+#include "ncu/ncurep.pb.h"
 #include "ncurepinternal.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // GPU activity of an Nsight Systems export: CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY and _MEMSET.
 // Timestamps are nanoseconds relative to the session start and are kept as they are.
 #include "nsysinternal.h"
-#include "ridgeline/collectors/nsysimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // Host side of an Nsight Systems export: CUDA runtime and driver calls, NVTX events, process and
 // thread names, and the export's own metadata. Text is kept as bytes (it may not be UTF-8).
 #include "nsysinternal.h"
-#include "ridgeline/collectors/nsysimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,13 +2,13 @@
 // Nsight Systems SQLite export -> session: reads what the export has, then writes devices and
 // their datasheet ceilings, processes and threads, kernels with verdicts, memops, API calls and
 // NVTX ranges.
-#include "ridgeline/collectors/nsysimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
 
 #include "nsysinternal.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <cmath>
 #include <filesystem>

@@ -3,9 +3,9 @@
 // and the records read from it before they are written as a session.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <cstdint>
 #include <functional>

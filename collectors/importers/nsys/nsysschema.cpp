@@ -2,7 +2,7 @@
 // Schema discovery of an Nsight Systems export and its enumerations (ENUM_* tables when the
 // export has them, NVIDIA's documented values otherwise).
 #include "nsysinternal.h"
-#include "ridgeline/collectors/nsysimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/advice.h"
+#include "ridgeline/core/analysis/advice.h"
 
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 namespace ridgeline::core {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The link a collective runs over: read from the session's ceilings where it can be, otherwise
 // inferred from the GPU and the ranks, and then said to be inferred.
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/units.h"
 
 #include <algorithm>
 #include <array>

@@ -2,8 +2,8 @@
 // The same collective instance on every rank (TraceLens NcclAnalyser, communication.md §5):
 // start skew = latest start - earliest start, end skew = latest end - earliest end, the wait of a
 // rank = latest start - its start; the rank that starts last makes the others wait.
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/saturating.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // nccl-tests' S, algbw and busbw (src/*.cu *GetBw, doc/PERFORMANCE.md) and the collective verdict.
-#include "ridgeline/core/collectives.h"
+#include "ridgeline/core/analysis/collectives.h"
 
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/units.h"
 
 #include <algorithm>
 #include <array>

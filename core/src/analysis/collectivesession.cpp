@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "collectivesession.h"
 
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <set>

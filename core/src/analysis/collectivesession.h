@@ -2,8 +2,8 @@
 // A session's collectives with their figures: sizes, bus bandwidth, link and cross-rank waits.
 #pragma once
 
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/result.h"
 
 #include <map>
 #include <unordered_map>

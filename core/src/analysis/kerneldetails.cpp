@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/kerneldetails.h"
+#include "ridgeline/core/analysis/kerneldetails.h"
 
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <fmt/format.h>

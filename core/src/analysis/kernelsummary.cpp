@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
 
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "sessionanalysis.h"
 
 #include <algorithm>

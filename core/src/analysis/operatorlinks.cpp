@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/operatorlinks.h"
+#include "ridgeline/core/analysis/operatorlinks.h"
 
-#include "sessiongpuops.h"
+#include "timeline/sessiongpuops.h"
 
 #include <algorithm>
 #include <set>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
 #include "rooflinemetrics.h"
 #include "speedoflight.h"
 #include "verdictrules.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Arrows from a baseline session's kernel points to the current session's (rooflinechart.h).
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 
 #include <map>
 #include <tuple>

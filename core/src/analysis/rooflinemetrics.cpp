@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rooflinemetrics.h"
 
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <cmath>

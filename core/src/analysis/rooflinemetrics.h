@@ -2,7 +2,7 @@
 // Reading counters into FLOPs per precision, bytes per level and ceilings (roofline.cpp's input).
 #pragma once
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <map>
 #include <optional>

@@ -2,7 +2,7 @@
 #include "sessionanalysis.h"
 
 #include "collectivesession.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 

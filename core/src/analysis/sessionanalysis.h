@@ -2,7 +2,7 @@
 // Loads what the roofline needs from a session: devices, ceilings, counters and collectives.
 #pragma once
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <map>
 #include <unordered_map>

@@ -5,7 +5,7 @@
 // that FP-only utilisation misses.
 #pragma once
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 #include "rooflinemetrics.h"
 
 #include <map>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "verdictrules.h"
 
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
 #include "rooflinemetrics.h"
 #include "speedoflight.h"
 

@@ -2,7 +2,7 @@
 // From utilisations to a verdict and its sentence (ARCHITECTURE §4).
 #pragma once
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/shellwords.h"
+#include "ridgeline/core/base/shellwords.h"
 
 #include <utility>
 

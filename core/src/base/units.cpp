@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/demangle.h"
+#include "ridgeline/core/model/demangle.h"
 
 #include <cstdlib>
 #include <cxxabi.h>

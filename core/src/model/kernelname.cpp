@@ -3,7 +3,7 @@
 // return type, as Nsight Compute's "Function Name" shows it. A small scanner over the demangled
 // text: brackets are matched, never guessed from a regular expression, so that template arguments
 // holding `operator<`, lambdas, function types or `(anonymous namespace)` do not end the name early.
-#include "ridgeline/core/demangle.h"
+#include "ridgeline/core/model/demangle.h"
 
 #include <algorithm>
 #include <array>

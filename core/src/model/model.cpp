@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <array>
 #include <cmath>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/collectivereport.h"
+#include "ridgeline/core/output/collectivereport.h"
 
-#include "collectivesession.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/units.h"
+#include "analysis/collectivesession.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <fmt/format.h>

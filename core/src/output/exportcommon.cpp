@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "exportcommon.h"
 
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -2,9 +2,9 @@
 // Helpers shared by the exporters (exporters.h): error codes, JSON strings, GPU ops in time order.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // One CSV file per table of the session (RFC 4180 quoting; times in ns as stored).
 #include "exportcommon.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <filesystem>
 #include <fmt/format.h>

@@ -4,13 +4,13 @@
 #include "exporthtml.h"
 
 #include "exportcommon.h"
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/version.h"
 
 #include <algorithm>

@@ -2,9 +2,9 @@
 // Parts of the HTML report (exporters.h): the SVG roofline.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/model/model.h"
 
 #include <string>
 #include <vector>

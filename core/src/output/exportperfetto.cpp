@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Chrome Trace Event JSON for ui.perfetto.dev (reference: shared/reference/trace-formats.md §5).
 #include "exportcommon.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/version.h"
 
 #include <algorithm>

@@ -2,9 +2,9 @@
 // The SVG roofline of the HTML report: log-log axes with decade ticks, roofs, kernel points. The
 // figures come from the roofline view-model (rooflinechart.h) that the desktop app draws too.
 #include "exporthtml.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/output/exporters.h"
 
 #include <algorithm>
 #include <cmath>

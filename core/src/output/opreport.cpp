@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Aggregation of `report --by op|module` (opreport.h); the writers are in opreportwrite.cpp.
-#include "ridgeline/core/opreport.h"
+#include "ridgeline/core/output/opreport.h"
 
-#include "ridgeline/core/operatorlinks.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The writers of `report --by op|module` (opreport.h): table, CSV and JSON, with the baseline's
 // before / now / change per row when one is given.
-#include "ridgeline/core/opreport.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/output/opreport.h"
 #include "ridgeline/core/version.h"
 
 #include <fmt/format.h>

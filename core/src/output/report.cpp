@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/report.h"
+#include "ridgeline/core/output/report.h"
 
 #include "reportbaseline.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/version.h"
 #include "timelinereport.h"
 

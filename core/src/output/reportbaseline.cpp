@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "reportbaseline.h"
 
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
 
 #include <algorithm>
 #include <fmt/format.h>

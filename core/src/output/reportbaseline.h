@@ -3,8 +3,8 @@
 // the kernels gone since the baseline, in the table, CSV and JSON formats.
 #pragma once
 
-#include "ridgeline/core/kernelcompare.h"
-#include "ridgeline/core/report.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
+#include "ridgeline/core/output/report.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

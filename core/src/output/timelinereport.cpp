@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timelinereport.h"
 
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

@@ -2,7 +2,7 @@
 // The timeline part of `ridgeline report`: the "timeline" JSON array and the table summary.
 #pragma once
 
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "fileheader.h"
 
-#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/store/sessionformat.h"
 
 #include <array>
 #include <cstdint>

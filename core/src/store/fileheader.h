@@ -2,7 +2,7 @@
 // Checks of a would-be session file made on its raw bytes, before SQLite reads any of it.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 

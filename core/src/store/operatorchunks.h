@@ -6,7 +6,7 @@
 // from the same column of the operator before it in the chunk (the first from 0).
 #pragma once
 
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "schema.h"
 
-#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/store/sessionformat.h"
 
 #include <array>
 #include <fmt/format.h>

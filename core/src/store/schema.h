@@ -2,8 +2,8 @@
 // The schema of the session file, its validation and its migrations.
 #pragma once
 
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/store/sqlite.h"
 
 namespace ridgeline::core::schema {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/core/store/sessionamend.h"
 
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <cctype>
 #include <fmt/format.h>

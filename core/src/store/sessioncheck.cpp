@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/sessioncheck.h"
+#include "ridgeline/core/store/sessioncheck.h"
 
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sqlite.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sqlite.h"
 #include "sessionvalues.h"
 
 #include <fmt/format.h>

@@ -2,11 +2,11 @@
 // Merging sessions: every input's ids are shifted past those of the inputs before it, so that
 // references between tables (kernel -> device, process, name; metric, verdict, comm op -> kernel)
 // stay right and nothing collides.
-#include "ridgeline/core/sessionmerge.h"
+#include "ridgeline/core/store/sessionmerge.h"
 
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include "fileheader.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sqlite.h"
 #include "schema.h"
 #include "sessionreaderimpl.h"
 

@@ -4,9 +4,9 @@
 // database and the query helpers they share.
 #pragma once
 
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <cstdint>
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ridgeline/core/sessioncheck.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <cstddef>
 #include <vector>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sqlite.h"
 #include "ridgeline/core/version.h"
 #include "schema.h"
 #include "sessionwriterimpl.h"

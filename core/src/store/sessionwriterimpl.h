@@ -4,12 +4,12 @@
 // (the bulk records: kernels, metrics, copies, API calls, NVTX ranges, collectives, verdicts).
 #pragma once
 
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <algorithm>
-#include <limits>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/sqlite.h"
+#include "ridgeline/core/store/sqlite.h"
 
 #include <fmt/format.h>
 #include <sqlite3.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "sessiongpuops.h"
 
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
-#include "sessionanalysis.h"
+#include "analysis/sessionanalysis.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <limits>

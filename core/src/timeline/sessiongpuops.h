@@ -4,9 +4,9 @@
 // with its rank, device, kind and verdict, and optionally the API call that launched it.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <cstdint>
 #include <functional>

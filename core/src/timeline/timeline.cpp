@@ -2,10 +2,10 @@
 // The interval maths of the timeline analysis: ops put in start order (nothing to do when sorted,
 // one k-way merge pass for a few sorted runs, else a sort), then single sweeps. No allocation per
 // op (buffers are sized up front), nothing quadratic.
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/timeline/timeline.h"
 
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/saturating.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <algorithm>
 #include <limits>

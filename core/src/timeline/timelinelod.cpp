@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <algorithm>
 #include <array>

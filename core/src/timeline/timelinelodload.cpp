@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Loads a session's timeline into lanes: the GPU ops come from the scan the timeline analysis
 // uses (sessiongpuops.h), in storage order; rows are sorted and laid out once here.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timelinelod.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "sessiongpuops.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/timelinerow.h"
+#include "ridgeline/core/timeline/timelinerow.h"
 
-#include "ridgeline/core/saturating.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Rows from loose items: overlapping ops spread over rows (nesting depth), and a device's idle gaps.
-#include "ridgeline/core/timelinerow.h"
+#include "ridgeline/core/timeline/timelinerow.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The timeline analysis of a session: its GPU ops (sessiongpuops.h) grouped by rank and device.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "sessiongpuops.h"
 
 #include <algorithm>

@@ -2,15 +2,15 @@
 // The roofline view and page over fixture sessions: what Qt Charts and the points layer hold is
 // exactly core's view-model, and hover, click, external selection, zoom, baseline arrows,
 // filters and export behave.
+#include "common/verdictcolors.h"
 #include "documents.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 #include "roofline/rooflineceilings.h"
 #include "roofline/rooflineemptynote.h"
 #include "roofline/rooflinepage.h"
 #include "roofline/rooflinepointsitem.h"
 #include "roofline/rooflineview.h"
-#include "verdictcolors.h"
 
 #include <QAction>
 #include <QComboBox>

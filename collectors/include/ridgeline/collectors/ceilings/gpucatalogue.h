@@ -9,7 +9,7 @@
 // - Resources a GPU does not have (FP8 on Ampere, NVLink on L4) are absent from `peaks`.
 #pragma once
 
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <map>

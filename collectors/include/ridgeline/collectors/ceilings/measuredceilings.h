@@ -3,8 +3,8 @@
 // $XDG_CACHE_HOME/ridgeline/ceilings-<uuid>.json (default ~/.cache/ridgeline).
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // `ridgeline import` and `ridgeline-ui` pick the right reader for a renamed file.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <string_view>

@@ -2,8 +2,8 @@
 // `ridgeline import`: picks the importer from each file's content and writes one session.
 #pragma once
 
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <functional>

@@ -12,7 +12,7 @@
 // Timestamps (µs, possibly with ns decimals) become int64 ns exactly (rounded, not truncated).
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <functional>

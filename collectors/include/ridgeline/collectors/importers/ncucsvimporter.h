@@ -6,8 +6,8 @@
 // 1 µs (kSyntheticGapNs) after the previous one ended.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <optional>

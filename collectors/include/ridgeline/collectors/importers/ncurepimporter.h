@@ -6,8 +6,8 @@
 // synthetic timeline as the CSV import (results in file order, back to back, 1 µs apart).
 #pragma once
 
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <string_view>

@@ -6,8 +6,8 @@
 // columns exist is discovered, never assumed (tables are created lazily; schemas differ by version).
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,8 +3,8 @@
 // add measured ceilings, analyse, publish. Parts are removed only once the session is published.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

@@ -3,7 +3,7 @@
 // docs/CAPTURE.md) and where it finds its companion files.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <optional>
 #include <string>

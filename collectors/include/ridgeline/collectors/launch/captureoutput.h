@@ -3,7 +3,7 @@
 // write: the output name, the part directory beside it, free space.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <vector>

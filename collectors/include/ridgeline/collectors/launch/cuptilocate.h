@@ -17,7 +17,7 @@
 //   env LD_LIBRARY_PATH = cuptiLibraryPath(found.value(), getenv("LD_LIBRARY_PATH"))
 // so that the injected library (and libcupti, which loads libnvperf_host.so by name) resolve
 // them in the target even when the toolkit is not on the default loader path.
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <functional>
 #include <optional>

@@ -3,7 +3,7 @@
 // (libnvidia-ml.so.1) through dlopen: nothing links the driver, so every binary runs without one.
 #pragma once
 
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <string>
 #include <vector>

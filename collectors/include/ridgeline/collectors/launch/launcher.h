@@ -3,7 +3,7 @@
 // for the program and every descendant of it that writes into the capture's part directory.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <csignal>
 #include <cstdint>

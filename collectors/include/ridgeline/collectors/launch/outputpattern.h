@@ -2,7 +2,7 @@
 // `ridgeline capture -o` patterns: one file per rank of an srun/mpirun/torchrun job.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <functional>
 #include <optional>

@@ -3,7 +3,7 @@
 // SQLite sessions, possibly never finished because their process crashed or was killed.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <map>

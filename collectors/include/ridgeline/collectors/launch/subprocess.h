@@ -2,7 +2,7 @@
 // Runs a helper program (ridgeline-microbench) and collects its standard output.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 // report and the HTML export can all show the same suggestions.
 #pragma once
 
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <optional>
 #include <string>

@@ -5,7 +5,7 @@
 // ../shared/reference/communication.md (nccl-tests doc/PERFORMANCE.md, TraceLens NcclAnalyser).
 #pragma once
 
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <map>

@@ -21,7 +21,7 @@
 // mangled name pair first, the rest in mangled-name order.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,10 +4,10 @@
 // delays; a launch's launching call), read on demand from the session (off the GUI thread).
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <cstdint>
 #include <optional>

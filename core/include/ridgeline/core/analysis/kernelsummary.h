@@ -3,8 +3,8 @@
 // and the desktop kernel table (a plain C++ view-model; ui adapts it to Qt).
 #pragma once
 
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <optional>

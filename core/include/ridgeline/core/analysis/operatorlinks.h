@@ -13,10 +13,10 @@
 // the 1 GB benchmark trace it costs about a second (docs/PERFORMANCE.md).
 #pragma once
 
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/saturating.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <cstdint>
 #include <vector>

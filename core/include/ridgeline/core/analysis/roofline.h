@@ -3,9 +3,9 @@
 // facts in, analysis out; importers, capture, the report and the desktop app all call these.
 #pragma once
 
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

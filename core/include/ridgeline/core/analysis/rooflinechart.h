@@ -4,8 +4,8 @@
 // report's SVG and the desktop app's roofline view both draw this one view-model.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cmath>
 #include <cstddef>

@@ -4,7 +4,7 @@
 // backslash outside quotes. No expansion of any kind ($VAR, globs, ~) and no operators.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <string_view>

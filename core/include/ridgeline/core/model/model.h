@@ -3,7 +3,7 @@
 // Times are int64 nanoseconds on the capture's clock; ids are the session's own row ids.
 #pragma once
 
-#include "ridgeline/core/saturating.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,9 +3,9 @@
 // size (like nccl-tests' output), the ranks' waits and the instances matched across ranks.
 #pragma once
 
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/output/report.h"
 
 #include <optional>
 #include <ostream>

@@ -6,7 +6,7 @@
 // back with any other code (BadFile, NotFound, NewerSchema, ...), never as Io.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <functional>

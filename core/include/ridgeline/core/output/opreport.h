@@ -7,9 +7,9 @@
 // the GPU time of the GPU ops whose top-level operator has its name (top_level_gpu_time_ns).
 #pragma once
 
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <array>
 #include <cstddef>

@@ -2,10 +2,10 @@
 // `ridgeline report`: the kernel table of a session as terminal table, CSV or JSON.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <cstddef>
 #include <map>

@@ -3,9 +3,9 @@
 // capture): metadata, ceilings of known GPUs, process exit statuses, recomputed verdicts.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <map>
 #include <optional>

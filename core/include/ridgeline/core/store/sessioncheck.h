@@ -2,9 +2,9 @@
 // `ridgeline check`: validates a session and summarises it.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <cstdint>
 #include <map>

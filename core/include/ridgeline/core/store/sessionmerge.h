@@ -2,7 +2,7 @@
 // `ridgeline merge`: joins the sessions of several ranks or hosts into one (ARCHITECTURE §6).
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <string>
 #include <vector>

@@ -3,9 +3,9 @@
 // before any query runs; every later failure (a corrupt page) is an Error, never a crash.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/saturating.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>

@@ -3,8 +3,8 @@
 // (or per batch), atomic publication of the finished file.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <memory>

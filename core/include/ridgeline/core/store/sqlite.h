@@ -3,7 +3,7 @@
 // is opened hardened for untrusted input (defensive mode, no triggers, views or extensions).
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <memory>

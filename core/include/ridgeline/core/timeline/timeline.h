@@ -25,7 +25,7 @@
 // - rank: the rank of the op's process (processes table), -1 when unknown.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <array>
 #include <cstdint>

@@ -7,9 +7,9 @@
 // level of detail (TimelineRow::lod); hit-testing and highlighting work on the same rows.
 #pragma once
 
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/timelinerow.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timelinerow.h"
 
 #include <cstddef>
 #include <cstdint>

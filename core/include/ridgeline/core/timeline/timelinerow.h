@@ -6,7 +6,7 @@
 // same time. The pixel maths (PixelGrid) is exact integer arithmetic, shared with the tests.
 #pragma once
 
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <array>
 #include <cstddef>
