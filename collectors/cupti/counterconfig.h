@@ -5,7 +5,7 @@
 // Profiler Host API is used, so all of it runs without a GPU (tests/cupti).
 #pragma once
 
-#include "captureconfig.h"
+#include "injectionconfig.h"
 #include "ridgeline/core/base/result.h"
 
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace ridgeline::inject {
 
 // The metric names to collect on `chip` for the configuration, split into config groups (GPU
 // counters first). Error with a user sentence for an unknown chip or set.
-core::Result<std::vector<std::vector<std::string>>> counterGroups(const CaptureConfig& config, const std::string& chip);
+core::Result<std::vector<std::vector<std::string>>> counterGroups(const InjectionConfig& config, const std::string& chip);
 
 // One config image: a CUPTI host object holding the metrics, the image and its pass count.
 class CounterConfig {

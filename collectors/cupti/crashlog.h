@@ -64,4 +64,8 @@ struct CrashRecovery {
 core::Result<CrashRecovery> recoverCrashFile(
     const std::string& crashPath, const std::string& mainPart, const CallbackNamer& namer);
 
+// The launcher's recovery (collectors::CaptureRequest::recoverCrash): recoverCrashFile with the
+// part of the same process beside it, API callbacks left unnamed (their names need libcupti).
+core::Status recoverCrashPart(const std::string& crashPath);
+
 } // namespace ridgeline::inject

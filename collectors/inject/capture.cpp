@@ -2,10 +2,10 @@
 #include "capture.h"
 
 #include "activitybuffers.h"
-#include "captureconfig.h"
 #include "countercollector.h"
 #include "crashlog.h"
 #include "fatalsignals.h"
+#include "injectionconfig.h"
 #include "partwriter.h"
 
 #include <atomic>
@@ -30,7 +30,7 @@ struct Capture {
     std::mutex mutex; // part, translator, printed
     std::optional<PartWriter> part;
     std::optional<ActivityTranslator> translator;
-    CaptureConfig config;
+    InjectionConfig config;
     std::unique_ptr<CounterCollector> counters;
     std::string host;
     pid_t owner = 0;
@@ -250,8 +250,8 @@ int setUp()
     auto* capture = new Capture();
     capture->owner = getpid();
     capture->host = hostName();
-    capture->config = readCaptureConfig([](const char* name) { return std::getenv(name); });
-    const CaptureConfig& config = capture->config;
+    capture->config = readInjectionConfig([](const char* name) { return std::getenv(name); });
+    const InjectionConfig& config = capture->config;
     if (config.partDir.empty())
         return fail("RIDGELINE_PART_DIR is not set, so there is nowhere to write: start the program with "
                     "`ridgeline capture -- PROGRAM`; nothing is recorded.");

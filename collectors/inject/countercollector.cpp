@@ -64,7 +64,7 @@ thread_local ActiveLaunch t_active;
 } // namespace
 
 struct CounterCollector::Impl {
-    CaptureConfig config;
+    InjectionConfig config;
     CounterSink sink;
     CUpti_SubscriberHandle subscriber = nullptr;
     std::mutex stateMutex; // filter, NVTX tracker, profilers
@@ -279,7 +279,7 @@ void CUPTIAPI callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Callba
 
 } // namespace
 
-core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const CaptureConfig& config, CounterSink sink)
+core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const InjectionConfig& config, CounterSink sink)
 {
     auto impl = std::make_unique<Impl>();
     impl->config = config;

@@ -5,7 +5,7 @@
 // groups, errors) live in pure units with their own tests.
 #pragma once
 
-#include "captureconfig.h"
+#include "injectionconfig.h"
 #include "launchfilter.h"
 #include "ridgeline/core/model/model.h"
 
@@ -31,7 +31,7 @@ class CounterCollector {
 public:
     // Subscribes to CUPTI callbacks. Error (with a user sentence) when another profiler holds the
     // subscription or the filter is invalid; tracing goes on without counters.
-    static core::Result<std::unique_ptr<CounterCollector>> start(const CaptureConfig& config, CounterSink sink);
+    static core::Result<std::unique_ptr<CounterCollector>> start(const InjectionConfig& config, CounterSink sink);
     ~CounterCollector();
     CounterCollector(const CounterCollector&) = delete;
     CounterCollector& operator=(const CounterCollector&) = delete;

@@ -40,8 +40,8 @@ ui::SessionDocumentPtr syntheticDocument()
         { 0, "FP64", 34e12, "FLOP/s", core::CeilingSource::Datasheet, "synthetic" },
         { 0, "FP16_tensor", 990e12, "FLOP/s", core::CeilingSource::Datasheet, "synthetic" },
     };
-    const char* verdicts[] = { core::verdict::ComputeBound, core::verdict::MemoryBound, core::verdict::LatencyBound,
-        core::verdict::Unknown };
+    const core::VerdictClass verdicts[] = { core::VerdictClass::ComputeBound, core::VerdictClass::MemoryBound, core::VerdictClass::LatencyBound,
+        core::VerdictClass::Unknown };
     std::uint64_t state = 12345;
     auto random = [&] { // 0..1, a fixed LCG so every run draws the same points
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;

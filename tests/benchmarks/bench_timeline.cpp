@@ -48,7 +48,7 @@ std::vector<core::TimelineOp> makeOps(bool streamMajor)
                 : n % 20 == 1     ? core::GpuOpKind::Memcpy
                 : n % 50 == 3     ? core::GpuOpKind::Memset
                                   : core::GpuOpKind::Kernel;
-            op.verdict = static_cast<core::TimelineVerdict>(n % 5);
+            op.verdict = static_cast<core::VerdictClass>(n % 5);
             ops.push_back(op);
             clock += duration + 300 + (n * 31) % 3'000;
         }

@@ -63,7 +63,7 @@ std::shared_ptr<const core::TimelineData> makeTimeline(std::int64_t ops)
             it.kind = n % 10 == 0 ? core::TimelineItemKind::Collective
                 : n % 20 == 1     ? core::TimelineItemKind::Memcpy
                                   : core::TimelineItemKind::Kernel;
-            it.verdict = static_cast<core::TimelineVerdict>(n % 5);
+            it.verdict = static_cast<core::VerdictClass>(n % 5);
             items.push_back(it);
             clock += duration + 300 + (n * 31) % 3'000;
         }

@@ -108,7 +108,7 @@ BENCHMARK(BM_OpenToFirstPaint)
     ->UseRealTime()
     ->Iterations(5);
 
-// The stages of loadSessionDocument, each on its own.
+// The stages of readSessionDocument, each on its own.
 void BM_Stage_SummarizeKernels(benchmark::State& state)
 {
     for (auto _ : state) {
@@ -132,7 +132,7 @@ BENCHMARK(BM_Stage_AnalyzeTimeline)->Unit(benchmark::kMillisecond)->UseRealTime(
 // The per-launch rows listed from the document's timeline (the worker's part of the table).
 void BM_LaunchRowsFromTimeline(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     for (auto _ : state) {
         auto rows = ui::launchRows(*document->timeline, document->report.kernels);
@@ -146,7 +146,7 @@ BENCHMARK(BM_LaunchRowsFromTimeline)->Unit(benchmark::kMillisecond)->UseRealTime
 // Per-launch table: list the 1 M launches from the timeline, fill the model, show and paint it.
 void BM_LaunchTableToFirstPaint(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     for (auto _ : state) {
         state.PauseTiming();
@@ -171,7 +171,7 @@ BENCHMARK(BM_LaunchTableToFirstPaint)->Unit(benchmark::kMillisecond)->UseRealTim
 // Filter and sort 1 M launches (the filter bar's text box, a header click).
 void BM_LaunchTableFilterAndSort(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     auto rows = ui::launchRows(*document->timeline, document->report.kernels);
     ui::LaunchModel model;

@@ -214,7 +214,7 @@ TEST(CaptureProgram, NotFoundIs127AndNotExecutableIs126)
     EXPECT_EQ(denied.exitCode, 126) << denied.err;
 }
 
-TEST(CaptureOptions, BadOptionsAreUsageErrorsBeforeAnythingRuns)
+TEST(CaptureRequest, BadOptionsAreUsageErrorsBeforeAnythingRuns)
 {
     TempDir dir;
     const std::vector<std::vector<std::string>> cases {

@@ -203,7 +203,7 @@ TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
     // The NCCL kernel is a collective on its stream; its comm op is on the collectives lane.
     const auto& stream9 = d.row(d.lanes()[2].firstRow);
     EXPECT_EQ(stream9.item(0).kind, TimelineItemKind::Collective);
-    EXPECT_EQ(stream9.item(0).verdict, TimelineVerdict::CommunicationBound);
+    EXPECT_EQ(stream9.item(0).verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(d.name(d.row(d.lanes()[3].firstRow).item(0).nameIndex), "AllReduce 1.0 MiB");
     // The copy is on stream 7 of device 0 between the two kernels.
     const auto& stream7 = d.row(d.lanes()[1].firstRow);

@@ -42,7 +42,7 @@ private Q_SLOTS:
         testing::installQtWarningRecorder();
         const auto path = m_dir.file("small.ridge");
         QVERIFY(testing::writeSmallFixture(path).ok());
-        auto doc = ui::loadSessionDocument(QString::fromStdString(path));
+        auto doc = ui::readSessionDocument(QString::fromStdString(path));
         QVERIFY(doc.ok());
         m_doc = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     }
@@ -277,11 +277,11 @@ private Q_SLOTS:
     {
         // The two stages of one open, as the loader delivers them.
         ui::SessionDocumentPtr tableStage;
-        ui::LoadHooks hooks;
+        ui::ReadHooks hooks;
         hooks.tableReady = [&tableStage](const ui::SessionDocument& stage) {
             tableStage = std::make_shared<const ui::SessionDocument>(stage);
         };
-        auto complete = ui::loadSessionDocument(m_doc->path, hooks);
+        auto complete = ui::readSessionDocument(m_doc->path, hooks);
         QVERIFY(complete.ok());
         QVERIFY(tableStage && tableStage->tableStage && !tableStage->timeline);
         auto document = std::make_shared<const ui::SessionDocument>(std::move(complete).value());

@@ -115,7 +115,7 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
         if (k.name.rfind("ncclKernel", 0) != 0)
             continue;
         ++nccl;
-        EXPECT_EQ(k.analysis.verdict, "communication-bound");
+        EXPECT_EQ(k.analysis.verdict, core::VerdictClass::CommunicationBound);
         EXPECT_NE(k.analysis.reason.find("busbw"), std::string::npos) << k.analysis.reason;
     }
     EXPECT_EQ(nccl, 2); // the all-reduce and the broadcast kernel

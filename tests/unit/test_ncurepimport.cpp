@@ -191,7 +191,7 @@ TEST_F(NcuRepImport, Fp64FlopsAndDramBytesFromTheRates)
     EXPECT_NEAR(a.bytesByLevel.at("DRAM"), dramPerSecond * seconds, 1);
     EXPECT_TRUE(a.hasCounters);
     // The ceilings come from the counters: dfma peak 48 per cycle x 2 FLOPs x SM clock.
-    EXPECT_NE(a.verdict, core::verdict::Unknown);
+    EXPECT_NE(a.verdict, core::VerdictClass::Unknown);
 }
 
 // output1.csv and output1.ncu-rep are two ncu runs of the same program (gpp.x, same input):

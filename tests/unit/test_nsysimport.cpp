@@ -143,7 +143,7 @@ TEST_F(NsysImport, CountsPerTableMatchPlainSqlAndTheExportIsUntouched)
                     "FROM CUPTI_ACTIVITY_KIND_MEMSET)")));
         // No counters in an nsys export: every verdict is unknown.
         for (const auto& v : valueOf(reader.verdicts()))
-            EXPECT_EQ(v.verdict, "unknown");
+            EXPECT_EQ(v.verdict, core::VerdictClass::Unknown);
         const auto meta = reader.meta().value();
         EXPECT_EQ(meta.at("source"), "import:nsys-sqlite");
         EXPECT_EQ(meta.at("origin"), name);

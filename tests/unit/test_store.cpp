@@ -154,7 +154,7 @@ TEST(Store, EveryTableRoundTrips)
     op.endNs = 250;
     op.id = valueOf(w.addCommOps(std::span(&op, 1)));
 
-    const Verdict verdict { kernel.id, "memory-bound", "DRAM", 0.87,
+    const Verdict verdict { kernel.id, VerdictClass::MemoryBound, "DRAM", 0.87,
         "memory-bound (DRAM): 2.91 TB/s = 87 % of 3.35 TB/s" };
     expectOk(w.setVerdicts(std::span(&verdict, 1)));
     expectOk(w.setMeta(metakey::Source, "test"));
@@ -288,8 +288,8 @@ TEST(Store, VerdictsAreReplacedNotDuplicated)
 {
     TempDir dir;
     auto w = newWriter(dir.file("verdicts.ridge"));
-    const Verdict first { 1, "unknown", "", std::nullopt, "no counters" };
-    const Verdict second { 1, "compute-bound", "FP32", 0.9, "compute-bound (FP32): 90 % of peak" };
+    const Verdict first { 1, VerdictClass::Unknown, "", std::nullopt, "no counters" };
+    const Verdict second { 1, VerdictClass::ComputeBound, "FP32", 0.9, "compute-bound (FP32): 90 % of peak" };
     expectOk(w.setVerdicts(std::span(&first, 1)));
     expectOk(w.setVerdicts(std::span(&second, 1)));
     expectOk(w.finish(SessionStatus::Complete));

@@ -18,9 +18,9 @@ QString duration(double ns)
     return QString::fromStdString(core::formatDuration(ns));
 }
 
-QString verdict(const std::string& name, const std::string& boundBy)
+QString verdict(core::VerdictClass verdict, const std::string& boundBy)
 {
-    const QString text = QString::fromStdString(name);
+    const QString text = QString::fromLatin1(core::toString(verdict));
     return boundBy.empty() ? text : QStringLiteral("%1 (%2)").arg(text, QString::fromStdString(boundBy));
 }
 

@@ -197,9 +197,9 @@ QWidget* CaptureDialog::createForm()
     return form;
 }
 
-CaptureOptions CaptureDialog::options() const
+CaptureJob CaptureDialog::job() const
 {
-    CaptureOptions o;
+    CaptureJob o;
     o.program = m_program->text().trimmed();
     o.arguments = splitArguments(m_arguments->text());
     o.workingDirectory = m_workingDirectory->text().trimmed();
@@ -217,7 +217,7 @@ CaptureOptions CaptureDialog::options() const
     return o;
 }
 
-void CaptureDialog::setOptions(const CaptureOptions& o)
+void CaptureDialog::setJob(const CaptureJob& o)
 {
     m_program->setText(o.program);
     m_arguments->setText(joinArguments(o.arguments));
@@ -245,7 +245,7 @@ QString CaptureDialog::log() const
 
 bool CaptureDialog::startCapture()
 {
-    const CaptureOptions o = options();
+    const CaptureJob o = job();
     QString problem;
     if (o.program.isEmpty())
         problem = tr("Choose the program to capture.");
@@ -291,29 +291,30 @@ void CaptureDialog::reject()
     QDialog::reject();
 }
 
-void CaptureDialog::showProgress(const CaptureEvent& event)
+void CaptureDialog::showProgress(const core::progress::Event& event)
 {
+    using Kind = core::progress::Event::Kind;
     switch (event.kind) {
-    case CaptureEvent::Kind::Started:
-        m_status->setText(tr("Running (pid %1), writing %2").arg(event.pid).arg(event.output));
+    case Kind::Started:
+        m_status->setText(tr("Running (pid %1), writing %2").arg(event.pid).arg(QString::fromStdString(event.output)));
         break;
-    case CaptureEvent::Kind::Running:
+    case Kind::Running:
         m_status->setText(
             tr("Running for %1 s: %n kernel(s) captured in %2 part file(s)", nullptr, static_cast<int>(event.kernels))
                 .arg(event.seconds, 0, 'f', 0)
                 .arg(event.parts));
         break;
-    case CaptureEvent::Kind::Merging:
+    case Kind::Merging:
         m_status->setText(tr("Merging %n part file(s) and analysing…", nullptr, static_cast<int>(event.parts)));
         break;
-    case CaptureEvent::Kind::Finished:
+    case Kind::Finished:
         m_status->setText(tr("Finished (%1): %2 kernels, %3 copies and memsets")
-                              .arg(event.status)
+                              .arg(QString::fromStdString(event.status))
                               .arg(event.kernels)
                               .arg(event.memops));
         break;
-    case CaptureEvent::Kind::Error:
-        showError(event.message);
+    case Kind::Error:
+        showError(QString::fromStdString(event.message));
         break;
     }
 }
@@ -352,7 +353,7 @@ void CaptureDialog::saveSettings() const
 {
     QSettings settings;
     settings.beginGroup(QStringLiteral("capture"));
-    const CaptureOptions o = options();
+    const CaptureJob o = job();
     settings.setValue(QStringLiteral("program"), o.program);
     settings.setValue(QStringLiteral("arguments"), m_arguments->text());
     settings.setValue(QStringLiteral("workingDirectory"), o.workingDirectory);
@@ -364,13 +365,13 @@ void CaptureDialog::loadSettings()
 {
     QSettings settings;
     settings.beginGroup(QStringLiteral("capture"));
-    CaptureOptions o;
+    CaptureJob o;
     o.program = settings.value(QStringLiteral("program")).toString();
     o.arguments = splitArguments(settings.value(QStringLiteral("arguments")).toString());
     o.workingDirectory = settings.value(QStringLiteral("workingDirectory")).toString();
     o.environment = settings.value(QStringLiteral("environment")).toStringList();
     o.metrics = settings.value(QStringLiteral("metrics"), QStringLiteral("roofline")).toString();
-    setOptions(o);
+    setJob(o);
 }
 
 } // namespace ridgeline::ui

@@ -23,8 +23,8 @@ class CaptureDialog final : public QDialog {
 public:
     explicit CaptureDialog(QWidget* parent = nullptr);
 
-    CaptureOptions options() const;
-    void setOptions(const CaptureOptions& options);
+    CaptureJob job() const;
+    void setJob(const CaptureJob& job);
     CaptureRunner* runner() const { return m_runner; }
     // The error shown to the user (the launcher's words); empty when none.
     QString errorText() const;
@@ -42,7 +42,7 @@ protected:
 
 private:
     QWidget* createForm();
-    void showProgress(const CaptureEvent& event);
+    void showProgress(const core::progress::Event& event);
     void showFinished(const CaptureOutcome& outcome);
     void showError(const QString& message);
     void setRunning(bool running);

@@ -12,7 +12,7 @@
 
 namespace ridgeline::ui {
 
-QStringList captureArguments(const CaptureOptions& options)
+QStringList captureArguments(const CaptureJob& options)
 {
     QStringList args { QStringLiteral("capture"), QStringLiteral("--progress"), QStringLiteral("-o"), options.output };
     if (!options.metrics.isEmpty())
@@ -72,7 +72,7 @@ CaptureRunner::~CaptureRunner()
     }
 }
 
-void CaptureRunner::start(const CaptureOptions& options)
+void CaptureRunner::start(const CaptureJob& options)
 {
     Q_ASSERT(!isRunning());
     m_stdout.clear();
@@ -122,18 +122,18 @@ void CaptureRunner::readChannel(QProcess::ProcessChannel channel, QByteArray& bu
 void CaptureRunner::handleLine(const QString& line, bool fromStderr)
 {
     if (fromStderr) {
-        if (const auto event = parseCaptureProgressLine(line)) {
+        if (const auto event = core::progress::parseLine(line.toStdString())) {
             switch (event->kind) {
-            case CaptureEvent::Kind::Finished:
+            case core::progress::Event::Kind::Finished:
                 m_sawFinished = true;
-                m_outcome.output = event->output.isEmpty() ? m_outcome.output : event->output;
-                m_outcome.status = event->status;
+                m_outcome.output = event->output.empty() ? m_outcome.output : QString::fromStdString(event->output);
+                m_outcome.status = QString::fromStdString(event->status);
                 m_outcome.exitCode = event->exitCode;
                 m_outcome.kernels = event->kernels;
                 m_outcome.memops = event->memops;
                 break;
-            case CaptureEvent::Kind::Error:
-                m_outcome.error = event->message;
+            case core::progress::Event::Kind::Error:
+                m_outcome.error = QString::fromStdString(event->message);
                 break;
             default:
                 break;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Runs `ridgeline capture --progress` as a child process and follows it. The UI never talks to
-// CUPTI: the launcher does the capture, this class only reads its progress lines.
+// CUPTI: the launcher does the capture, this class only reads its progress lines
+// (ridgeline/core/output/progressprotocol.h).
 #pragma once
 
-#include "captureprogress.h"
+#include "ridgeline/core/output/progressprotocol.h"
 
 #include <QObject>
 #include <QProcess>
@@ -13,7 +14,10 @@ class QTimer;
 
 namespace ridgeline::ui {
 
-struct CaptureOptions {
+// A capture the app asks the launcher for: what the capture dialog collects, turned into a
+// `ridgeline capture` command line (captureArguments). The launcher's own view of the same
+// options is collectors::CaptureRequest.
+struct CaptureJob {
     QString program;
     QStringList arguments;
     QString workingDirectory; // empty: the app's
@@ -27,7 +31,7 @@ struct CaptureOptions {
 };
 
 // The launcher's arguments: capture --progress -o OUTPUT [filters] -- PROGRAM ARGS.
-QStringList captureArguments(const CaptureOptions& options);
+QStringList captureArguments(const CaptureJob& options);
 // The first KEY=VALUE line that is not one (empty key or no '='); empty when all are fine.
 QString invalidEnvironmentEntry(const QStringList& environment);
 // `ridgeline` next to this executable first (build tree and install share bin/), then on PATH;
@@ -55,7 +59,7 @@ public:
     // How long stop() waits after SIGINT before it kills the launcher.
     void setStopGraceMs(int ms) { m_graceMs = ms; }
 
-    void start(const CaptureOptions& options);
+    void start(const CaptureJob& options);
     // SIGINT to the launcher (it stops the target and keeps what was captured), then SIGKILL.
     void stop();
     bool isRunning() const { return m_process->state() != QProcess::NotRunning; }
@@ -63,7 +67,7 @@ public:
     bool waitForStopped(int ms) { return m_process->waitForFinished(ms); }
 
 Q_SIGNALS:
-    void progress(const ridgeline::ui::CaptureEvent& event);
+    void progress(const ridgeline::core::progress::Event& event);
     void outputLine(const QString& line);
     void finished(const ridgeline::ui::CaptureOutcome& outcome);
 

@@ -78,9 +78,9 @@ QString namesSection(const core::KernelSummary& k)
 
 QString verdictSection(const core::KernelAnalysis& a)
 {
-    const QColor colour = verdictColor(QString::fromStdString(a.verdict));
+    const QColor colour = verdictColor(a.verdict);
     QString html = QStringLiteral("<h4>%1</h4><p><span style='background:%2;color:#fff'>&nbsp;%3&nbsp;</span>")
-                       .arg(QObject::tr("Verdict"), colour.name(), q(a.verdict));
+                       .arg(QObject::tr("Verdict"), colour.name(), QString::fromLatin1(core::toString(a.verdict)));
     if (!a.boundBy.empty())
         html += QObject::tr(" bound by <b>%1</b>").arg(q(a.boundBy));
     if (a.boundUtilization)

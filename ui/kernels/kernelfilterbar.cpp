@@ -76,7 +76,7 @@ void KernelFilterBar::setDocument(const SessionDocumentPtr& document)
     if (document) {
         std::set<std::string> verdicts;
         for (const auto& k : document->report.kernels)
-            verdicts.insert(k.analysis.verdict);
+            verdicts.insert(core::toString(k.analysis.verdict));
         for (const auto& verdict : verdicts) {
             const QString text = QString::fromStdString(verdict);
             m_verdict->addItem(swatch(verdictColor(text)), text, text);

@@ -87,7 +87,7 @@ bool KernelFilterProxy::acceptsSummary(std::size_t index) const
         return false;
     if (m_rank && !m_rankDevices.contains(s.deviceId))
         return false;
-    if (!m_verdict.isEmpty() && QString::fromStdString(s.analysis.verdict) != m_verdict)
+    if (!m_verdict.isEmpty() && QLatin1String(core::toString(s.analysis.verdict)) != m_verdict)
         return false;
     if (!m_text.isEmpty() && !QString::fromStdString(s.name).contains(m_text, Qt::CaseInsensitive)
         && !QString::fromStdString(s.mangledName).contains(m_text, Qt::CaseInsensitive))

@@ -133,7 +133,7 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
     case Qt::BackgroundRole:
     case Qt::ForegroundRole:
         if (index.column() == VerdictColumn)
-            return verdictCellData(QString::fromStdString(r.analysis.verdict), role);
+            return verdictCellData(r.analysis.verdict, role);
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == BoundByColumn)
@@ -160,7 +160,7 @@ QVariant KernelModel::display(const core::KernelSummary& r, int column) const
     case MaxColumn:
         return duration(static_cast<double>(r.maxNs));
     case VerdictColumn:
-        return QString::fromStdString(r.analysis.verdict);
+        return QString::fromLatin1(core::toString(r.analysis.verdict));
     case BoundByColumn:
         return QString::fromStdString(r.analysis.boundBy);
     case RoofColumn:
@@ -201,7 +201,7 @@ QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
     case MaxColumn:
         return static_cast<qlonglong>(r.maxNs);
     case VerdictColumn:
-        return QString::fromStdString(r.analysis.verdict);
+        return QString::fromLatin1(core::toString(r.analysis.verdict));
     case BoundByColumn:
         return QString::fromStdString(r.analysis.boundBy);
     case RoofColumn:

@@ -65,7 +65,7 @@ void LaunchModel::cacheSummaryTexts()
         m_devices.push_back(s.deviceName.empty()
                 ? QString::number(s.deviceId)
                 : QStringLiteral("%1: %2").arg(s.deviceId).arg(QString::fromStdString(s.deviceName)));
-        m_verdicts.push_back(QString::fromStdString(s.analysis.verdict));
+        m_verdicts.push_back(QString::fromLatin1(core::toString(s.analysis.verdict)));
     }
     m_nameRank = ranksOf(m_shortNames, &m_names); // sorted as shown, kernels of one short name by full name
     m_verdictRank = ranksOf(m_verdicts);

@@ -16,7 +16,7 @@ namespace {
 
 class Stages {
 public:
-    explicit Stages(const LoadHooks& hooks)
+    explicit Stages(const ReadHooks& hooks)
         : m_hooks(hooks)
     { }
     // Reports the start of a stage; false when the user cancelled.
@@ -30,7 +30,7 @@ public:
     }
 
 private:
-    const LoadHooks& m_hooks;
+    const ReadHooks& m_hooks;
 };
 
 core::Error cancelledError()
@@ -45,7 +45,7 @@ QString tr(const char* text)
 
 } // namespace
 
-core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks)
+core::Result<SessionDocument> readSessionDocument(const QString& path, const ReadHooks& hooks)
 {
     const Stages stages(hooks);
     if (!stages.begin(0, tr("Opening session")))

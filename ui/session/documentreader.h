@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Fills a SessionDocument from a .ridge file: the one function the worker thread runs when a
-// session is opened (everything slow happens here, nothing of it on the GUI thread).
+// Reads a .ridge file into a SessionDocument: the one function the worker thread runs when a
+// session is opened (everything slow happens here, nothing of it on the GUI thread). Synchronous
+// and Qt-free but for its strings; SessionOpener (sessionopener.h) runs it in the background.
 #pragma once
 
 #include "ridgeline/core/base/result.h"
@@ -11,7 +12,7 @@
 
 namespace ridgeline::ui {
 
-struct LoadHooks {
+struct ReadHooks {
     // 0..1000 with what is being done; called from the worker thread. May be empty.
     std::function<void(int permille, const QString& what)> progress;
     // Polled between stages; when it returns true loading stops with an error. May be empty.
@@ -22,6 +23,6 @@ struct LoadHooks {
     std::function<void(const SessionDocument& tableStage)> tableReady;
 };
 
-core::Result<SessionDocument> loadSessionDocument(const QString& path, const LoadHooks& hooks = {});
+core::Result<SessionDocument> readSessionDocument(const QString& path, const ReadHooks& hooks = {});
 
 } // namespace ridgeline::ui

@@ -20,7 +20,7 @@ struct SessionDocument {
     std::vector<core::Ceiling> ceilings; // of every device, every source
     // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
     std::shared_ptr<const core::TimelineData> timeline;
-    // True for the table stage of an open (LoadHooks::tableReady): the timeline, its analysis and
+    // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;
     // What `ridgeline check` warns of in this session's values (bad times, dangling ids, NaN metrics...).

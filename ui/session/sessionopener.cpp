@@ -8,16 +8,16 @@
 
 namespace ridgeline::ui {
 
-SessionLoader::SessionLoader(QObject* parent)
+SessionOpener::SessionOpener(QObject* parent)
     : QObject(parent)
 {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SessionLoader::deliver);
-    connect(&m_watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, &SessionLoader::deliverStage);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SessionOpener::deliver);
+    connect(&m_watcher, &QFutureWatcher<Outcome>::resultReadyAt, this, &SessionOpener::deliverStage);
     connect(&m_watcher, &QFutureWatcher<Outcome>::progressValueChanged, this,
         [this](int value) { Q_EMIT progressChanged(value, m_watcher.progressText()); });
 }
 
-SessionLoader::~SessionLoader()
+SessionOpener::~SessionOpener()
 {
     m_watcher.disconnect(this);
     m_watcher.cancel();
@@ -26,7 +26,7 @@ SessionLoader::~SessionLoader()
         future.waitForFinished();
 }
 
-void SessionLoader::load(const QString& path)
+void SessionOpener::load(const QString& path)
 {
     if (m_watcher.isRunning()) {
         m_watcher.cancel();
@@ -36,14 +36,14 @@ void SessionLoader::load(const QString& path)
     m_path = path;
     m_watcher.setFuture(QtConcurrent::run([path](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 1000);
-        LoadHooks hooks;
+        ReadHooks hooks;
         hooks.progress
             = [&promise](int permille, const QString& what) { promise.setProgressValueAndText(permille, what); };
         hooks.cancelled = [&promise] { return promise.isCanceled(); };
         hooks.tableReady = [&promise](const SessionDocument& tableStage) {
             promise.addResult(Outcome { std::make_shared<const SessionDocument>(tableStage), false, {} });
         };
-        auto doc = loadSessionDocument(path, hooks);
+        auto doc = readSessionDocument(path, hooks);
         Outcome outcome;
         outcome.complete = true;
         if (doc.ok())
@@ -54,25 +54,25 @@ void SessionLoader::load(const QString& path)
     }));
 }
 
-void SessionLoader::cancel()
+void SessionOpener::cancel()
 {
     if (m_watcher.isRunning())
         m_watcher.cancel();
 }
 
-bool SessionLoader::isLoading() const
+bool SessionOpener::isLoading() const
 {
     return m_watcher.isRunning();
 }
 
-void SessionLoader::deliverStage(int index)
+void SessionOpener::deliverStage(int index)
 {
     const Outcome stage = m_watcher.resultAt(index);
     if (!stage.complete && !m_watcher.isCanceled())
         Q_EMIT tableReady(stage.document);
 }
 
-void SessionLoader::deliver()
+void SessionOpener::deliver()
 {
     const QString path = m_path;
     const int count = m_watcher.future().resultCount();

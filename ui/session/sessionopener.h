@@ -10,14 +10,15 @@
 
 namespace ridgeline::ui {
 
-// Opens a session off the GUI thread (loadSessionDocument in a worker) with progress and cancel,
-// and delivers the document as a shared read-only value: first tableReady() with what the kernel
-// table needs (so it paints before the slow stages end), then loaded() with everything.
-class SessionLoader final : public QObject {
+// Opens a session off the GUI thread (readSessionDocument, documentreader.h, in a worker) with
+// progress and cancel, and delivers the document as a shared read-only value: first tableReady()
+// with what the kernel table needs (so it paints before the slow stages end), then loaded() with
+// everything.
+class SessionOpener final : public QObject {
     Q_OBJECT
 public:
-    explicit SessionLoader(QObject* parent = nullptr);
-    ~SessionLoader() override;
+    explicit SessionOpener(QObject* parent = nullptr);
+    ~SessionOpener() override;
 
     // Starts opening `path`; a load still running is cancelled and its results dropped.
     void load(const QString& path);

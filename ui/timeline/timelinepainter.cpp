@@ -37,12 +37,12 @@ QColor nameColor(std::int32_t nameIndex, int saturation, int value)
 TimelinePainter::TimelinePainter()
 {
     for (std::size_t v = 0; v < m_verdictColors.size(); ++v)
-        m_verdictColors[v] = verdictColor(QString::fromLatin1(core::toString(static_cast<core::TimelineVerdict>(v))));
+        m_verdictColors[v] = verdictColor(core::kVerdictClasses.at(v));
     m_small.setPointSizeF(std::max(6.0, m_small.pointSizeF() * 0.85));
 }
 
 QColor TimelinePainter::colorOf(
-    core::TimelineItemKind kind, core::TimelineVerdict verdict, std::int32_t nameIndex) const
+    core::TimelineItemKind kind, core::VerdictClass verdict, std::int32_t nameIndex) const
 {
     switch (kind) {
     case core::TimelineItemKind::Kernel:

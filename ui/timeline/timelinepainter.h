@@ -43,7 +43,7 @@ public:
     // Paints the whole widget area `rect`; returns how many level-of-detail items it drew.
     int paint(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame);
 
-    QColor colorOf(core::TimelineItemKind kind, core::TimelineVerdict verdict, std::int32_t nameIndex) const;
+    QColor colorOf(core::TimelineItemKind kind, core::VerdictClass verdict, std::int32_t nameIndex) const;
 
 private:
     void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
@@ -56,7 +56,7 @@ private:
     void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, int width) const;
 
-    std::array<QColor, core::kTimelineVerdictCount> m_verdictColors;
+    std::array<QColor, core::kVerdictClassCount> m_verdictColors;
     std::vector<core::LodItem> m_items; // reused from frame to frame: no allocation per paint
     QFont m_small;
 };

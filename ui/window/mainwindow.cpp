@@ -36,8 +36,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_kernelPage(new KernelPage(this))
     , m_detailsDock(new QDockWidget(tr("Details"), this))
     , m_selection(new SelectionModel(this))
-    , m_loader(new SessionLoader(this))
-    , m_baselineLoader(new SessionLoader(this))
+    , m_loader(new SessionOpener(this))
+    , m_baselineLoader(new SessionOpener(this))
     , m_importer(new SessionImporter(this))
     , m_exporter(new SessionExporter(this))
     , m_progress(new TaskProgress(this))
@@ -169,10 +169,10 @@ bool MainWindow::showView(const QString& name)
     return true;
 }
 
-void MainWindow::connectLoader(SessionLoader* loader, bool baseline)
+void MainWindow::connectLoader(SessionOpener* loader, bool baseline)
 {
-    connect(loader, &SessionLoader::progressChanged, m_progress, &TaskProgress::setProgress);
-    connect(loader, &SessionLoader::loaded, this, [this, baseline](const SessionDocumentPtr& document) {
+    connect(loader, &SessionOpener::progressChanged, m_progress, &TaskProgress::setProgress);
+    connect(loader, &SessionOpener::loaded, this, [this, baseline](const SessionDocumentPtr& document) {
         m_progress->end();
         if (baseline)
             showBaseline(document);
@@ -180,8 +180,8 @@ void MainWindow::connectLoader(SessionLoader* loader, bool baseline)
             showDocument(document);
     });
     if (!baseline)
-        connect(loader, &SessionLoader::tableReady, this, &MainWindow::showTableStage);
-    connect(loader, &SessionLoader::failed, this, [this, baseline](const QString& path, const QString& message) {
+        connect(loader, &SessionOpener::tableReady, this, &MainWindow::showTableStage);
+    connect(loader, &SessionOpener::failed, this, [this, baseline](const QString& path, const QString& message) {
         m_progress->end();
         if (!baseline) {
             m_stagedPath.clear();
@@ -192,7 +192,7 @@ void MainWindow::connectLoader(SessionLoader* loader, bool baseline)
         if (!baseline)
             Q_EMIT sessionFailed(path, message);
     });
-    connect(loader, &SessionLoader::cancelled, this, [this, baseline](const QString& path) {
+    connect(loader, &SessionOpener::cancelled, this, [this, baseline](const QString& path) {
         m_progress->end();
         if (!baseline) {
             m_stagedPath.clear();

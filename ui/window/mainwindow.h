@@ -21,7 +21,7 @@ class CaptureDialog;
 class KernelPage;
 class RecentFiles;
 class SelectionModel;
-class SessionLoader;
+class SessionOpener;
 class TaskProgress;
 class ThemeController;
 
@@ -73,7 +73,7 @@ public:
     QDockWidget* detailsDock() const { return m_detailsDock; }
     RecentFiles* recentFiles() const { return m_recent; }
     ThemeController* theme() const { return m_theme; }
-    SessionLoader* loader() const { return m_loader; }
+    SessionOpener* loader() const { return m_loader; }
     TaskProgress* taskProgress() const { return m_progress; }
     CaptureDialog* captureDialog();
 
@@ -117,7 +117,7 @@ private:
     void showDocument(const SessionDocumentPtr& document);
     void showBaseline(const SessionDocumentPtr& baseline);
     void showError(const QString& title, const QString& message);
-    void connectLoader(SessionLoader* loader, bool baseline);
+    void connectLoader(SessionOpener* loader, bool baseline);
     void restoreSettings();
     void saveSettings() const;
 
@@ -125,8 +125,8 @@ private:
     KernelPage* m_kernelPage;
     QDockWidget* m_detailsDock;
     SelectionModel* m_selection;
-    SessionLoader* m_loader;
-    SessionLoader* m_baselineLoader;
+    SessionOpener* m_loader;
+    SessionOpener* m_baselineLoader;
     SessionImporter* m_importer;
     SessionExporter* m_exporter;
     TaskProgress* m_progress;

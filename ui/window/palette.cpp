@@ -21,15 +21,20 @@ QColor textColorOn(const QColor& background)
     return luminance > 0.45 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
-QVariant verdictCellData(QStringView verdict, int role)
+QVariant verdictCellData(core::VerdictClass verdict, int role)
 {
     const QColor color = verdictColor(verdict);
-    const bool known = color != verdictColor(u"unknown");
+    const bool known = verdict != core::VerdictClass::Unknown;
     if (role == Qt::BackgroundRole)
         return known ? QVariant(color) : QVariant();
     if (role == Qt::ForegroundRole)
         return known ? textColorOn(color) : color;
     return {};
+}
+
+QVariant verdictCellData(QStringView verdict, int role)
+{
+    return verdictCellData(core::verdictClassFromString(verdict.toString().toStdString()), role);
 }
 
 QPalette lightPalette()

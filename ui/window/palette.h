@@ -4,6 +4,8 @@
 // force the built-in light or dark palette (View ▸ Theme).
 #pragma once
 
+#include "ridgeline/core/model/model.h"
+
 #include <QColor>
 #include <QObject>
 #include <QPalette>
@@ -20,6 +22,7 @@ QColor textColorOn(const QColor& background);
 // Background and foreground (Qt::BackgroundRole / Qt::ForegroundRole) of a table cell showing a
 // verdict: filled with the verdict's colour, text picked for contrast; "unknown" (and anything
 // unrecognised) is grey text without a fill, so that the real verdicts stand out.
+QVariant verdictCellData(core::VerdictClass verdict, int role);
 QVariant verdictCellData(QStringView verdict, int role);
 QPalette lightPalette();
 QPalette darkPalette();

@@ -2,8 +2,8 @@
 // Writes parsed Kineto traces as one session: one process per rank (file), the devices its GPU
 // ops ran on (ids unique across ranks) with datasheet ceilings, kernels, copies, runtime calls,
 // annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
+#include "common/importsession.h"
 #include "kinetointernal.h"
-#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/core/analysis/collectives.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/base/saturating.h"
@@ -110,20 +110,14 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
             warnings.push_back(fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings "
                                            "for it",
                 trace.name, fileId));
-        } else if (const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount)) {
-            if (spec->boostClockHz > 0)
-                device.coreClockKhz = static_cast<std::int64_t>(spec->boostClockHz / 1000.0 + 0.5);
-            state.ceilings[device.id] = datasheetCeilings(*spec, device.id);
+        } else if (auto ceilings = importing::catalogueCeilings(device)) {
+            state.ceilings[device.id] = std::move(*ceilings);
         } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
             warnings.push_back(fmt::format("GPU \"{}\" of {} is not in Ridgeline's catalogue: no datasheet ceilings "
                                            "for device {}",
                 device.name, trace.name, device.id));
         }
-        auto added = writer.addDevice(device);
-        if (added.hasError())
-            return added.error();
-        if (auto it = state.ceilings.find(device.id); it != state.ceilings.end())
-            RIDGELINE_TRY(writer.addCeilings(it->second));
+        RIDGELINE_TRY(importing::writeDevice(writer, device, state.ceilings));
         ids[fileId] = device.id;
         state.devices.emplace(device.id, device);
     }
@@ -196,14 +190,7 @@ std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kerne
     verdicts.reserve(kernels.size());
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const auto& record = kernels[i];
-        core::KernelFacts facts;
-        facts.kernelId = record.id;
-        facts.durationNs = record.durationNs();
-        facts.grid = record.grid;
-        facts.block = record.block;
-        facts.device = &state.devices.at(record.deviceId);
-        if (auto it = state.ceilings.find(record.deviceId); it != state.ceilings.end())
-            facts.ceilings = it->second;
+        auto facts = importing::launchFacts(record, &state.devices.at(record.deviceId), state.ceilings);
         facts.collective = collectives[i];
         if (!facts.collective.empty() && i < commFigures.size() && commFigures[i])
             facts.comm = commFigures[i];
@@ -404,46 +391,22 @@ core::Status writeHostRecords(
     return nestOperators(writer, part, state, summary);
 }
 
-std::string joined(const std::vector<std::string>& parts, std::string_view separator)
-{
-    std::string text;
-    for (const auto& part : parts)
-        text += (text.empty() ? "" : std::string(separator)) + part;
-    return text;
-}
-
 } // namespace
 } // namespace kineto
 
 core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& tracePaths,
     const std::string& sessionPath, bool overwrite, const ImportProgress& progress)
 {
-    namespace fs = std::filesystem;
     if (tracePaths.empty())
         return core::makeError(core::ErrorCode::InvalidArgument, "no trace to import");
-    std::error_code ec;
-    if (fs::exists(sessionPath, ec)) {
-        for (const auto& path : tracePaths) {
-            if (fs::equivalent(path, sessionPath, ec))
-                return core::makeError(core::ErrorCode::InvalidArgument,
-                    fmt::format("{}: the output would replace the input", sessionPath));
-        }
-        if (!overwrite)
-            return core::makeError(core::ErrorCode::InvalidArgument,
-                fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
-    }
-    core::WriterOptions options;
-    options.replaceExisting = overwrite;
-    auto created = core::SessionWriter::create(sessionPath, options);
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
-    RIDGELINE_TRY(writer.beginBatch());
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:kineto"));
+    RIDGELINE_TRY(importing::checkOutput(tracePaths, sessionPath, overwrite));
     std::vector<std::string> names;
     for (const auto& path : tracePaths)
         names.push_back(kineto::fileName(path));
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, kineto::joined(names, ", ")));
+    auto created = importing::beginSession(sessionPath, overwrite, "import:kineto", importing::joined(names, ", "));
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
 
     KinetoImportSummary summary;
     kineto::SessionState state;
@@ -479,10 +442,7 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
     }
     if (progress)
         progress(1.0, "building the session's indexes");
-    if (!summary.warnings.empty())
-        RIDGELINE_TRY(writer.setMeta("warning", kineto::joined(summary.warnings, "; ")));
-    RIDGELINE_TRY(writer.commitBatch());
-    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
+    RIDGELINE_TRY(importing::finishSession(writer, summary.warnings));
     return summary;
 }
 

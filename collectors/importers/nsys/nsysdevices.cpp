@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // GPUs of an Nsight Systems export: TARGET_INFO_GPU (`id` in 2022.1 exports, `deviceId` in older
 // ones, which keep the CUDA properties in TARGET_INFO_CUDA_GPU).
+#include "common/importsession.h"
 #include "nsysinternal.h"
 
 #include <fmt/format.h>
@@ -56,7 +57,7 @@ core::Status readDevices(core::sqlite::Database& db, const Schema& schema, Activ
             d.ccMajor = row.columnIsNull(3) ? -1 : toInt(row.columnInt(3));
             d.ccMinor = toInt(row.columnInt(4));
             d.smCount = toInt(row.columnInt(5));
-            d.coreClockKhz = nonNegative(row.columnInt(6)) / 1000; // Hz
+            d.coreClockKhz = importing::kilohertz(static_cast<double>(nonNegative(row.columnInt(6)))); // Hz
             d.memoryBytes = nonNegative(row.columnInt(7));
             d.l2CacheBytes = nonNegative(row.columnInt(8));
             d.sharedMemoryPerSmBytes = nonNegative(row.columnInt(9));

@@ -4,13 +4,12 @@
 // NVTX ranges.
 #include "ridgeline/collectors/importers/nsysimporter.h"
 
+#include "common/importsession.h"
 #include "nsysinternal.h"
-#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionwriter.h"
 
-#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
@@ -65,15 +64,13 @@ std::map<std::int64_t, std::vector<core::Ceiling>> lookUpCeilings(Activity& acti
     for (auto& [id, device] : activity.devices) {
         if (device.name == "unknown GPU")
             continue;
-        const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
-        if (spec == nullptr) {
+        auto found = importing::catalogueCeilings(device);
+        if (!found) {
             activity.warnings.push_back(fmt::format(
                 "GPU '{}' is not in Ridgeline's catalogue: no datasheet ceilings for device {}", device.name, id));
             continue;
         }
-        if (device.coreClockKhz == 0 && spec->boostClockHz > 0)
-            device.coreClockKhz = static_cast<std::int64_t>(std::llround(spec->boostClockHz / 1000.0));
-        ceilings[id] = datasheetCeilings(*spec, id);
+        ceilings[id] = std::move(*found);
     }
     return ceilings;
 }
@@ -89,14 +86,6 @@ struct ProcessSpan {
         seen = true;
     }
 };
-
-std::string joined(const std::vector<std::string>& parts)
-{
-    std::string text;
-    for (const auto& part : parts)
-        text += (text.empty() ? "" : "; ") + part;
-    return text;
-}
 
 core::Result<NsysImportSummary> writeSession(
     Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
@@ -120,15 +109,11 @@ core::Result<NsysImportSummary> writeSession(
         threadKeys.insert({ r.processId, r.threadId });
     }
 
-    core::WriterOptions options;
-    options.replaceExisting = overwrite;
-    auto created = core::SessionWriter::create(sessionPath, options);
+    auto created = importing::beginSession(
+        sessionPath, overwrite, "import:nsys-sqlite", std::filesystem::path(exportPath).filename().string());
     if (created.hasError())
         return created.error();
     auto& writer = created.value();
-    RIDGELINE_TRY(writer.beginBatch());
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:nsys-sqlite"));
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, std::filesystem::path(exportPath).filename().string()));
     if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
         summary.productVersion = it->second;
         RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
@@ -136,12 +121,8 @@ core::Result<NsysImportSummary> writeSession(
     if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end())
         RIDGELINE_TRY(writer.setMeta("nsys_export_schema", it->second));
 
-    for (const auto& [id, device] : activity.devices) {
-        if (auto added = writer.addDevice(device); added.hasError())
-            return added.error();
-        if (auto it = ceilings.find(id); it != ceilings.end())
-            RIDGELINE_TRY(writer.addCeilings(it->second));
-    }
+    for (const auto& [id, device] : activity.devices)
+        RIDGELINE_TRY(importing::writeDevice(writer, device, ceilings));
     std::map<std::int64_t, std::int64_t> processIds; // pid -> session id
     for (const auto& [pid, span] : spans) {
         core::Process p;
@@ -181,18 +162,11 @@ core::Result<NsysImportSummary> writeSession(
         k.processId = processIds.at(k.processId);
         const auto nameIndex = k.nameId;
         k.nameId = nameIds.at(static_cast<std::size_t>(k.nameId));
-        core::KernelFacts facts;
-        facts.kernelId = k.id;
-        facts.durationNs = k.durationNs();
-        facts.grid = k.grid;
-        facts.block = k.block;
-        if (auto it = activity.devices.find(k.deviceId); it != activity.devices.end())
-            facts.device = &it->second;
-        if (auto it = ceilings.find(k.deviceId); it != ceilings.end())
-            facts.ceilings = it->second;
+        const auto device = activity.devices.find(k.deviceId);
         const auto& [raw, demangled] = activity.kernelNames.at(static_cast<std::size_t>(nameIndex));
-        facts.name = demangled.empty() ? raw : demangled;
-        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+        verdicts.push_back(core::toVerdict(
+            core::analyzeKernel(importing::launchFacts(k, device != activity.devices.end() ? &device->second : nullptr,
+                ceilings, demangled.empty() ? raw : demangled))));
     }
     if (auto added = writer.addKernels(activity.kernels); added.hasError())
         return added.error();
@@ -214,10 +188,7 @@ core::Result<NsysImportSummary> writeSession(
 
     if (activity.kernels.empty() && activity.memops.empty())
         activity.warnings.push_back("no GPU activity in the export (no kernels, copies or memsets)");
-    if (!activity.warnings.empty())
-        RIDGELINE_TRY(writer.setMeta("warning", joined(activity.warnings)));
-    RIDGELINE_TRY(writer.commitBatch());
-    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
+    RIDGELINE_TRY(importing::finishSession(writer, activity.warnings));
 
     summary.devices = static_cast<std::int64_t>(activity.devices.size());
     summary.kernels = static_cast<std::int64_t>(activity.kernels.size());
@@ -260,10 +231,7 @@ core::Result<Activity> readExport(const std::string& path)
 core::Result<NsysImportSummary> importNsysSqlite(
     const std::string& exportPath, const std::string& sessionPath, bool overwrite)
 {
-    std::error_code ec;
-    if (!overwrite && std::filesystem::exists(sessionPath, ec))
-        return core::makeError(core::ErrorCode::InvalidArgument,
-            fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
+    RIDGELINE_TRY(importing::checkOutput({ exportPath }, sessionPath, overwrite));
     auto activity = readExport(exportPath);
     if (activity.hasError()) {
         // Corrupt, truncated or hostile: one error naming the file.

@@ -112,13 +112,13 @@ std::vector<std::string> adviceFor(const AdviceInput& in)
         advice.push_back("Above 100 % of its ceiling: check the ceiling ('ridgeline ceilings') and the counters "
                          "before acting on this verdict.");
     Advice specific;
-    if (in.verdict == verdict::ComputeBound)
+    if (in.verdict == VerdictClass::ComputeBound)
         specific = computeAdvice(in.boundBy);
-    else if (in.verdict == verdict::MemoryBound)
+    else if (in.verdict == VerdictClass::MemoryBound)
         specific = memoryAdvice(in.boundBy);
-    else if (in.verdict == verdict::CommunicationBound)
+    else if (in.verdict == VerdictClass::CommunicationBound)
         specific = communicationAdvice(in.boundBy);
-    else if (in.verdict == verdict::LatencyBound)
+    else if (in.verdict == VerdictClass::LatencyBound)
         specific = latencyAdvice(in.latencyHint);
     else if (in.hasCounters)
         specific = { "Add ceilings for this GPU (measured, or from 'ridgeline ceilings') so its counters can be "

@@ -218,7 +218,7 @@ std::string waitCause(const CollectiveFigures& f)
 
 void classifyCollective(KernelAnalysis& a, const std::string& collective)
 {
-    a.verdict = verdict::CommunicationBound;
+    a.verdict = VerdictClass::CommunicationBound;
     a.boundBy = "collective";
     a.boundUtilization.reset();
     const CollectiveFigures* f = a.comm ? &*a.comm : nullptr;

@@ -121,21 +121,21 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
     switch (op.kind) {
     case MemOpKind::MemcpyHtoD:
     case MemOpKind::MemcpyDtoH:
-        a.verdict = verdict::CommunicationBound;
+        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::PCIe;
         a.reason = fmt::format("communication-bound (PCIe): {} copy of {}{}",
             op.kind == MemOpKind::MemcpyHtoD ? "host-to-device" : "device-to-host", size, rate);
         a.bytesByLevel[resource::PCIe] = bytes;
         break;
     case MemOpKind::MemcpyPtoP:
-        a.verdict = verdict::CommunicationBound;
+        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::NVLink;
         a.reason = fmt::format("communication-bound (NVLink): peer-to-peer copy of {}{}", size, rate);
         a.bytesByLevel[resource::NVLink] = bytes;
         break;
     case MemOpKind::MemcpyDtoD:
     case MemOpKind::Memset:
-        a.verdict = verdict::MemoryBound;
+        a.verdict = VerdictClass::MemoryBound;
         a.boundBy = resource::DRAM;
         a.reason = fmt::format("memory-bound (DRAM): {} of {} in device memory{}",
             op.kind == MemOpKind::Memset ? "memset" : "device-to-device copy", size, rate);
@@ -143,7 +143,7 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
         break;
     case MemOpKind::MemcpyHtoH:
     case MemOpKind::Other:
-        a.verdict = verdict::Unknown;
+        a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: a copy that does not involve a GPU's memory";
         break;
     }

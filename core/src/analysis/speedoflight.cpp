@@ -104,7 +104,7 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
     const std::string both = fmt::format("SM {}, memory {}", percentText(sm), percentText(memory));
     std::string position;
     if (sm >= kBoundThreshold && sm >= memory) {
-        a.verdict = verdict::ComputeBound;
+        a.verdict = VerdictClass::ComputeBound;
         a.boundBy = busiestPipe(a);
         if (a.boundBy.empty())
             a.boundBy = kSm;
@@ -122,7 +122,7 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
                 unit = level;
             }
         }
-        a.verdict = verdict::MemoryBound;
+        a.verdict = VerdictClass::MemoryBound;
         a.boundBy = unit.empty() ? std::string(kMemory) : unit;
         a.boundUtilization = unit.empty() ? memory : busiest;
         a.reason = fmt::format(
@@ -130,7 +130,7 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
         if (!unit.empty())
             position = rooflinePosition(a, unit);
     } else {
-        a.verdict = verdict::LatencyBound;
+        a.verdict = VerdictClass::LatencyBound;
         a.reason = fmt::format("latency-bound: {} of peak, both under 60 %; {}", both, hint);
         position = rooflinePosition(a, resource::DRAM);
     }

@@ -98,18 +98,18 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         return;
     }
     if (a.ncclByName) {
-        a.verdict = verdict::CommunicationBound;
+        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = "collective";
         a.reason = "communication-bound: an NCCL kernel (the trace records no collective or sizes for it)";
         return;
     }
     if (!a.hasCounters) {
-        a.verdict = verdict::Unknown;
+        a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: no counters for this kernel";
         return;
     }
     if (!(a.durationNs > 0)) {
-        a.verdict = verdict::Unknown;
+        a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: no duration, so no rates";
         return;
     }
@@ -120,7 +120,7 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     }
     const std::string uncapped = withoutCeilings(a);
     if (a.utilization.empty()) {
-        a.verdict = verdict::Unknown;
+        a.verdict = VerdictClass::Unknown;
         a.reason = fmt::format("unknown: no ceilings for {} to compare the counters with",
             deviceName.empty() ? "this device" : deviceName);
         if (!uncapped.empty())
@@ -133,7 +133,7 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     const std::string res = top->first;
     const double util = top->second;
     if (util < kBoundThreshold) {
-        a.verdict = verdict::LatencyBound;
+        a.verdict = VerdictClass::LatencyBound;
         // "No unit is busy" only when every unit that worked was measured against a ceiling.
         if (uncapped.empty())
             a.reason = fmt::format(
@@ -147,13 +147,13 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     a.boundBy = res;
     a.boundUtilization = util;
     const Kind kind = kindOf(res);
-    a.verdict = kind == Kind::Link ? verdict::CommunicationBound
-        : kind == Kind::Memory     ? verdict::MemoryBound
-                                   : verdict::ComputeBound;
+    a.verdict = kind == Kind::Link ? VerdictClass::CommunicationBound
+        : kind == Kind::Memory     ? VerdictClass::MemoryBound
+                                   : VerdictClass::ComputeBound;
     const auto [rate, ceiling] = rateAndCeiling(a, res);
     const char* unit = kind == Kind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
     a.reason = fmt::format(
-        "{} ({}): {} = {} of {}", a.verdict, res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
+        "{} ({}): {} = {} of {}", toString(a.verdict), res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
     if (const auto second = runnerUp(a, res); !second.empty())
         a.reason += "; " + second;
     if (!uncapped.empty())

@@ -49,6 +49,32 @@ std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& t
 
 } // namespace
 
+const char* toString(VerdictClass verdict)
+{
+    switch (verdict) {
+    case VerdictClass::ComputeBound:
+        return "compute-bound";
+    case VerdictClass::MemoryBound:
+        return "memory-bound";
+    case VerdictClass::CommunicationBound:
+        return "communication-bound";
+    case VerdictClass::LatencyBound:
+        return "latency-bound";
+    case VerdictClass::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+VerdictClass verdictClassFromString(std::string_view text)
+{
+    for (const auto v : kVerdictClasses) {
+        if (text == toString(v))
+            return v;
+    }
+    return VerdictClass::Unknown;
+}
+
 const char* toString(CeilingSource source)
 {
     return nameOf(kCeilingSources, source);

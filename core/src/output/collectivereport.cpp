@@ -166,7 +166,7 @@ Result<CollectiveReport> buildCollectiveReport(std::span<SessionReader* const> r
         KernelAnalysis a;
         a.comm = g.figures;
         classifyCollective(a, row.collective);
-        row.verdict = a.verdict;
+        row.verdict = toString(a.verdict);
         row.reason = a.reason;
         report.rows.push_back(std::move(row));
     }

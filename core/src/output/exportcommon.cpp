@@ -21,21 +21,21 @@ namespace ridgeline::core {
 namespace {
 
 struct VerdictColour {
-    std::string_view verdict;
+    VerdictClass verdict;
     const char* traceName;
     const char* css;
 };
 
 // Catapult's reserved colours and their RGB values (tracing/base/color_scheme.html).
 constexpr VerdictColour kColours[] = {
-    { verdict::ComputeBound, "terrible", "#b40000" }, // 180, 0, 0
-    { verdict::MemoryBound, "thread_state_runnable", "#85a0d2" }, // 133, 160, 210
-    { verdict::CommunicationBound, "detailed_memory_dump", "#b400b4" }, // 180, 0, 180
-    { verdict::LatencyBound, "thread_state_iowait", "#ff8c00" }, // 255, 140, 0
+    { VerdictClass::ComputeBound, "terrible", "#b40000" }, // 180, 0, 0
+    { VerdictClass::MemoryBound, "thread_state_runnable", "#85a0d2" }, // 133, 160, 210
+    { VerdictClass::CommunicationBound, "detailed_memory_dump", "#b400b4" }, // 180, 0, 180
+    { VerdictClass::LatencyBound, "thread_state_iowait", "#ff8c00" }, // 255, 140, 0
 };
-constexpr VerdictColour kUnknownColour { verdict::Unknown, "generic_work", "#7d7d7d" }; // 125, 125, 125
+constexpr VerdictColour kUnknownColour { VerdictClass::Unknown, "generic_work", "#7d7d7d" }; // 125, 125, 125
 
-const VerdictColour& colourOf(std::string_view verdict)
+const VerdictColour& colourOf(VerdictClass verdict)
 {
     for (const auto& colour : kColours) {
         if (colour.verdict == verdict)
@@ -46,12 +46,12 @@ const VerdictColour& colourOf(std::string_view verdict)
 
 } // namespace
 
-const char* traceColourForVerdict(std::string_view verdict)
+const char* traceColourForVerdict(VerdictClass verdict)
 {
     return colourOf(verdict).traceName;
 }
 
-const char* htmlColourForVerdict(std::string_view verdict)
+const char* htmlColourForVerdict(VerdictClass verdict)
 {
     return colourOf(verdict).css;
 }

@@ -129,7 +129,7 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
                         k.id, k.processId, k.deviceId, k.contextId, k.streamId, k.correlationId, k.nameId,
                         field(nameOf(k.nameId)), k.startNs, k.endNs, k.durationNs(), k.grid.x, k.grid.y, k.grid.z,
                         k.block.x, k.block.y, k.block.z, k.registersPerThread, k.staticSharedBytes,
-                        k.dynamicSharedBytes, k.graphId, a.verdict, field(a.boundBy),
+                        k.dynamicSharedBytes, k.graphId, toString(a.verdict), field(a.boundBy),
                         a.boundUtilization ? number(*a.boundUtilization * 100.0) : std::string(), field(a.reason));
                 });
                 if (status.hasError())
@@ -208,7 +208,7 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
                 auto rows = reader.verdicts();
                 RIDGELINE_EXPORT_TRY(rows);
                 for (const auto& v : rows.value())
-                    fmt::print(out, "{},{},{},{},{}\n", v.kernelId, field(v.verdict), field(v.boundBy),
+                    fmt::print(out, "{},{},{},{},{}\n", v.kernelId, field(toString(v.verdict)), field(v.boundBy),
                         v.utilization ? number(*v.utilization) : std::string(), field(v.reason));
                 return {};
             } },

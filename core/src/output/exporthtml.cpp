@@ -57,13 +57,10 @@ svg .pointlabel { font-size: 11px; fill: #333; }
 svg .note { font-size: 14px; fill: #666; }
 )";
 
-constexpr const char* kVerdicts[] = { verdict::ComputeBound, verdict::MemoryBound, verdict::CommunicationBound,
-    verdict::LatencyBound, verdict::Unknown };
-
-std::string badge(const std::string& verdict)
+std::string badge(VerdictClass verdict)
 {
-    return fmt::format(
-        R"(<span class="badge" style="background:{}">{}</span>)", htmlColourForVerdict(verdict), htmlEscape(verdict));
+    return fmt::format(R"(<span class="badge" style="background:{}">{}</span>)", htmlColourForVerdict(verdict),
+        htmlEscape(toString(verdict)));
 }
 
 std::string metaValue(const std::map<std::string, std::string>& meta, const char* key)
@@ -201,7 +198,7 @@ void writeTimeline(std::ostream& out, const std::vector<Device>& devices, const 
 void writeHowToRead(std::ostream& out)
 {
     out << "<h2>How to read this report</h2>\n<p class=\"legend\">";
-    for (const char* v : kVerdicts)
+    for (const auto v : kVerdictClasses)
         out << badge(v);
     out << "</p>\n<ul class=\"note\">\n"
            "<li><b>compute-bound</b>: an arithmetic unit (FP64, FP32, FP16 or tensor cores) is the busiest resource "
@@ -265,7 +262,7 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
         const auto plotted = static_cast<std::int64_t>(chart.points.size());
         const auto withoutCounters = static_cast<std::int64_t>(chart.unplotted.size());
         out << "<p class=\"legend\">";
-        for (const char* v : kVerdicts)
+        for (const auto v : kVerdictClasses)
             out << badge(v);
         fmt::print(out,
             "</p>\n<p class=\"note\">{} kernel(s) plotted, sized by their share of GPU time; {} kernel(s) "

@@ -128,7 +128,7 @@ nlohmann::json optionalNumber(const std::optional<double>& value)
 
 void addVerdict(nlohmann::json& args, const KernelAnalysis& analysis)
 {
-    args["verdict"] = analysis.verdict;
+    args["verdict"] = toString(analysis.verdict);
     args["bound_by"] = analysis.boundBy;
     args["reason"] = analysis.reason;
     args["pct_of_roof"]
@@ -345,9 +345,8 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
     RIDGELINE_TRY(detail::forEachGpuOp(reader, memOps, visit));
 
     nlohmann::json colours = nlohmann::json::object();
-    for (const char* v : { verdict::ComputeBound, verdict::MemoryBound, verdict::CommunicationBound,
-             verdict::LatencyBound, verdict::Unknown })
-        colours[v] = traceColourForVerdict(v);
+    for (const auto v : kVerdictClasses)
+        colours[toString(v)] = traceColourForVerdict(v);
     auto metaValue = [&](const char* key) {
         auto it = meta.value().find(key);
         return it == meta.value().end() ? std::string() : it->second;

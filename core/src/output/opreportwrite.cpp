@@ -53,11 +53,11 @@ const OpRow* beforeOf(const Comparison& c, const std::string& name)
 std::string verdictsCell(const OpRow& row)
 {
     std::string cell;
-    for (std::size_t v = 0; v < kTimelineVerdictCount; ++v) {
+    for (std::size_t v = 0; v < kVerdictClassCount; ++v) {
         if (row.timeByVerdictNs[v] == 0 || row.gpuTimeNs == 0)
             continue;
         const double pct = 100.0 * static_cast<double>(row.timeByVerdictNs[v]) / static_cast<double>(row.gpuTimeNs);
-        cell += fmt::format("{}{} {}", cell.empty() ? "" : ", ", toString(static_cast<TimelineVerdict>(v)),
+        cell += fmt::format("{}{} {}", cell.empty() ? "" : ", ", toString(static_cast<VerdictClass>(v)),
             pct < 0.5 ? std::string("<1%") : fmt::format("{:.0f}%", pct));
     }
     return cell.empty() ? "-" : cell;
@@ -129,7 +129,7 @@ void writeTable(std::ostream& out, const OpReport& r, std::size_t shown, const O
 
 std::string verdictColumn(std::size_t v)
 {
-    std::string name = toString(static_cast<TimelineVerdict>(v));
+    std::string name = toString(static_cast<VerdictClass>(v));
     for (char& ch : name)
         ch = ch == '-' || ch == ' ' ? '_' : ch;
     return name + "_ns";
@@ -139,7 +139,7 @@ void writeCsvRow(std::ostream& out, const OpRow& row, std::string_view status, c
 {
     fmt::print(out, "{},{},{:.4f},{},{},{},{},{},{}", csvField(row.name), row.gpuTimeNs, row.shareOfGpuTime * 100.0,
         row.gpuOps, row.kernels, row.calls, row.cpuTimeNs, row.selfCpuTimeNs, row.topLevelGpuTimeNs);
-    for (std::size_t v = 0; v < kTimelineVerdictCount; ++v)
+    for (std::size_t v = 0; v < kVerdictClassCount; ++v)
         fmt::print(out, ",{}", row.timeByVerdictNs[v]);
     if (baseline)
         fmt::print(out, ",{},{},{},{}", status, before ? fmt::format("{}", before->gpuTimeNs) : std::string(),
@@ -151,7 +151,7 @@ void writeCsvRow(std::ostream& out, const OpRow& row, std::string_view status, c
 void writeCsv(std::ostream& out, const OpReport& r, std::size_t shown, const OpReport* baseline, const Comparison& c)
 {
     out << "name,gpu_time_ns,pct_gpu_time,gpu_ops,kernels,calls,cpu_time_ns,self_cpu_time_ns,top_level_gpu_time_ns";
-    for (std::size_t v = 0; v < kTimelineVerdictCount; ++v)
+    for (std::size_t v = 0; v < kVerdictClassCount; ++v)
         out << ',' << verdictColumn(v);
     if (baseline)
         out << ",status,baseline_gpu_time_ns,delta_gpu_time_ns,baseline_calls";
@@ -181,8 +181,8 @@ void writeCsv(std::ostream& out, const OpReport& r, std::size_t shown, const OpR
 nlohmann::json rowJson(const OpRow& row, ReportGrouping by)
 {
     nlohmann::json verdicts = nlohmann::json::object();
-    for (std::size_t v = 0; v < kTimelineVerdictCount; ++v)
-        verdicts[toString(static_cast<TimelineVerdict>(v))] = row.timeByVerdictNs[v];
+    for (std::size_t v = 0; v < kVerdictClassCount; ++v)
+        verdicts[toString(static_cast<VerdictClass>(v))] = row.timeByVerdictNs[v];
     nlohmann::json j = {
         { "name", row.name },
         { "gpu_time_ns", row.gpuTimeNs },

@@ -45,7 +45,7 @@ Totals totalsOf(const std::vector<KernelSummary>& rows)
 
 std::string verdictCell(const KernelAnalysis& a)
 {
-    return a.boundBy.empty() ? a.verdict : fmt::format("{} ({})", a.verdict, a.boundBy);
+    return a.boundBy.empty() ? std::string(toString(a.verdict)) : fmt::format("{} ({})", toString(a.verdict), a.boundBy);
 }
 
 std::string roofCell(const KernelAnalysis& a)
@@ -81,7 +81,7 @@ std::string nameCell(const KernelSummary& r, std::size_t before, const ReportOpt
 // The reason sentence starts with the verdict; where one does not, the verdict comes first.
 std::string verdictLine(const KernelAnalysis& a)
 {
-    if (a.reason.starts_with(a.verdict))
+    if (a.reason.starts_with(toString(a.verdict)))
         return a.reason;
     return a.reason.empty() ? verdictCell(a) : fmt::format("{}: {}", verdictCell(a), a.reason);
 }
@@ -163,7 +163,7 @@ void writeCsv(std::ostream& out, const KernelReport& report, const detail::Repor
         auto dram = a.bytesByLevel.find(resource::DRAM);
         fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{},{}{}\n", csvField(r.name),
             csvField(r.mangledName), r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs,
-            r.maxNs, r.shareOfKernelTime * 100.0, a.verdict, a.boundBy,
+            r.maxNs, r.shareOfKernelTime * 100.0, toString(a.verdict), a.boundBy,
             number(a.boundUtilization ? std::optional<double>(*a.boundUtilization * 100.0) : std::nullopt),
             number(a.achievedFlopsPerS), number(a.flops),
             number(dram == a.bytesByLevel.end() ? std::nullopt : std::optional<double>(dram->second)),
@@ -202,7 +202,7 @@ nlohmann::json kernelJson(const KernelSummary& r)
         { "min_time_ns", r.minNs },
         { "max_time_ns", r.maxNs },
         { "pct_kernel_time", r.shareOfKernelTime * 100.0 },
-        { "verdict", a.verdict },
+        { "verdict", toString(a.verdict) },
         { "bound_by", a.boundBy.empty() ? json(nullptr) : json(a.boundBy) },
         { "reason", a.reason },
         { "pct_of_roof", a.boundUtilization ? json(*a.boundUtilization * 100.0) : json(nullptr) },

@@ -16,9 +16,9 @@ const KernelDelta& deltaAt(const ReportBaseline& b, std::size_t row)
     return b.comparison.kernels.at(row);
 }
 
-std::string verdictText(const std::string& verdict, const std::string& boundBy)
+std::string verdictText(VerdictClass verdict, const std::string& boundBy)
 {
-    return boundBy.empty() ? verdict : fmt::format("{} ({})", verdict, boundBy);
+    return boundBy.empty() ? std::string(toString(verdict)) : fmt::format("{} ({})", toString(verdict), boundBy);
 }
 
 std::string comparisonWord(const KernelDelta& d)
@@ -106,7 +106,7 @@ std::string baselineCsvCells(const ReportBaseline& b, std::size_t row)
         return fmt::format(",new,,,,,,,{},", d.deltaNs);
     const auto& before = b.baseline.kernels.at(*d.baseline);
     return fmt::format(",matched,{},{},{:.1f},{},{},{},{},{}", d.baselineLaunches, d.baselineTotalNs,
-        d.baselineAverageNs, d.verdictBefore, d.boundByBefore, csvNumber(percentOf(before.analysis.boundUtilization)),
+        d.baselineAverageNs, toString(d.verdictBefore), d.boundByBefore, csvNumber(percentOf(before.analysis.boundUtilization)),
         d.deltaNs, csvNumber(d.deltaPct));
 }
 
@@ -117,7 +117,7 @@ void writeGoneCsv(std::ostream& out, const ReportBaseline& b)
         const auto& k = b.baseline.kernels.at(index);
         fmt::print(out, "{},{},,{},,,,,,,,,,,,,,,{},gone,{},{},{:.1f},{},{},{},{},{}\n", csvField(k.name),
             csvField(k.mangledName), csvField(comparedDeviceName(k)), csvField(k.displayName()), k.launches, k.totalNs,
-            k.averageNs(), k.analysis.verdict, k.analysis.boundBy, csvNumber(percentOf(k.analysis.boundUtilization)),
+            k.averageNs(), toString(k.analysis.verdict), k.analysis.boundBy, csvNumber(percentOf(k.analysis.boundUtilization)),
             -k.totalNs, k.totalNs > 0 ? "-100" : "");
     }
 }
@@ -139,7 +139,7 @@ void addBaselineFields(nlohmann::json& kernel, const ReportBaseline& b, std::siz
         { "launches", d.baselineLaunches },
         { "total_time_ns", d.baselineTotalNs },
         { "avg_time_ns", d.baselineAverageNs },
-        { "verdict", d.verdictBefore },
+        { "verdict", toString(d.verdictBefore) },
         { "bound_by", d.boundByBefore.empty() ? json(nullptr) : json(d.boundByBefore) },
         { "pct_of_roof", optionalPercent(before.analysis.boundUtilization) },
     };
@@ -160,7 +160,7 @@ nlohmann::json baselineJson(const ReportBaseline& b)
             { "launches", k.launches },
             { "total_time_ns", k.totalNs },
             { "avg_time_ns", k.averageNs() },
-            { "verdict", k.analysis.verdict },
+            { "verdict", toString(k.analysis.verdict) },
             { "bound_by", k.analysis.boundBy.empty() ? json(nullptr) : json(k.analysis.boundBy) },
             { "pct_of_roof", optionalPercent(k.analysis.boundUtilization) },
         });

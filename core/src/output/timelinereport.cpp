@@ -33,8 +33,8 @@ nlohmann::json timelineJson(const std::vector<TimelineSummary>& summaries)
     json array = json::array();
     for (const auto& s : summaries) {
         json verdicts = json::object();
-        for (std::size_t v = 0; v < kTimelineVerdictCount; ++v)
-            verdicts[toString(static_cast<TimelineVerdict>(v))] = s.timeByVerdictNs[v];
+        for (std::size_t v = 0; v < kVerdictClassCount; ++v)
+            verdicts[toString(static_cast<VerdictClass>(v))] = s.timeByVerdictNs[v];
         json queues = json::array();
         for (const auto& q : s.queues) {
             queues.push_back({ { "stream", q.streamId }, { "launches", q.launches }, { "max_depth", q.maxDepth },

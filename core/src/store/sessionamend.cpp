@@ -208,7 +208,7 @@ Status replaceVerdicts(Database& db, const std::vector<Verdict>& verdicts)
         auto& stmt = insert.value();
         stmt.reset();
         stmt.bind(1, v.kernelId);
-        stmt.bind(2, v.verdict);
+        stmt.bind(2, toString(v.verdict));
         stmt.bind(3, v.boundBy);
         stmt.bind(4, v.utilization);
         stmt.bind(5, v.reason);

@@ -245,7 +245,7 @@ Result<std::vector<Verdict>> SessionReader::verdicts()
     return m_impl->collect<Verdict>(
         "SELECT kernel_id, verdict, bound_by, utilization, reason FROM verdicts ORDER BY kernel_id", {},
         [](Statement& s) {
-            return Verdict { s.columnInt(0), s.columnText(1), s.columnText(2), s.columnOptionalDouble(3),
+            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2), s.columnOptionalDouble(3),
                 s.columnText(4) };
         });
 }

@@ -230,7 +230,7 @@ Status SessionWriter::setVerdicts(std::span<const Verdict> verdicts)
         for (const auto& v : verdicts) {
             auto& s = stmt.value();
             s.bind(1, v.kernelId);
-            s.bind(2, v.verdict);
+            s.bind(2, toString(v.verdict));
             s.bind(3, v.boundBy);
             s.bind(4, v.utilization);
             s.bind(5, v.reason);

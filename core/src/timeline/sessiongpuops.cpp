@@ -42,7 +42,7 @@ Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan
     if (analysed.hasError())
         return analysed.error();
     for (const auto& k : analysed.value())
-        ops.m_verdictOf[k.id] = timelineVerdictFromString(analyzeKernel(facts.value().factsFor(k)).verdict);
+        ops.m_verdictOf[k.id] = analyzeKernel(facts.value().factsFor(k)).verdict;
 
     if (scan.launches) {
         auto calls = reader.apiCalls();
@@ -148,7 +148,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
         g.op.endNs = m.endNs;
         g.op.streamId = m.streamId;
         g.op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
-        g.op.verdict = timelineVerdictFromString(analyzeMemOp(m).verdict);
+        g.op.verdict = analyzeMemOp(m).verdict;
         applyLaunch(m.processId, m.correlationId, g.op);
         if (!visit(g))
             return {};
@@ -165,7 +165,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
         g.op.startNs = c.startNs;
         g.op.endNs = c.endNs;
         g.op.kind = GpuOpKind::Collective;
-        g.op.verdict = TimelineVerdict::CommunicationBound;
+        g.op.verdict = VerdictClass::CommunicationBound;
         if (!visit(g))
             return {};
     }

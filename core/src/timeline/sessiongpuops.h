@@ -69,7 +69,7 @@ private:
 
     GpuOpScan m_scan;
     std::unordered_map<std::int64_t, int> m_rankOf;
-    std::unordered_map<std::int64_t, TimelineVerdict> m_verdictOf; // kernels with counters or a collective
+    std::unordered_map<std::int64_t, VerdictClass> m_verdictOf; // kernels with counters or a collective
     std::unordered_set<std::int64_t> m_collectiveKernel; // kernels that carry a collective
     std::vector<CommOp> m_comms;
     std::vector<Launch> m_launches; // by process, correlation id, start

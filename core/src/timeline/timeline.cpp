@@ -236,33 +236,6 @@ void QueueMeter::finish(std::span<const TimelineOp> ops, std::int64_t hi, Timeli
 
 } // namespace
 
-const char* toString(TimelineVerdict verdict)
-{
-    switch (verdict) {
-    case TimelineVerdict::ComputeBound:
-        return verdict::ComputeBound;
-    case TimelineVerdict::MemoryBound:
-        return verdict::MemoryBound;
-    case TimelineVerdict::CommunicationBound:
-        return verdict::CommunicationBound;
-    case TimelineVerdict::LatencyBound:
-        return verdict::LatencyBound;
-    case TimelineVerdict::Unknown:
-        break;
-    }
-    return verdict::Unknown;
-}
-
-TimelineVerdict timelineVerdictFromString(std::string_view text)
-{
-    for (auto v : { TimelineVerdict::ComputeBound, TimelineVerdict::MemoryBound, TimelineVerdict::CommunicationBound,
-             TimelineVerdict::LatencyBound }) {
-        if (text == toString(v))
-            return v;
-    }
-    return TimelineVerdict::Unknown;
-}
-
 TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optional<TimeWindow>& window)
 {
     TimelineSummary summary;
@@ -272,7 +245,7 @@ TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optiona
         return summary;
 
     UnionRun compute, communication, computeOrCommunication;
-    std::array<UnionRun, kTimelineVerdictCount> byVerdict;
+    std::array<UnionRun, kVerdictClassCount> byVerdict;
     std::int64_t busy = 0;
     std::int64_t runStart = ops.front().startNs;
     std::int64_t runEnd = ops.front().endNs;
@@ -338,7 +311,7 @@ TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optiona
     if (summary.communicationNs > 0)
         summary.commCompOverlapPct
             = 100.0 * static_cast<double>(summary.overlapNs) / static_cast<double>(summary.communicationNs);
-    for (std::size_t v = 0; v < kTimelineVerdictCount; ++v)
+    for (std::size_t v = 0; v < kVerdictClassCount; ++v)
         summary.timeByVerdictNs[v] = byVerdict[v].total();
 
     queues.finish(ops, window ? window->endNs : summary.endNs, summary);

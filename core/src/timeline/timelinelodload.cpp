@@ -151,7 +151,7 @@ Status Loader::readGpuOps()
             label += " " + formatBytes(static_cast<double>(comm.bytes));
         m_devices[{ source.value().rankOf(comm.processId), comm.deviceId }].collectives.push_back(
             { comm.startNs, comm.endNs, comm.id, m_builder.addName(label), TimelineItemKind::Collective,
-                TimelineVerdict::CommunicationBound });
+                VerdictClass::CommunicationBound });
     }
     return {};
 }
@@ -174,7 +174,7 @@ Status Loader::readHost()
         return calls.error();
     for (const auto& call : calls.value()) {
         m_threads[{ call.processId, call.threadId }].calls.push_back({ call.startNs, call.endNs, call.id,
-            m_builder.addName(call.name), TimelineItemKind::ApiCall, TimelineVerdict::Unknown });
+            m_builder.addName(call.name), TimelineItemKind::ApiCall, VerdictClass::Unknown });
     }
     calls.value().clear();
     if (cancelled(0.85)) {
@@ -186,7 +186,7 @@ Status Loader::readHost()
         return ranges.error();
     for (const auto& range : ranges.value()) {
         m_threads[{ range.processId, range.threadId }].ranges.push_back({ range.startNs, range.endNs, range.id,
-            m_builder.addName(range.name), TimelineItemKind::NvtxRange, TimelineVerdict::Unknown });
+            m_builder.addName(range.name), TimelineItemKind::NvtxRange, VerdictClass::Unknown });
     }
     return {};
 }

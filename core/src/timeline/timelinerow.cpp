@@ -16,7 +16,7 @@ __extension__ using Int128 = __int128;
 constexpr std::array<const char*, kTimelineItemKindCount> kKindNames { "kernel", "collective", "memcpy", "memset",
     "API call", "NVTX range", "idle gap" };
 
-std::uint8_t styleOf(TimelineItemKind kind, TimelineVerdict verdict)
+std::uint8_t styleOf(TimelineItemKind kind, VerdictClass verdict)
 {
     return static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (static_cast<unsigned>(verdict) << 4U));
 }
@@ -24,9 +24,9 @@ TimelineItemKind kindOf(std::uint8_t style)
 {
     return static_cast<TimelineItemKind>(style & 0x0FU);
 }
-TimelineVerdict verdictOf(std::uint8_t style)
+VerdictClass verdictOf(std::uint8_t style)
 {
-    return static_cast<TimelineVerdict>(style >> 4U);
+    return static_cast<VerdictClass>(style >> 4U);
 }
 
 // The first i in [from, n) with pred(i), pred being false then true; n when none. Galloping from
@@ -135,7 +135,7 @@ TimelineRow TimelineRow::fromSorted(std::span<const TimelineItem> items)
         row.m_style.push_back(styleOf(it.kind, it.verdict));
         const std::int64_t weight = saturatingAdd(saturatingSub(row.m_end.back(), it.startNs), 1);
         running[static_cast<std::size_t>(it.verdict)] += weight;
-        running[kTimelineVerdictCount + static_cast<std::size_t>(it.kind)] += weight;
+        running[kVerdictClassCount + static_cast<std::size_t>(it.kind)] += weight;
     }
     std::copy(running.begin(), running.end(), row.m_blockSums.end() - static_cast<std::ptrdiff_t>(kCategories));
     return row;
@@ -151,7 +151,7 @@ void TimelineRow::addRange(std::size_t from, std::size_t to, Sums& sums, std::in
     for (std::size_t i = from; i < to; ++i) {
         const std::int64_t weight = sign * (m_end[i] - m_start[i] + 1);
         sums[static_cast<std::size_t>(verdictOf(m_style[i]))] += weight;
-        sums[kTimelineVerdictCount + static_cast<std::size_t>(kindOf(m_style[i]))] += weight;
+        sums[kVerdictClassCount + static_cast<std::size_t>(kindOf(m_style[i]))] += weight;
     }
 }
 
@@ -186,13 +186,13 @@ LodItem TimelineRow::merged(std::size_t first, std::size_t last, PrefixCache& ca
         for (std::size_t c = 0; c < kCategories; ++c)
             sums[c] -= a[c];
     }
-    const auto verdictEnd = sums.begin() + static_cast<std::ptrdiff_t>(kTimelineVerdictCount);
+    const auto verdictEnd = sums.begin() + static_cast<std::ptrdiff_t>(kVerdictClassCount);
     LodItem item;
     item.startNs = m_start[first];
     item.endNs = m_end[last - 1]; // the rows do not overlap, so ends are in order too
     item.first = static_cast<std::uint32_t>(first);
     item.count = static_cast<std::uint32_t>(last - first);
-    item.verdict = static_cast<TimelineVerdict>(std::max_element(sums.begin(), verdictEnd) - sums.begin());
+    item.verdict = static_cast<VerdictClass>(std::max_element(sums.begin(), verdictEnd) - sums.begin());
     item.kind = static_cast<TimelineItemKind>(std::max_element(verdictEnd, sums.end()) - verdictEnd);
     return item;
 }

@@ -117,7 +117,7 @@ private Q_SLOTS:
         // Coloured by verdict: vectorAdd is memory-bound.
         const auto& marker = view.pointsItem()->markers().front();
         const auto& kernel = m_small->report.kernels[chart.points.front().kernel];
-        QCOMPARE(kernel.analysis.verdict, std::string("memory-bound"));
+        QCOMPARE(kernel.analysis.verdict, core::VerdictClass::MemoryBound);
         QCOMPARE(ui::verdictColor(u"memory-bound"), QColor(0x4f, 0xa3, 0xe0));
         QCOMPARE(marker.color, quint8(1));
         view.setDocument(nullptr);

@@ -15,7 +15,9 @@ inline constexpr const char* kInjectLibraryName = "libridgeline-inject.so";
 inline constexpr const char* kMicrobenchName = "ridgeline-microbench";
 inline constexpr const char* kCuptiHostName = "ridgeline-cupti-host"; // `ridgeline metrics`
 
-struct CaptureSettings {
+// What the launcher tells the injection library, through the environment it gives the program
+// (the library reads it back as inject::InjectionConfig, collectors/cupti/injectionconfig.h).
+struct InjectionSettings {
     std::string injectLibrary; // absolute path
     std::string partDir;
     std::string sessionId;
@@ -34,7 +36,7 @@ struct CaptureSettings {
 
 // `base` ("KEY=VALUE" entries, e.g. environ) with the capture's variables set; filter variables
 // the capture does not set are removed, so that none leaks in from an outer capture.
-std::vector<std::string> captureEnvironment(const std::vector<std::string>& base, const CaptureSettings& settings);
+std::vector<std::string> captureEnvironment(const std::vector<std::string>& base, const InjectionSettings& settings);
 
 // The process environment as "KEY=VALUE" entries.
 std::vector<std::string> processEnvironment();

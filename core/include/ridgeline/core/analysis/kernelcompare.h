@@ -42,9 +42,9 @@ struct KernelDelta {
     std::int64_t deltaNs = 0; // current total − baseline total (a new kernel: its whole time)
     // deltaNs / baseline total × 100; empty for a new kernel or a baseline total of 0.
     std::optional<double> deltaPct;
-    std::string verdictBefore; // the baseline's verdict and bound-by resource (empty: new)
-    std::string boundByBefore;
-    std::string verdictAfter;
+    VerdictClass verdictBefore = VerdictClass::Unknown; // the baseline's verdict and bound-by resource
+    std::string boundByBefore; // (both meaningful only with a baseline)
+    VerdictClass verdictAfter = VerdictClass::Unknown;
     std::string boundByAfter;
     // Fraction of the bounding roof, 0..1, before and after; both set only when both have it.
     std::optional<double> roofBefore;

@@ -32,7 +32,7 @@ struct GpuOpLink {
     std::int64_t deviceId = 0;
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    TimelineVerdict verdict = TimelineVerdict::Unknown;
+    VerdictClass verdict = VerdictClass::Unknown;
     // Indexes into OperatorLinks::operators; kNone when unattributed.
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     std::size_t innermost = kNone; // the cpu_op around the launching call (a python_function when no cpu_op is)

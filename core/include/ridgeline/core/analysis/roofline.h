@@ -23,14 +23,6 @@ class SessionReader;
 // A resource counts as bounding from this utilisation on (Nsight Compute's SOL rule).
 inline constexpr double kBoundThreshold = 0.60;
 
-namespace verdict {
-inline constexpr const char* ComputeBound = "compute-bound";
-inline constexpr const char* MemoryBound = "memory-bound";
-inline constexpr const char* CommunicationBound = "communication-bound";
-inline constexpr const char* LatencyBound = "latency-bound";
-inline constexpr const char* Unknown = "unknown";
-} // namespace verdict
-
 // Everything known of one launch.
 struct KernelFacts {
     std::int64_t kernelId = 0;
@@ -56,7 +48,7 @@ struct CeilingUsed {
 
 struct KernelAnalysis {
     std::int64_t kernelId = 0;
-    std::string verdict = verdict::Unknown;
+    VerdictClass verdict = VerdictClass::Unknown;
     std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
     std::string reason; // one sentence with the numbers
     double durationNs = 0;

@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/base/saturating.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -200,10 +201,20 @@ struct CommOp {
     bool operator==(const CommOp&) const = default;
 };
 
+// What bounds a kernel (ARCHITECTURE §4), in the order legends and reports list them. The text of
+// each (toString: "compute-bound", ...) is what a session stores in verdicts.verdict and what
+// reports, exports and the app show; text that names none of them reads as Unknown.
+enum class VerdictClass : std::uint8_t { ComputeBound, MemoryBound, CommunicationBound, LatencyBound, Unknown };
+inline constexpr std::array kVerdictClasses { VerdictClass::ComputeBound, VerdictClass::MemoryBound,
+    VerdictClass::CommunicationBound, VerdictClass::LatencyBound, VerdictClass::Unknown };
+inline constexpr std::size_t kVerdictClassCount = kVerdictClasses.size();
+const char* toString(VerdictClass verdict);
+VerdictClass verdictClassFromString(std::string_view text);
+
 // Derived from counters and ceilings; recomputable (ARCHITECTURE §4).
 struct Verdict {
     std::int64_t kernelId = 0;
-    std::string verdict; // compute-bound | memory-bound | communication-bound | latency-bound | unknown
+    VerdictClass verdict = VerdictClass::Unknown;
     std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
     std::optional<double> utilization; // of the bounding resource, 0..1
     std::string reason; // one sentence with the numbers

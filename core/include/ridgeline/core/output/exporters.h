@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <functional>
@@ -33,10 +34,10 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out);
 // The Chrome trace viewer's reserved colour name (catapult tracing/base/color_scheme.html) for a
 // verdict: compute-bound "terrible" (dark red), memory-bound "thread_state_runnable" (blue),
 // communication-bound "detailed_memory_dump" (magenta), latency-bound "thread_state_iowait"
-// (orange), anything else "generic_work" (grey).
-const char* traceColourForVerdict(std::string_view verdict);
+// (orange), unknown "generic_work" (grey).
+const char* traceColourForVerdict(VerdictClass verdict);
 // The same colours as CSS hex ("#b40000"), for the HTML report.
-const char* htmlColourForVerdict(std::string_view verdict);
+const char* htmlColourForVerdict(VerdictClass verdict);
 
 // The tables `writeCsvTables` writes, one file `NAME.csv` each.
 std::vector<std::string> csvTableNames();

@@ -37,7 +37,7 @@ struct OpRow {
     std::int64_t cpuTimeNs = 0; // their durations (inclusive; by module: the outermost operators in it)
     std::int64_t selfCpuTimeNs = 0; // less the time of the operators nested in them
     std::int64_t topLevelGpuTimeNs = 0; // GPU ops whose top-level operator has this name (by op only)
-    std::array<std::int64_t, kTimelineVerdictCount> timeByVerdictNs {}; // GPU time by verdict of its GPU ops
+    std::array<std::int64_t, kVerdictClassCount> timeByVerdictNs {}; // GPU time by verdict of its GPU ops
     double shareOfGpuTime = 0; // gpuTimeNs / all GPU time
 };
 

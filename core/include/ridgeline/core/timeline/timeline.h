@@ -26,6 +26,7 @@
 #pragma once
 
 #include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
 
 #include <array>
 #include <cstdint>
@@ -47,12 +48,6 @@ enum class GpuOpKind : std::uint8_t {
     Memset,
 };
 
-// The verdict categories of roofline.h (verdict::*), as indices for the sweep.
-enum class TimelineVerdict : std::uint8_t { ComputeBound, MemoryBound, CommunicationBound, LatencyBound, Unknown };
-inline constexpr std::size_t kTimelineVerdictCount = 5;
-const char* toString(TimelineVerdict verdict);
-TimelineVerdict timelineVerdictFromString(std::string_view verdict); // unrecognised -> Unknown
-
 inline constexpr std::int64_t kNoLaunch = std::numeric_limits<std::int64_t>::min();
 
 // One GPU op of one rank and device, as the analysis needs it.
@@ -63,7 +58,7 @@ struct TimelineOp {
     std::int64_t launchEndNs = kNoLaunch;
     std::int64_t streamId = -1; // -1 for collectives without a kernel
     GpuOpKind kind = GpuOpKind::Kernel;
-    TimelineVerdict verdict = TimelineVerdict::Unknown;
+    VerdictClass verdict = VerdictClass::Unknown;
 };
 
 // [startNs, endNs): ops are clipped to it and ops entirely outside are left out.
@@ -105,7 +100,7 @@ struct TimelineSummary {
     std::int64_t communicationNs = 0;
     std::int64_t overlapNs = 0;
     std::optional<double> commCompOverlapPct; // unset without communication time
-    std::array<std::int64_t, kTimelineVerdictCount> timeByVerdictNs {}; // indexed by TimelineVerdict
+    std::array<std::int64_t, kVerdictClassCount> timeByVerdictNs {}; // indexed by VerdictClass
     IdleGaps idleGaps;
     std::vector<StreamQueueDepth> queues; // by stream id
 };

@@ -28,7 +28,7 @@ struct TimelineItem {
     std::int64_t sourceId = -1; // kernels.id, memops.id, comm_ops.id, api_calls.id, nvtx_ranges.id; -1: none
     std::int32_t nameIndex = -1; // into TimelineData's names; -1: none
     TimelineItemKind kind = TimelineItemKind::Kernel;
-    TimelineVerdict verdict = TimelineVerdict::Unknown;
+    VerdictClass verdict = VerdictClass::Unknown;
 };
 
 // The pixel columns of a view of `window` that is `pixels` wide: column c covers
@@ -60,7 +60,7 @@ struct LodItem {
     // The op's; merged: the kind and the verdict holding the most time among the ops (each op
     // weighs its duration + 1 ns so that instants count; ties go to the lower enum value).
     TimelineItemKind kind = TimelineItemKind::Kernel;
-    TimelineVerdict verdict = TimelineVerdict::Unknown;
+    VerdictClass verdict = VerdictClass::Unknown;
 };
 
 // Items that never overlap (each ends at or before the next one starts), in start order.
@@ -93,7 +93,7 @@ public:
 
 private:
     static constexpr std::size_t kBlock = 32; // ops per stored prefix sum
-    static constexpr std::size_t kCategories = kTimelineVerdictCount + kTimelineItemKindCount;
+    static constexpr std::size_t kCategories = kVerdictClassCount + kTimelineItemKindCount;
     using Sums = std::array<std::int64_t, kCategories>;
     void addRange(std::size_t from, std::size_t to, Sums& sums, std::int64_t sign) const;
     Sums prefix(std::size_t end) const; // per category, the weight of ops [0, end)

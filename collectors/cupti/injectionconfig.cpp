@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "captureconfig.h"
+#include "injectionconfig.h"
 
 #include <charconv>
 #include <string_view>
@@ -29,7 +29,7 @@ std::optional<std::uint64_t> number(std::string_view text)
 
 } // namespace
 
-std::string CaptureConfig::metricsLabel() const
+std::string InjectionConfig::metricsLabel() const
 {
     switch (metricsMode) {
     case MetricsMode::None:
@@ -46,9 +46,9 @@ std::string CaptureConfig::metricsLabel() const
     return {};
 }
 
-CaptureConfig readCaptureConfig(const EnvLookup& getenv)
+InjectionConfig readInjectionConfig(const EnvLookup& getenv)
 {
-    CaptureConfig config;
+    InjectionConfig config;
     auto text = [&](const char* name) -> std::optional<std::string> {
         const char* value = getenv(name);
         if (!value)

@@ -20,7 +20,7 @@ enum class MetricsMode {
     List, // the user's own metric names
 };
 
-struct CaptureConfig {
+struct InjectionConfig {
     std::string partDir; // RIDGELINE_PART_DIR; empty = no part file can be written
     std::string sessionId;
     MetricsMode metricsMode = MetricsMode::Set;
@@ -42,6 +42,6 @@ using EnvLookup = std::function<const char*(const char* name)>;
 
 // Reads RIDGELINE_PART_DIR, RIDGELINE_SESSION_ID, RIDGELINE_METRICS, RIDGELINE_KERNEL_REGEX,
 // RIDGELINE_LAUNCH_SKIP, RIDGELINE_LAUNCH_COUNT, RIDGELINE_NVTX_RANGE, RIDGELINE_FLUSH_PERIOD_MS.
-CaptureConfig readCaptureConfig(const EnvLookup& getenv);
+InjectionConfig readInjectionConfig(const EnvLookup& getenv);
 
 } // namespace ridgeline::inject
