@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Writes the kernels read from an ncu CSV as a session: devices and their datasheet ceilings,
 // processes, kernels on a synthetic timeline, metrics and verdicts.
+#include "common/importsession.h"
 #include "ncucsvinternal.h"
-#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/model/metricnames.h"
 #include "ridgeline/core/store/sessionformat.h"
@@ -127,30 +127,20 @@ void lookUpCeilings(Devices& devices, std::vector<std::string>& warnings)
                 device.ordinal, describe(device)));
             continue;
         }
-        const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
-        if (spec == nullptr) {
+        auto found = importing::catalogueCeilings(device);
+        if (!found) {
             warnings.push_back(
                 fmt::format("GPU {}{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
                     quotedField(device.name), describe(device), id));
             continue;
         }
-        if (device.coreClockKhz == 0 && spec->boostClockHz > 0)
-            device.coreClockKhz = static_cast<std::int64_t>(std::llround(spec->boostClockHz / 1000.0));
-        devices.ceilings[id] = datasheetCeilings(*spec, id);
+        devices.ceilings[id] = std::move(*found);
     }
 }
 
 std::string kernelsHave(std::int64_t count)
 {
     return count == 1 ? std::string("1 kernel has") : fmt::format("{} kernels have", count);
-}
-
-std::string joined(const std::vector<std::string>& parts)
-{
-    std::string text;
-    for (const auto& part : parts)
-        text += (text.empty() ? "" : "; ") + part;
-    return text;
 }
 
 } // namespace
@@ -189,28 +179,19 @@ core::Result<ImportSummary> writeSession(
             fmt::format("{} no duration (gpu__time_duration.sum not collected): 0 ns on the timeline, verdict unknown",
                 kernelsHave(unknown)));
 
-    core::WriterOptions options;
-    options.replaceExisting = overwrite;
-    auto created = core::SessionWriter::create(sessionPath, options);
+    const auto fileName = std::filesystem::path(file.path).filename().string();
+    auto created = importing::beginSession(sessionPath, overwrite, profile.source,
+        file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine));
     if (created.hasError())
         return created.error();
     auto& writer = created.value();
-    RIDGELINE_TRY(writer.beginBatch());
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, profile.source));
-    const auto fileName = std::filesystem::path(file.path).filename().string();
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin,
-        file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
     RIDGELINE_TRY(writer.setMeta("ncu_page", profile.page));
     RIDGELINE_TRY(writer.setMeta("timeline",
         fmt::format("synthetic: Nsight Compute serialises kernels and records no timestamps; kernels are in ID "
                     "order, each starting {} ns after the previous one ended",
             kSyntheticGapNs)));
-    for (const auto& [id, device] : devices.byId) {
-        if (auto deviceId = writer.addDevice(device); deviceId.hasError())
-            return deviceId.error();
-        if (auto it = devices.ceilings.find(id); it != devices.ceilings.end())
-            RIDGELINE_TRY(writer.addCeilings(it->second));
-    }
+    for (const auto& [id, device] : devices.byId)
+        RIDGELINE_TRY(importing::writeDevice(writer, device, devices.ceilings));
 
     // Processes span their kernels.
     std::map<ProcessKey, core::Process> processes;
@@ -309,10 +290,7 @@ core::Result<ImportSummary> writeSession(
             withCounterCeilings.insert(deviceId);
         }
     }
-    if (!summary.warnings.empty())
-        RIDGELINE_TRY(writer.setMeta("warning", joined(summary.warnings)));
-    RIDGELINE_TRY(writer.commitBatch());
-    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
+    RIDGELINE_TRY(importing::finishSession(writer, summary.warnings));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());
     summary.metrics = metricCount;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/importers/ncurepimporter.h"
 
+#include "common/importsession.h"
 #include "ncurepinternal.h"
 
-#include <filesystem>
 #include <fmt/format.h>
 
 namespace ridgeline::collectors {
@@ -11,20 +11,9 @@ namespace ridgeline::collectors {
 core::Result<ImportSummary> importNcuRep(
     const std::vector<std::string>& reportPaths, const std::string& sessionPath, bool overwrite)
 {
-    namespace fs = std::filesystem;
     if (reportPaths.empty())
         return core::makeError(core::ErrorCode::InvalidArgument, "no report to import");
-    std::error_code ec;
-    if (fs::exists(sessionPath, ec)) {
-        for (const auto& path : reportPaths) {
-            if (fs::equivalent(path, sessionPath, ec))
-                return core::makeError(core::ErrorCode::InvalidArgument,
-                    fmt::format("{}: the output would replace the input", sessionPath));
-        }
-        if (!overwrite)
-            return core::makeError(core::ErrorCode::InvalidArgument,
-                fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
-    }
+    RIDGELINE_TRY(importing::checkOutput(reportPaths, sessionPath, overwrite));
     ncu::ParsedProfile profile;
     profile.source = "import:ncu-rep";
     profile.page = "report";
