@@ -13,7 +13,7 @@ bool mentions(const std::vector<std::string>& advice, const std::string& words)
     return std::any_of(advice.begin(), advice.end(), [&](const auto& a) { return a.find(words) != std::string::npos; });
 }
 
-AdviceInput input(std::string_view verdict, std::string_view boundBy, std::string_view hint = {},
+AdviceInput input(VerdictClass verdict, std::string_view boundBy, std::string_view hint = {},
     std::optional<double> utilization = std::nullopt, bool counters = true)
 {
     return AdviceInput { verdict, boundBy, hint, utilization, counters };

@@ -168,7 +168,7 @@ Status writeSmallFixture(const std::string& path)
     op.endNs = 17'000;
     const CommOp ops[] = { op };
     RIDGELINE_TRY(w.addCommOps(ops));
-    const Verdict verdicts[] = { { k0 + 5, "communication-bound", "collective", std::nullopt,
+    const Verdict verdicts[] = { { k0 + 5, VerdictClass::CommunicationBound, "collective", std::nullopt,
         "communication-bound: an NCCL AllReduce of 16 KiB" } };
     RIDGELINE_TRY(w.setVerdicts(verdicts));
     return w.finish(SessionStatus::Complete);

@@ -20,8 +20,7 @@ QString duration(double ns)
 
 QString verdict(core::VerdictClass verdict, const std::string& boundBy)
 {
-    const QString text = QString::fromLatin1(core::toString(verdict));
-    return boundBy.empty() ? text : QStringLiteral("%1 (%2)").arg(text, QString::fromStdString(boundBy));
+    return QString::fromStdString(core::verdictText(verdict, boundBy));
 }
 
 } // namespace

@@ -66,6 +66,14 @@ const char* toString(VerdictClass verdict)
     return "unknown";
 }
 
+std::string verdictText(VerdictClass verdict, std::string_view boundBy)
+{
+    std::string text = toString(verdict);
+    if (!boundBy.empty())
+        text.append(" (").append(boundBy).append(")");
+    return text;
+}
+
 VerdictClass verdictClassFromString(std::string_view text)
 {
     for (const auto v : kVerdictClasses) {

@@ -45,7 +45,7 @@ Totals totalsOf(const std::vector<KernelSummary>& rows)
 
 std::string verdictCell(const KernelAnalysis& a)
 {
-    return a.boundBy.empty() ? std::string(toString(a.verdict)) : fmt::format("{} ({})", toString(a.verdict), a.boundBy);
+    return verdictText(a.verdict, a.boundBy);
 }
 
 std::string roofCell(const KernelAnalysis& a)

@@ -16,11 +16,6 @@ const KernelDelta& deltaAt(const ReportBaseline& b, std::size_t row)
     return b.comparison.kernels.at(row);
 }
 
-std::string verdictText(VerdictClass verdict, const std::string& boundBy)
-{
-    return boundBy.empty() ? std::string(toString(verdict)) : fmt::format("{} ({})", toString(verdict), boundBy);
-}
-
 std::string comparisonWord(const KernelDelta& d)
 {
     return d.isNew() ? "new" : "matched";

@@ -210,6 +210,8 @@ inline constexpr std::array kVerdictClasses { VerdictClass::ComputeBound, Verdic
 inline constexpr std::size_t kVerdictClassCount = kVerdictClasses.size();
 const char* toString(VerdictClass verdict);
 VerdictClass verdictClassFromString(std::string_view text);
+// "memory-bound (DRAM)": the verdict with its bounding resource, or alone when none is named.
+std::string verdictText(VerdictClass verdict, std::string_view boundBy);
 
 // Derived from counters and ceilings; recomputable (ARCHITECTURE §4).
 struct Verdict {
