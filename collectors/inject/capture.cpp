@@ -245,17 +245,20 @@ int fail(const std::string& sentence)
     return 0;
 }
 
-int setUp()
+// The capture of this process with its part file and crash file open; null (and said why) when
+// there is nowhere to write.
+Capture* openCapture()
 {
     auto* capture = new Capture();
     capture->owner = getpid();
     capture->host = hostName();
     capture->config = readInjectionConfig([](const char* name) { return std::getenv(name); });
     const InjectionConfig& config = capture->config;
-    if (config.partDir.empty())
-        return fail("RIDGELINE_PART_DIR is not set, so there is nowhere to write: start the program with "
-                    "`ridgeline capture -- PROGRAM`; nothing is recorded.");
-
+    if (config.partDir.empty()) {
+        fail("RIDGELINE_PART_DIR is not set, so there is nowhere to write: start the program with "
+             "`ridgeline capture -- PROGRAM`; nothing is recorded.");
+        return nullptr;
+    }
     PartIdentity identity;
     identity.pid = capture->owner;
     identity.host = capture->host;
@@ -265,8 +268,10 @@ int setUp()
     const std::string path
         = config.partDir + "/" + capture->host + "-" + std::to_string(capture->owner) + ".part.ridge";
     auto part = PartWriter::create(path, identity);
-    if (part.hasError())
-        return fail("cannot write the part file " + path + " (" + part.error().message + "); nothing is recorded.");
+    if (part.hasError()) {
+        fail("cannot write the part file " + path + " (" + part.error().message + "); nothing is recorded.");
+        return nullptr;
+    }
     capture->part.emplace(std::move(part).value());
     (void)capture->part->setMeta("capture.metrics", config.metricsLabel());
     capture->crashPath = crashFilePath(config.partDir, capture->host, capture->owner);
@@ -276,8 +281,52 @@ int setUp()
             "the crash file " + capture->crashPath
                 + " could not be opened; a crash would lose the records CUPTI holds.",
             false);
-    g_capture = capture;
+    return capture;
+}
 
+// Nothing can be traced: the part is finished now, with the error it holds.
+int finishUntraced(Capture& capture)
+{
+    (void)capture.part->finish(now());
+    capture.part.reset();
+    capture.finished = true;
+    return 0;
+}
+
+// Where the counter collector's values, replay passes and problems go: the part file and stderr.
+CounterSink counterSink(Capture* capture)
+{
+    CounterSink sink;
+    sink.expect = [capture](std::uint32_t correlationId) {
+        std::lock_guard guard(capture->mutex);
+        if (capture->part)
+            capture->part->expectCounters(correlationId);
+    };
+    sink.values = [capture](std::uint32_t correlationId, std::vector<core::MetricValue> values) {
+        std::lock_guard guard(capture->mutex);
+        if (!capture->part)
+            return;
+        if (auto added = capture->part->addCounters(correlationId, std::move(values)); added.hasError())
+            report(*capture, "writing counters failed (" + added.error().message + ").", false);
+    };
+    sink.problem = [capture](const std::string& sentence, bool fatal) { reportLocked(*capture, sentence, fatal); };
+    sink.passes = [capture](const std::string& passes) {
+        std::lock_guard guard(capture->mutex);
+        if (capture->part)
+            (void)capture->part->setMeta("capture.replay_passes", passes);
+        printOnce(*capture,
+            "counters (" + capture->config.metricsLabel() + ") need " + passes + " replay passes per profiled kernel.");
+    };
+    return sink;
+}
+
+int setUp()
+{
+    auto* capture = openCapture();
+    if (!capture)
+        return 0;
+    g_capture = capture;
+    const InjectionConfig& config = capture->config;
     for (const auto& warning : config.warnings)
         reportLocked(*capture, warning, false);
 
@@ -288,10 +337,7 @@ int setUp()
             "the NVIDIA CUDA driver (libcuda.so.1) is not loaded in this process, so no GPU activity can be recorded "
             "(no NVIDIA driver installed, or InitializeInjection was not called by the CUDA driver).",
             true);
-        (void)capture->part->finish(now());
-        capture->part.reset();
-        capture->finished = true;
-        return 0;
+        return finishUntraced(*capture);
     }
 
     capture->translator.emplace(capture->part->processId(), [](CUpti_ActivityKind kind, std::uint32_t cbid) {
@@ -307,36 +353,11 @@ int setUp()
         reportLocked(*capture, warning, false);
     if (!setup.error.empty()) {
         reportLocked(*capture, setup.error, true);
-        (void)capture->part->finish(now());
-        capture->part.reset();
-        capture->finished = true;
-        return 0;
+        return finishUntraced(*capture);
     }
 
     if (config.metricsMode != MetricsMode::None) {
-        CounterSink sink;
-        sink.expect = [capture](std::uint32_t correlationId) {
-            std::lock_guard guard(capture->mutex);
-            if (capture->part)
-                capture->part->expectCounters(correlationId);
-        };
-        sink.values = [capture](std::uint32_t correlationId, std::vector<core::MetricValue> values) {
-            std::lock_guard guard(capture->mutex);
-            if (!capture->part)
-                return;
-            if (auto added = capture->part->addCounters(correlationId, std::move(values)); added.hasError())
-                report(*capture, "writing counters failed (" + added.error().message + ").", false);
-        };
-        sink.problem = [capture](const std::string& sentence, bool fatal) { reportLocked(*capture, sentence, fatal); };
-        sink.passes = [capture](const std::string& passes) {
-            std::lock_guard guard(capture->mutex);
-            if (capture->part)
-                (void)capture->part->setMeta("capture.replay_passes", passes);
-            printOnce(*capture,
-                "counters (" + capture->config.metricsLabel() + ") need " + passes
-                    + " replay passes per profiled kernel.");
-        };
-        auto counters = CounterCollector::start(config, std::move(sink));
+        auto counters = CounterCollector::start(config, counterSink(capture));
         if (counters.hasError())
             reportLocked(*capture, counters.error().message, true);
         else

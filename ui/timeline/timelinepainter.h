@@ -46,6 +46,18 @@ public:
     QColor colorOf(core::TimelineItemKind kind, core::VerdictClass verdict, std::int32_t nameIndex) const;
 
 private:
+    // The bands in view, [first, last), and the screen y of content y 0.
+    struct VisibleBands {
+        std::size_t first = 0;
+        std::size_t last = 0;
+        int top = 0;
+    };
+    void paintBackgrounds(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame,
+        const VisibleBands& visible) const;
+    int paintIdleGaps(QPainter& p, const QRect& bandsArea, const QRect& timeArea, const QPalette& palette,
+        const TimelineFrame& frame, const VisibleBands& visible);
+    void paintLabels(QPainter& p, const QRect& rect, const QRect& bandsArea, const QPalette& palette,
+        const TimelineFrame& frame, const VisibleBands& visible) const;
     void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
     int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
     // Where an op is drawn (clamped to the window); empty when its row has no band.

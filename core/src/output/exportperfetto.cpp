@@ -162,9 +162,20 @@ std::string processLabel(const Process& process)
     return label;
 }
 
-} // namespace
+// The session's tables the trace is written from, all read before anything is written.
+struct TraceInput {
+    std::map<std::string, std::string> meta;
+    std::vector<Device> devices;
+    std::vector<Process> processes;
+    std::vector<Thread> threads;
+    std::vector<KernelName> names;
+    std::vector<MemOp> memOps; // in start order
+    std::vector<ApiCall> apiCalls; // outer slices first, so that nesting ones stack on one lane
+    std::vector<NvtxRange> ranges; // likewise
+    TimeSpan span;
+};
 
-Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
+Status readInput(SessionReader& reader, TraceInput& in)
 {
     auto meta = reader.meta();
     RIDGELINE_EXPORT_TRY(meta);
@@ -176,89 +187,116 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
     RIDGELINE_EXPORT_TRY(threads);
     auto names = reader.kernelNames();
     RIDGELINE_EXPORT_TRY(names);
-    auto memOpsRead = reader.memOps();
-    RIDGELINE_EXPORT_TRY(memOpsRead);
-    auto apiCallsRead = reader.apiCalls();
-    RIDGELINE_EXPORT_TRY(apiCallsRead);
-    auto rangesRead = reader.nvtxRanges();
-    RIDGELINE_EXPORT_TRY(rangesRead);
+    auto memOps = reader.memOps();
+    RIDGELINE_EXPORT_TRY(memOps);
+    auto apiCalls = reader.apiCalls();
+    RIDGELINE_EXPORT_TRY(apiCalls);
+    auto ranges = reader.nvtxRanges();
+    RIDGELINE_EXPORT_TRY(ranges);
     auto span = reader.gpuTimeSpan();
     RIDGELINE_EXPORT_TRY(span);
-    const auto memOps = detail::sortedByStart(std::move(memOpsRead).value());
-    auto apiCalls = std::move(apiCallsRead).value();
-    auto ranges = std::move(rangesRead).value();
-    // Outer slices first so that nesting ones stack on one lane.
+    in.meta = std::move(meta).value();
+    in.devices = std::move(devices).value();
+    in.processes = std::move(processes).value();
+    in.threads = std::move(threads).value();
+    in.names = std::move(names).value();
+    in.memOps = detail::sortedByStart(std::move(memOps).value());
+    in.apiCalls = std::move(apiCalls).value();
+    in.ranges = std::move(ranges).value();
+    in.span = span.value();
     auto byStart = [](const auto& a, const auto& b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
     };
-    std::stable_sort(apiCalls.begin(), apiCalls.end(), byStart);
-    std::stable_sort(ranges.begin(), ranges.end(), byStart);
+    std::stable_sort(in.apiCalls.begin(), in.apiCalls.end(), byStart);
+    std::stable_sort(in.ranges.begin(), in.ranges.end(), byStart);
+    return {};
+}
 
-    TraceWriter writer(out);
-    // Time base: zero unless the clock is too far out for doubles to keep nanoseconds.
-    std::int64_t minNs = span.value().empty ? 0 : span.value().startNs;
-    std::int64_t maxNs = span.value().empty ? 0 : span.value().endNs;
-    for (const auto& op : memOps) {
-        minNs = std::min(minNs, op.startNs);
-        maxNs = std::max(maxNs, op.endNs);
-    }
-    for (const auto& call : apiCalls) {
-        minNs = std::min(minNs, call.startNs);
-        maxNs = std::max(maxNs, call.endNs);
-    }
-    for (const auto& range : ranges) {
-        minNs = std::min(minNs, range.startNs);
-        maxNs = std::max(maxNs, range.endNs);
-    }
+// Time base: zero unless the clock is too far out for doubles to keep nanoseconds.
+std::int64_t timeBase(const TraceInput& in)
+{
+    std::int64_t minNs = in.span.empty ? 0 : in.span.startNs;
+    std::int64_t maxNs = in.span.empty ? 0 : in.span.endNs;
+    auto widen = [&](const auto& items) {
+        for (const auto& item : items) {
+            minNs = std::min(minNs, item.startNs);
+            maxNs = std::max(maxNs, item.endNs);
+        }
+    };
+    widen(in.memOps);
+    widen(in.apiCalls);
+    widen(in.ranges);
     if (maxNs > kLargeTimeNs || minNs < -kLargeTimeNs)
-        writer.m_baseNs = saturatingSub(minNs, ((minNs % 1'000'000'000) + 1'000'000'000) % 1'000'000'000);
+        return saturatingSub(minNs, ((minNs % 1'000'000'000) + 1'000'000'000) % 1'000'000'000);
+    return 0;
+}
 
-    writer.begin();
-    // Devices, then host processes.
-    std::set<std::string> hosts;
-    for (const auto& d : devices.value())
-        hosts.insert(d.host);
-    std::map<std::int64_t, std::int64_t> devicePids;
-    std::int64_t sortIndex = 0;
-    for (const auto& d : devices.value()) {
-        devicePids[d.id] = kDevicePidBase + d.id;
-        writer.processName(kDevicePidBase + d.id, deviceLabel(d, hosts.size() > 1), sortIndex++);
+// Writes one trace: processes (devices, then host processes), host threads (API calls, NVTX
+// ranges), GPU ops per stream with flow arrows from their launching calls, then the metadata.
+class PerfettoExport {
+public:
+    PerfettoExport(const TraceInput& in, std::ostream& out)
+        : m_in(in)
+        , m_writer(out)
+    {
+        m_writer.m_baseNs = timeBase(in);
     }
-    auto devicePid = [&](std::int64_t deviceId) {
-        auto [it, added] = devicePids.emplace(deviceId, kDevicePidBase + deviceId);
-        if (added)
-            writer.processName(it->second, fmt::format("GPU (device {} not described)", deviceId), sortIndex++);
-        return it->second;
-    };
-    std::map<std::int64_t, std::int64_t> hostPids; // process row id -> pid in the trace
-    std::set<std::int64_t> usedPids;
-    for (const auto& p : processes.value()) {
-        const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : kHostPidFallbackBase + p.id;
-        hostPids[p.id] = pid;
-        writer.processName(pid, processLabel(p), 1000 + sortIndex++);
+
+    Status write(SessionReader& reader)
+    {
+        m_writer.begin();
+        writeProcesses();
+        writeHostThreads();
+        RIDGELINE_TRY(writeGpuOps(reader));
+        writeEnd(reader.path());
+        return {};
     }
-    auto hostPid = [&](std::int64_t processId) {
-        auto [it, added] = hostPids.emplace(processId, kHostPidFallbackBase + processId);
+
+private:
+    using Key = std::pair<std::int64_t, std::int64_t>;
+
+    void writeProcesses()
+    {
+        std::set<std::string> hosts;
+        for (const auto& d : m_in.devices)
+            hosts.insert(d.host);
+        for (const auto& d : m_in.devices) {
+            m_devicePids[d.id] = kDevicePidBase + d.id;
+            m_writer.processName(kDevicePidBase + d.id, deviceLabel(d, hosts.size() > 1), m_sortIndex++);
+        }
+        std::set<std::int64_t> usedPids;
+        for (const auto& p : m_in.processes) {
+            const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : kHostPidFallbackBase + p.id;
+            m_hostPids[p.id] = pid;
+            m_writer.processName(pid, processLabel(p), 1000 + m_sortIndex++);
+        }
+    }
+
+    std::int64_t devicePid(std::int64_t deviceId)
+    {
+        auto [it, added] = m_devicePids.emplace(deviceId, kDevicePidBase + deviceId);
         if (added)
-            writer.processName(it->second, fmt::format("process {} (not described)", processId), 1000 + sortIndex++);
+            m_writer.processName(it->second, fmt::format("GPU (device {} not described)", deviceId), m_sortIndex++);
         return it->second;
-    };
+    }
+
+    std::int64_t hostPid(std::int64_t processId)
+    {
+        auto [it, added] = m_hostPids.emplace(processId, kHostPidFallbackBase + processId);
+        if (added)
+            m_writer.processName(
+                it->second, fmt::format("process {} (not described)", processId), 1000 + m_sortIndex++);
+        return it->second;
+    }
 
     // Host threads: API calls on the OS thread's own tid, NVTX ranges on a track of their own.
-    std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> threadOrder;
-    for (const auto& t : threads.value()) {
-        threadNames[{ t.processId, t.tid }] = t.name;
-        threadOrder.emplace(std::make_pair(t.processId, t.tid), static_cast<std::int64_t>(threadOrder.size()));
-    }
-    std::map<std::pair<std::int64_t, std::int64_t>, Track> apiTracks, nvtxTracks;
-    auto hostTrack = [&](auto& tracks, std::int64_t processId, std::int64_t tid, bool nvtx) -> Track& {
+    Track& hostTrack(std::map<Key, Track>& tracks, std::int64_t processId, std::int64_t tid, bool nvtx)
+    {
         auto [it, added] = tracks.try_emplace({ processId, tid });
         if (added) {
-            auto order
-                = threadOrder.emplace(std::make_pair(processId, tid), static_cast<std::int64_t>(threadOrder.size()))
-                      .first->second;
-            const auto& name = threadNames[{ processId, tid }];
+            auto order = m_threadOrder.emplace(Key(processId, tid), static_cast<std::int64_t>(m_threadOrder.size()))
+                             .first->second;
+            const auto& name = m_threadNames[{ processId, tid }];
             auto label = name.empty() ? fmt::format("thread {}", tid) : fmt::format("thread {} ({})", tid, name);
             it->second.pid = hostPid(processId);
             it->second.name = nvtx ? "NVTX: " + label : label;
@@ -268,93 +306,137 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
                 it->second.firstTid = tid;
         }
         return it->second;
-    };
-
-    std::map<std::pair<std::int64_t, std::int64_t>, HostLaunch> launches; // (process, correlation)
-    for (const auto& call : apiCalls) {
-        auto& track = hostTrack(apiTracks, call.processId, call.threadId, false);
-        const auto tid = writer.place(track, call.startNs, call.endNs);
-        nlohmann::json args
-            = { { "domain", call.domain }, { "correlation", call.correlationId }, { "return_code", call.returnCode } };
-        writer.complete(call.name, "cuda_api", track.pid, tid, call.startNs, call.endNs, args, nullptr);
-        if (call.correlationId != 0)
-            launches.try_emplace({ call.processId, call.correlationId }, HostLaunch { track.pid, tid, call.startNs });
-    }
-    for (const auto& range : ranges) {
-        auto& track = hostTrack(nvtxTracks, range.processId, range.threadId, true);
-        const auto tid = writer.place(track, range.startNs, range.endNs);
-        nlohmann::json args = { { "domain", range.domain }, { "category", range.category } };
-        if (range.color != 0)
-            args["color"] = fmt::format("#{:08x}", range.color);
-        writer.complete(range.name, "nvtx", track.pid, tid, range.startNs, range.endNs, args, nullptr);
     }
 
-    // GPU ops, streamed in start order: one track per (device, stream), lanes for overlaps.
-    std::unordered_map<std::int64_t, std::string> kernelNames;
-    for (const auto& n : names.value())
-        kernelNames[n.id] = n.demangled.empty() ? n.raw : n.demangled;
-    std::map<std::pair<std::int64_t, std::int64_t>, Track> streams;
-    auto streamTrack = [&](std::int64_t deviceId, std::int64_t streamId) -> Track& {
-        auto [it, added] = streams.try_emplace({ deviceId, streamId });
+    void writeHostThreads()
+    {
+        for (const auto& t : m_in.threads) {
+            m_threadNames[{ t.processId, t.tid }] = t.name;
+            m_threadOrder.emplace(Key(t.processId, t.tid), static_cast<std::int64_t>(m_threadOrder.size()));
+        }
+        std::map<Key, Track> apiTracks, nvtxTracks;
+        for (const auto& call : m_in.apiCalls) {
+            auto& track = hostTrack(apiTracks, call.processId, call.threadId, false);
+            const auto tid = m_writer.place(track, call.startNs, call.endNs);
+            nlohmann::json args = { { "domain", call.domain }, { "correlation", call.correlationId },
+                { "return_code", call.returnCode } };
+            m_writer.complete(call.name, "cuda_api", track.pid, tid, call.startNs, call.endNs, args, nullptr);
+            if (call.correlationId != 0)
+                m_launches.try_emplace(
+                    { call.processId, call.correlationId }, HostLaunch { track.pid, tid, call.startNs });
+        }
+        for (const auto& range : m_in.ranges) {
+            auto& track = hostTrack(nvtxTracks, range.processId, range.threadId, true);
+            const auto tid = m_writer.place(track, range.startNs, range.endNs);
+            nlohmann::json args = { { "domain", range.domain }, { "category", range.category } };
+            if (range.color != 0)
+                args["color"] = fmt::format("#{:08x}", range.color);
+            m_writer.complete(range.name, "nvtx", track.pid, tid, range.startNs, range.endNs, args, nullptr);
+        }
+    }
+
+    // One track per (device, stream), lanes for overlaps.
+    Track& streamTrack(std::int64_t deviceId, std::int64_t streamId)
+    {
+        auto [it, added] = m_streams.try_emplace({ deviceId, streamId });
         if (added) {
             it->second.pid = devicePid(deviceId);
             it->second.name = fmt::format("stream {}", streamId);
             it->second.sortIndex = std::clamp<std::int64_t>(streamId, 0, 1'000'000) * 1000;
         }
         return it->second;
-    };
-    std::int64_t flowId = 0;
-    auto linkLaunch = [&](std::int64_t processId, std::int64_t correlationId, std::int64_t pid, std::int64_t tid,
-                          std::int64_t startNs) {
+    }
+
+    // A flow arrow from the API call that launched an op (same process and correlation id) to it.
+    void linkLaunch(
+        std::int64_t processId, std::int64_t correlationId, std::int64_t pid, std::int64_t tid, std::int64_t startNs)
+    {
         if (correlationId == 0)
             return;
-        auto it = launches.find({ processId, correlationId });
-        if (it == launches.end())
+        auto it = m_launches.find({ processId, correlationId });
+        if (it == m_launches.end())
             return;
-        ++flowId;
-        writer.flow("s", flowId, it->second.pid, it->second.tid, it->second.startNs);
-        writer.flow("f", flowId, pid, tid, startNs);
-    };
-    detail::GpuOpVisitor visit;
-    visit.kernel = [&](const Kernel& k, const KernelAnalysis& analysis) {
+        ++m_flowId;
+        m_writer.flow("s", m_flowId, it->second.pid, it->second.tid, it->second.startNs);
+        m_writer.flow("f", m_flowId, pid, tid, startNs);
+    }
+
+    void writeKernel(const Kernel& k, const KernelAnalysis& analysis)
+    {
         auto& track = streamTrack(k.deviceId, k.streamId);
-        const auto tid = writer.place(track, k.startNs, k.endNs);
-        auto name = kernelNames.find(k.nameId);
+        const auto tid = m_writer.place(track, k.startNs, k.endNs);
+        auto name = m_kernelNames.find(k.nameId);
         nlohmann::json args
             = { { "kernel_id", k.id }, { "correlation", k.correlationId }, { "grid", detail::dimText(k.grid) },
                   { "block", detail::dimText(k.block) }, { "registers_per_thread", k.registersPerThread },
                   { "static_shared_bytes", k.staticSharedBytes }, { "dynamic_shared_bytes", k.dynamicSharedBytes },
                   { "start_ns", k.startNs }, { "duration_ns", k.durationNs() } };
         addVerdict(args, analysis);
-        writer.complete(name == kernelNames.end() ? fmt::format("kernel name {}", k.nameId) : name->second, "kernel",
-            track.pid, tid, k.startNs, k.endNs, args, traceColourForVerdict(analysis.verdict));
+        m_writer.complete(name == m_kernelNames.end() ? fmt::format("kernel name {}", k.nameId) : name->second,
+            "kernel", track.pid, tid, k.startNs, k.endNs, args, traceColourForVerdict(analysis.verdict));
         linkLaunch(k.processId, k.correlationId, track.pid, tid, k.startNs);
-    };
-    visit.memOp = [&](const MemOp& op) {
+    }
+
+    void writeMemOp(const MemOp& op)
+    {
         auto& track = streamTrack(op.deviceId, op.streamId);
-        const auto tid = writer.place(track, op.startNs, op.endNs);
+        const auto tid = m_writer.place(track, op.startNs, op.endNs);
         const auto analysis = analyzeMemOp(op);
         nlohmann::json args = { { "kind", toString(op.kind) }, { "bytes", op.bytes },
             { "correlation", op.correlationId }, { "src_memory", op.srcMemory }, { "dst_memory", op.dstMemory },
             { "start_ns", op.startNs }, { "duration_ns", saturatingSub(op.endNs, op.startNs) } };
         addVerdict(args, analysis);
-        writer.complete(toString(op.kind), op.kind == MemOpKind::Memset ? "memset" : "memcpy", track.pid, tid,
+        m_writer.complete(toString(op.kind), op.kind == MemOpKind::Memset ? "memset" : "memcpy", track.pid, tid,
             op.startNs, op.endNs, args, traceColourForVerdict(analysis.verdict));
         linkLaunch(op.processId, op.correlationId, track.pid, tid, op.startNs);
-    };
-    RIDGELINE_TRY(detail::forEachGpuOp(reader, memOps, visit));
+    }
 
-    nlohmann::json colours = nlohmann::json::object();
-    for (const auto v : kVerdictClasses)
-        colours[toString(v)] = traceColourForVerdict(v);
-    auto metaValue = [&](const char* key) {
-        auto it = meta.value().find(key);
-        return it == meta.value().end() ? std::string() : it->second;
-    };
-    const nlohmann::json metadata
-        = { { "ridgeline_version", kVersion }, { "session", reader.path() }, { "source", metaValue("source") },
-              { "origin", metaValue("origin") }, { "time_base_ns", writer.m_baseNs }, { "verdict_colours", colours } };
-    writer.end(metadata.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    // GPU ops, streamed in start order.
+    Status writeGpuOps(SessionReader& reader)
+    {
+        for (const auto& n : m_in.names)
+            m_kernelNames[n.id] = n.demangled.empty() ? n.raw : n.demangled;
+        detail::GpuOpVisitor visit;
+        visit.kernel = [this](const Kernel& k, const KernelAnalysis& analysis) { writeKernel(k, analysis); };
+        visit.memOp = [this](const MemOp& op) { writeMemOp(op); };
+        return detail::forEachGpuOp(reader, m_in.memOps, visit);
+    }
+
+    void writeEnd(const std::string& sessionPath)
+    {
+        nlohmann::json colours = nlohmann::json::object();
+        for (const auto v : kVerdictClasses)
+            colours[toString(v)] = traceColourForVerdict(v);
+        auto metaValue = [&](const char* key) {
+            auto it = m_in.meta.find(key);
+            return it == m_in.meta.end() ? std::string() : it->second;
+        };
+        const nlohmann::json metadata = { { "ridgeline_version", kVersion }, { "session", sessionPath },
+            { "source", metaValue("source") }, { "origin", metaValue("origin") }, { "time_base_ns", m_writer.m_baseNs },
+            { "verdict_colours", colours } };
+        m_writer.end(metadata.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+
+    const TraceInput& m_in;
+    TraceWriter m_writer;
+    std::int64_t m_sortIndex = 0;
+    std::map<std::int64_t, std::int64_t> m_devicePids; // device id -> pid in the trace
+    std::map<std::int64_t, std::int64_t> m_hostPids; // process row id -> pid in the trace
+    std::map<Key, std::string> m_threadNames;
+    std::map<Key, std::int64_t> m_threadOrder;
+    std::map<Key, HostLaunch> m_launches; // (process, correlation)
+    std::map<Key, Track> m_streams;
+    std::unordered_map<std::int64_t, std::string> m_kernelNames;
+    std::int64_t m_flowId = 0;
+};
+
+} // namespace
+
+Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
+{
+    TraceInput in;
+    RIDGELINE_TRY(readInput(reader, in));
+    RIDGELINE_TRY(PerfettoExport(in, out).write(reader));
     if (!out)
         return makeError(ErrorCode::Io, "cannot write the trace (disk full?)");
     return {};
