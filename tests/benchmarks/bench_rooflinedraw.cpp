@@ -4,11 +4,11 @@
 // number of points in a plain Qt Charts QScatterSeries, the way the view does not draw them.
 // Results and command: docs/PERFORMANCE.md, "Roofline view".
 #include "common/selectionmodel.h"
+#include "qtbench.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "roofline/rooflineview.h"
 
-#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QImage>
@@ -180,13 +180,5 @@ BENCHMARK(BM_QtScatterSeriesSetAndRender)
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return ridgeline::testing::runQtBenchmarks(argc, argv);
 }

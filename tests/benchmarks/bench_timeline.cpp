@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Timeline analysis benchmarks (core/include/ridgeline/core/timeline.h): the interval maths on
+// Timeline analysis benchmarks (core/include/ridgeline/core/timeline/timeline.h): the interval maths on
 // 10 M GPU ops held in memory (the target: under 2 s), and the whole analysis of a
 // 1 M-kernel session file. All data is synthetic. Results and commands: docs/PERFORMANCE.md.
 #include "fixtures.h"

@@ -9,6 +9,7 @@
 #include "kernels/kernelpage.h"
 #include "kernels/launchmodel.h"
 #include "kernels/launchrows.h"
+#include "qtbench.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
@@ -232,15 +233,5 @@ int main(int argc, char** argv)
 {
     std::fprintf(stderr, "bench_uiopen: writing the synthetic 1 M-kernel session…\n");
     (void)sessionPath(); // before any thread exists: it forks
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QStandardPaths::setTestModeEnabled(true); // no user settings (grouping, geometry) in the figures
-    QSettings().clear();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return ridgeline::testing::runQtBenchmarks(argc, argv);
 }

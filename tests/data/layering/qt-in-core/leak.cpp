@@ -1,3 +1,3 @@
-// Deliberate layering violation: tests/check_no_qt.cmake must reject this file
-// (the test layering.check_detects_qt_include expects it to fail).
+// Deliberate layering violation: core and collectors include no Qt header
+// (tests/layering: layering.fails.no_qt_in_core_or_collectors expects the check to reject this file).
 #include <QString>
