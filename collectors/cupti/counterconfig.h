@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The host half of per-kernel counters: which metrics, split into config images the range
-// profiler accepts (GPU counters, then system-unit counters: collectors/metricsets.h), each with
+// profiler accepts (GPU counters, then system-unit counters: collectors/metrics/metricsets.h), each with
 // its replay passes; and evaluating a decoded counter data image into values. Only the CUPTI
 // Profiler Host API is used, so all of it runs without a GPU (tests/cupti).
 #pragma once

@@ -15,7 +15,7 @@
 namespace ridgeline::inject {
 
 enum class MetricsMode {
-    Set, // a named set of collectors/metricsets.h ("roofline", "full")
+    Set, // a named set of collectors/metrics/metricsets.h ("roofline", "full")
     None, // trace only
     List, // the user's own metric names
 };

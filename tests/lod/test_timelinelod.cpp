@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The timeline LOD data loaded from session files (core/include/ridgeline/core/timelinelod.h):
+// The timeline LOD data loaded from session files (core/include/ridgeline/core/timeline/timelinelod.h):
 // lanes per rank, device, stream, collectives and host thread, rows for overlapping ops, launches of
 // a kernel, cancellation, and the bundled two-rank example.
 #include "ridgeline/core/store/sessionreader.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Level-of-detail rows (core/include/ridgeline/core/timelinerow.h) on plain items: every LOD result
+// Level-of-detail rows (core/include/ridgeline/core/timeline/timelinerow.h) on plain items: every LOD result
 // is compared with a brute-force grouping of the raw ops worked out here, at several zoom levels.
 #include "ridgeline/core/timeline/timelinerow.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The streaming splitter of the Kineto importer (collectors/importers/kinetosplit.h), checked
+// The streaming splitter of the Kineto importer (collectors/importers/kineto/kinetosplit.h), checked
 // against a plain JSON reader: whatever the window and batch sizes, the pieces it hands over hold
 // exactly the trace's top-level members and events, in order.
 #include "gunzip.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Timeline analysis (core/include/ridgeline/core/timeline.h): every figure against values worked
+// Timeline analysis (core/include/ridgeline/core/timeline/timeline.h): every figure against values worked
 // out by hand in the comments, first on plain ops, then through a session file.
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"

@@ -29,7 +29,7 @@ bool isByteQuantity(std::string_view name)
         || endsWith(name, "_memory") || endsWith(name, "cache_size") || endsWith(name, "_window_size");
 }
 
-// The counts the roofline reads (core/metricnames.h), which a report may hold only as rates.
+// The counts the roofline reads (core/model/metricnames.h), which a report may hold only as rates.
 std::vector<std::string> roofCounts()
 {
     namespace m = core::metric;

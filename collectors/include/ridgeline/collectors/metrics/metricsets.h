@@ -12,7 +12,7 @@
 
 namespace ridgeline::collectors {
 
-// "roofline": what the roofline analysis reads (core/include/ridgeline/core/metricnames.h).
+// "roofline": what the roofline analysis reads (core/include/ridgeline/core/model/metricnames.h).
 // "full": roofline plus Speed-of-Light throughputs, hierarchical L1/L2 roofs, every tensor source
 // type, link utilisation. A superset of "roofline".
 inline constexpr std::string_view RooflineSet = "roofline";

@@ -87,7 +87,7 @@ inline constexpr double L1BytesPerCycle = 128.0;
 inline constexpr std::string_view TensorPipePeakPerCycle = "sm__inst_executed_pipe_tensor.sum.peak_sustained";
 
 // Other chips' names for the counters above, found with the CUPTI 13.0 Profiler Host API
-// (collectors/include/ridgeline/collectors/metricsets.h, docs/METRIC-SETS.md).
+// (collectors/include/ridgeline/collectors/metrics/metricsets.h, docs/METRIC-SETS.md).
 // Blackwell GB20x (GB202, GB203, GB205, GB206, GB207) rejects dram__bytes_read.sum and
 // dram__bytes_write.sum; it names them so (dram__bytes.sum is the same on every chip with DRAM).
 inline constexpr std::string_view DramBytesOpRead = "dram__bytes_op_read.sum";
