@@ -85,10 +85,9 @@ TEST(Advice, AboveTheCeilingIsFlaggedFirst)
 
 TEST(Advice, NeverEmptyAndTakesTheAnalysis)
 {
-    for (const char* v : { VerdictClass::ComputeBound, VerdictClass::MemoryBound, VerdictClass::CommunicationBound,
-             VerdictClass::LatencyBound, VerdictClass::Unknown, "something else" }) {
+    for (const auto v : kVerdictClasses) {
         for (const char* bound : { "", "FP64", "DRAM", "L1", "PCIe", "collective", "weird" })
-            EXPECT_FALSE(adviceFor(input(v, bound)).empty()) << v << " " << bound;
+            EXPECT_FALSE(adviceFor(input(v, bound)).empty()) << toString(v) << " " << bound;
     }
     KernelAnalysis a;
     a.verdict = VerdictClass::MemoryBound;

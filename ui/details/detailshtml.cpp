@@ -7,6 +7,7 @@
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/model/resource.h"
 
 #include <cmath>
 #include <span>
@@ -37,7 +38,7 @@ QString dim(const core::Dim3& d)
 
 bool isMemoryOrLink(const std::string& res)
 {
-    return res == "DRAM" || res == "L2" || res == "L1" || res == "NVLink" || res == "PCIe";
+    return core::kindOf(res) != core::ResourceKind::Compute;
 }
 
 QString header(const DetailsInput& in, const core::KernelSummary& k)
@@ -138,7 +139,8 @@ QString figuresSection(const core::KernelAnalysis& a)
                 value += QObject::tr(" — used at %1").arg(percent(util->second));
             html += row(q(res), value);
         }
-        if (const auto tensor = a.utilization.find("tensor"); tensor != a.utilization.end())
+        if (const auto tensor = a.utilization.find(core::toString(core::Resource::Tensor));
+            tensor != a.utilization.end())
             html += row(QObject::tr("tensor (all types)"), QObject::tr("used at %1").arg(percent(tensor->second)));
         html += QStringLiteral("</table>");
     }

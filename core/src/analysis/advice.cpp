@@ -2,6 +2,7 @@
 #include "ridgeline/core/analysis/advice.h"
 
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 
 namespace ridgeline::core {
 
@@ -16,7 +17,7 @@ bool startsWith(std::string_view text, std::string_view prefix)
 
 bool isTensorBound(std::string_view boundBy)
 {
-    return boundBy == "tensor" || (boundBy.size() > 7 && boundBy.substr(boundBy.size() - 7) == "_tensor");
+    return resourceFromString(boundBy) == Resource::Tensor || isTensorPipe(boundBy);
 }
 
 Advice computeAdvice(std::string_view boundBy)

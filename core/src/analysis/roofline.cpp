@@ -4,6 +4,7 @@
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 #include "rooflinemetrics.h"
 #include "speedoflight.h"
 #include "verdictrules.h"
@@ -17,7 +18,7 @@ using namespace detail;
 
 namespace {
 
-constexpr const char* kTensor = "tensor"; // all tensor types share the tensor pipe
+constexpr const char* kTensor = toString(Resource::Tensor); // all tensor types share the tensor pipe
 
 // Total FLOPs (INT8 ops excluded) and, when every precision has a ceiling, the seconds the
 // mix would take at peak.

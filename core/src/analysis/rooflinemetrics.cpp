@@ -2,6 +2,7 @@
 #include "rooflinemetrics.h"
 
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,7 +126,7 @@ std::optional<double> metricValue(const MetricMap& metrics, std::string_view nam
 
 bool isTensor(std::string_view resourceName)
 {
-    return resourceName.size() > 7 && resourceName.substr(resourceName.size() - 7) == "_tensor";
+    return isTensorPipe(resourceName);
 }
 
 bool isFloatingPoint(std::string_view resourceName)

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 #include "rooflinemetrics.h"
 #include "speedoflight.h"
 
@@ -15,17 +16,6 @@ namespace ridgeline::core::detail {
 namespace {
 
 constexpr double kShortKernelNs = 5'000; // below this a launch is dominated by its ramp-up and tail
-
-enum class Kind { Compute, Memory, Link };
-
-Kind kindOf(const std::string& res)
-{
-    if (res == resource::NVLink || res == resource::PCIe)
-        return Kind::Link;
-    if (res == resource::DRAM || res == resource::L2 || res == resource::L1)
-        return Kind::Memory;
-    return Kind::Compute;
-}
 
 std::string percent(double fraction)
 {
@@ -49,12 +39,12 @@ std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, const std::str
     const double seconds = a.durationNs / 1e9;
     const double util = a.utilization.at(res);
     double amount = 0;
-    if (res == "tensor") {
+    if (resourceFromString(res) == Resource::Tensor) {
         for (const auto& [precision, ops] : a.flopsByPrecision) {
             if (isTensor(precision))
                 amount += ops;
         }
-    } else if (kindOf(res) == Kind::Compute) {
+    } else if (kindOf(res) == ResourceKind::Compute) {
         amount = a.flopsByPrecision.count(res) ? a.flopsByPrecision.at(res) : 0;
     } else {
         amount = a.bytesByLevel.count(res) ? a.bytesByLevel.at(res) : 0;
@@ -146,12 +136,12 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     }
     a.boundBy = res;
     a.boundUtilization = util;
-    const Kind kind = kindOf(res);
-    a.verdict = kind == Kind::Link ? VerdictClass::CommunicationBound
-        : kind == Kind::Memory     ? VerdictClass::MemoryBound
+    const ResourceKind kind = kindOf(res);
+    a.verdict = kind == ResourceKind::Link ? VerdictClass::CommunicationBound
+        : kind == ResourceKind::Memory     ? VerdictClass::MemoryBound
                                    : VerdictClass::ComputeBound;
     const auto [rate, ceiling] = rateAndCeiling(a, res);
-    const char* unit = kind == Kind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
+    const char* unit = kind == ResourceKind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
     a.reason = fmt::format(
         "{} ({}): {} = {} of {}", toString(a.verdict), res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
     if (const auto second = runnerUp(a, res); !second.empty())

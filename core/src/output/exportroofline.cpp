@@ -4,6 +4,7 @@
 #include "exporthtml.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 #include "ridgeline/core/output/exporters.h"
 
 #include <algorithm>
@@ -98,7 +99,7 @@ std::string roofs(const Axes& ax, const RooflineChart& chart)
     double lastLabelY = -1e9;
     for (const auto& c : chart.compute) {
         const double y = ax.y(std::log10(c.value));
-        const bool tensor = c.resource.find("tensor") != std::string::npos;
+        const bool tensor = isTensorPipe(c.resource);
         svg += fmt::format(R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="roof comp{}"/>)"
                            "\n",
             ax.x(std::log10(c.x0)), y, ax.x(std::log10(c.x1)), y, tensor ? " tensor" : "");
