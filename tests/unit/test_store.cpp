@@ -39,16 +39,10 @@ void expectOk(const Status& status)
     EXPECT_TRUE(status.ok()) << (status.ok() ? "" : status.error().message);
 }
 
+// A kernel of process 1.
 Kernel makeKernel(std::int64_t nameId, std::int64_t device, std::int64_t stream, std::int64_t start, std::int64_t end)
 {
-    Kernel k;
-    k.processId = 1;
-    k.deviceId = device;
-    k.streamId = stream;
-    k.nameId = nameId;
-    k.startNs = start;
-    k.endNs = end;
-    return k;
+    return ridgeline::testing::kernelRecord(1, device, stream, nameId, start, end);
 }
 
 } // namespace

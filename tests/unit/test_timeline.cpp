@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Timeline analysis (core/include/ridgeline/core/timeline/timeline.h): every figure against values worked
 // out by hand in the comments, first on plain ops, then through a session file.
+#include "fixtures.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"
 #include "ridgeline/core/timeline/timeline.h"
@@ -259,41 +260,16 @@ protected:
         ASSERT_TRUE(created.ok()) << created.error().message;
         SessionWriter& w = created.value();
         ASSERT_TRUE(w.setMeta("source", "fixture").ok());
-        for (int d = 0; d < 2; ++d) {
-            Device dev;
-            dev.id = d;
-            dev.ordinal = d;
-            dev.name = "test GPU";
-            ASSERT_TRUE(w.addDevice(dev).ok());
-        }
-        for (int r = 0; r < 2; ++r) {
-            Process p;
-            p.id = r + 1;
-            p.pid = 100 + r;
-            p.rank = r;
-            p.worldSize = 2;
-            ASSERT_TRUE(w.addProcess(p).ok());
-        }
+        ASSERT_TRUE(ridgeline::testing::writeTwoRanks(w, "test GPU", false).ok());
         auto compute = w.internKernelName("compute");
         auto nccl = w.internKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
         ASSERT_TRUE(compute.ok() && nccl.ok());
-        auto kernel = [](std::int64_t process, std::int64_t device, std::int64_t stream, std::int64_t name,
-                          std::int64_t start, std::int64_t end, std::int64_t correlation) {
-            Kernel k;
-            k.processId = process;
-            k.deviceId = device;
-            k.streamId = stream;
-            k.nameId = name;
-            k.startNs = start;
-            k.endNs = end;
-            k.correlationId = correlation;
-            return k;
-        };
+        using ridgeline::testing::kernelRecord;
         const Kernel kernels[] = {
-            kernel(1, 0, 7, compute.value(), 1000, 2000, 1),
-            kernel(1, 0, 9, nccl.value(), 1500, 2500, 2), // a collective: a comm_ops row names it
-            kernel(1, 0, 7, compute.value(), 5000, 6000, 3),
-            kernel(2, 1, 7, compute.value(), 1000, 3000, 1),
+            kernelRecord(1, 0, 7, compute.value(), 1000, 2000, 1),
+            kernelRecord(1, 0, 9, nccl.value(), 1500, 2500, 2), // a collective: a comm_ops row names it
+            kernelRecord(1, 0, 7, compute.value(), 5000, 6000, 3),
+            kernelRecord(2, 1, 7, compute.value(), 1000, 3000, 1),
         };
         auto first = w.addKernels(kernels);
         ASSERT_TRUE(first.ok());

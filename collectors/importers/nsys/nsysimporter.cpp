@@ -87,13 +87,10 @@ struct ProcessSpan {
     }
 };
 
-core::Result<NsysImportSummary> writeSession(
-    Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+// The processes (by pid) and threads (by pid, tid) that have activity, as session ids 1, 2, ...;
+// returns pid -> session process id.
+core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(core::SessionWriter& writer, const Activity& activity)
 {
-    NsysImportSummary summary;
-    const auto ceilings = lookUpCeilings(activity);
-
-    // Processes (by pid) and threads (by pid, tid) that have activity, ids 1, 2, ...
     std::map<std::int64_t, ProcessSpan> spans;
     std::set<std::pair<std::int64_t, std::int64_t>> threadKeys;
     for (const auto& k : activity.kernels)
@@ -108,22 +105,7 @@ core::Result<NsysImportSummary> writeSession(
         spans[r.processId].add(r.startNs, r.endNs);
         threadKeys.insert({ r.processId, r.threadId });
     }
-
-    auto created = importing::beginSession(
-        sessionPath, overwrite, "import:nsys-sqlite", std::filesystem::path(exportPath).filename().string());
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
-    if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
-        summary.productVersion = it->second;
-        RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
-    }
-    if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end())
-        RIDGELINE_TRY(writer.setMeta("nsys_export_schema", it->second));
-
-    for (const auto& [id, device] : activity.devices)
-        RIDGELINE_TRY(importing::writeDevice(writer, device, ceilings));
-    std::map<std::int64_t, std::int64_t> processIds; // pid -> session id
+    std::map<std::int64_t, std::int64_t> processIds;
     for (const auto& [pid, span] : spans) {
         core::Process p;
         p.id = static_cast<std::int64_t>(processIds.size()) + 1;
@@ -147,6 +129,32 @@ core::Result<NsysImportSummary> writeSession(
         threads.push_back(t);
     }
     RIDGELINE_TRY(writer.addThreads(threads));
+    return processIds;
+}
+
+core::Result<NsysImportSummary> writeSession(
+    Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+{
+    NsysImportSummary summary;
+    const auto ceilings = lookUpCeilings(activity);
+    auto created = importing::beginSession(
+        sessionPath, overwrite, "import:nsys-sqlite", std::filesystem::path(exportPath).filename().string());
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+    if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
+        summary.productVersion = it->second;
+        RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
+    }
+    if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end())
+        RIDGELINE_TRY(writer.setMeta("nsys_export_schema", it->second));
+
+    for (const auto& [id, device] : activity.devices)
+        RIDGELINE_TRY(importing::writeDevice(writer, device, ceilings));
+    auto written = writeProcesses(writer, activity);
+    if (written.hasError())
+        return written.error();
+    const auto& processIds = written.value(); // pid -> session id
 
     std::vector<std::int64_t> nameIds;
     for (const auto& [raw, demangled] : activity.kernelNames) {

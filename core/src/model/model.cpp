@@ -27,6 +27,14 @@ constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
     { MemOpKind::Other, "other" },
 } };
 
+constexpr std::array<std::pair<VerdictClass, const char*>, kVerdictClassCount> kVerdictClassNames { {
+    { VerdictClass::ComputeBound, "compute-bound" },
+    { VerdictClass::MemoryBound, "memory-bound" },
+    { VerdictClass::CommunicationBound, "communication-bound" },
+    { VerdictClass::LatencyBound, "latency-bound" },
+    { VerdictClass::Unknown, "unknown" },
+} };
+
 template <typename Enum, std::size_t N>
 const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
 {
@@ -51,19 +59,7 @@ std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& t
 
 const char* toString(VerdictClass verdict)
 {
-    switch (verdict) {
-    case VerdictClass::ComputeBound:
-        return "compute-bound";
-    case VerdictClass::MemoryBound:
-        return "memory-bound";
-    case VerdictClass::CommunicationBound:
-        return "communication-bound";
-    case VerdictClass::LatencyBound:
-        return "latency-bound";
-    case VerdictClass::Unknown:
-        break;
-    }
-    return "unknown";
+    return nameOf(kVerdictClassNames, verdict);
 }
 
 std::string verdictText(VerdictClass verdict, std::string_view boundBy)
@@ -76,11 +72,7 @@ std::string verdictText(VerdictClass verdict, std::string_view boundBy)
 
 VerdictClass verdictClassFromString(std::string_view text)
 {
-    for (const auto v : kVerdictClasses) {
-        if (text == toString(v))
-            return v;
-    }
-    return VerdictClass::Unknown;
+    return valueOf(kVerdictClassNames, text).value_or(VerdictClass::Unknown);
 }
 
 const char* toString(CeilingSource source)
