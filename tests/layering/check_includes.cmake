@@ -2,13 +2,16 @@
 #  - a file under FORBIDDEN_DIRS: an include "X" (or <X>) names such a file when the file's path
 #    ends with /X and no file under DIRS also ends with /X (a layer's own header of the same name);
 #  - a header whose name matches FORBIDDEN_REGEX (e.g. Qt's, or headers that do work).
-# Usage: cmake -DRULE=text -DDIRS=a;b [-DFORBIDDEN_DIRS=c;d] [-DFORBIDDEN_REGEX=re] -P check_includes.cmake
+# Usage: cmake -DRULE=text -DDIRS=a|b [-DFORBIDDEN_DIRS=c|d] [-DFORBIDDEN_REGEX=re] -P check_includes.cmake
+# (lists separated by | or ;)
 # Fails (FATAL_ERROR) listing every violation; tests/layering/CMakeLists.txt runs it per rule, and
 # once per rule on a fixture that breaks it, to show the rule can fail.
 cmake_minimum_required(VERSION 3.25)
 if(NOT DIRS OR NOT RULE)
-    message(FATAL_ERROR "check_includes.cmake: pass -DRULE=text -DDIRS=dir1;dir2")
+    message(FATAL_ERROR "check_includes.cmake: pass -DRULE=text -DDIRS=dir1|dir2")
 endif()
+string(REPLACE "|" ";" DIRS "${DIRS}")
+string(REPLACE "|" ";" FORBIDDEN_DIRS "${FORBIDDEN_DIRS}")
 
 function(list_sources out)
     set(all "")
