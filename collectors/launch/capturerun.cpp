@@ -139,19 +139,17 @@ TraceChoice chooseTrace()
 InjectionSettings injectionSettings(const CaptureRequest& request, const std::string& library,
     const std::string& partDir, const TraceChoice& trace)
 {
-    InjectionSettings settings;
-    settings.injectLibrary = library;
-    settings.partDir = partDir;
-    settings.sessionId = newSessionId();
-    settings.metrics = request.metrics;
-    settings.kernelRegex = request.kernelRegex;
-    settings.launchSkip = request.launchSkip;
-    settings.launchCount = request.launchCount;
-    settings.nvtxRange = request.nvtxRange;
-    settings.libraryPath = trace.cuptiPath;
-    // An old driver would load the injection library and fail inside the program: leave it out.
-    settings.trace = driverTooOldSentence(trace.gpus.driverCudaVersion).empty();
-    return settings;
+    return InjectionSettings { .injectLibrary = library,
+        .partDir = partDir,
+        .sessionId = newSessionId(),
+        .metrics = request.metrics,
+        .kernelRegex = request.kernelRegex,
+        .launchSkip = request.launchSkip,
+        .launchCount = request.launchCount,
+        .nvtxRange = request.nvtxRange,
+        .libraryPath = trace.cuptiPath,
+        // An old driver would load the injection library and fail inside the program: leave it out.
+        .trace = driverTooOldSentence(trace.gpus.driverCudaVersion).empty() };
 }
 
 AssemblyRequest assemblyRequest(const CaptureRequest& request, const PreparedOutput& out, const std::string& host,

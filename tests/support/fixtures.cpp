@@ -240,15 +240,8 @@ Status writeSyntheticSession(const std::string& path, const SyntheticSpec& spec)
 Kernel kernelRecord(std::int64_t processId, std::int64_t deviceId, std::int64_t streamId, std::int64_t nameId,
     std::int64_t startNs, std::int64_t endNs, std::int64_t correlationId)
 {
-    Kernel k;
-    k.processId = processId;
-    k.deviceId = deviceId;
-    k.streamId = streamId;
-    k.nameId = nameId;
-    k.startNs = startNs;
-    k.endNs = endNs;
-    k.correlationId = correlationId;
-    return k;
+    return Kernel { .processId = processId, .deviceId = deviceId, .streamId = streamId, .correlationId = correlationId,
+        .nameId = nameId, .startNs = startNs, .endNs = endNs, .grid = {}, .block = {} };
 }
 
 Status writeTwoRanks(SessionWriter& writer, const std::string& deviceName, bool numbered)
