@@ -3,8 +3,8 @@
 #include "ceilingsmeasure.h"
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

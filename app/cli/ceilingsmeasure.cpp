@@ -3,10 +3,10 @@
 
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/captureenv.h"
-#include "ridgeline/collectors/gpuprobe.h"
-#include "ridgeline/collectors/measuredceilings.h"
-#include "ridgeline/collectors/subprocess.h"
+#include "ridgeline/collectors/ceilings/measuredceilings.h"
+#include "ridgeline/collectors/launch/captureenv.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
+#include "ridgeline/collectors/launch/subprocess.h"
 
 #include <charconv>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/core/sessioncheck.h"
+#include "ridgeline/core/store/sessioncheck.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // `ridgeline devices`: the GPUs of this machine, asked of the driver (dlopen, no link to it).
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/gpuprobe.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

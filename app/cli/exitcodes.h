@@ -2,7 +2,7 @@
 // Stable exit codes of `ridgeline`; scripts rely on them, so numbers never change meaning.
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 namespace ridgeline::cli {
 

@@ -2,8 +2,8 @@
 // `ridgeline export SESSION (--perfetto FILE | --csv DIR | --html FILE)...`
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/importer.h"
+#include "ridgeline/collectors/importers/importer.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/core/sessionmerge.h"
+#include "ridgeline/core/store/sessionmerge.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>

@@ -4,12 +4,12 @@
 // the companion program ridgeline-cupti-host (collectors/cupti/cuptihost.cpp).
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/collectors/captureenv.h"
-#include "ridgeline/collectors/cuptilocate.h"
-#include "ridgeline/collectors/gpuprobe.h"
-#include "ridgeline/collectors/metricroles.h"
-#include "ridgeline/collectors/metricsets.h"
-#include "ridgeline/collectors/subprocess.h"
+#include "ridgeline/collectors/launch/captureenv.h"
+#include "ridgeline/collectors/launch/cuptilocate.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
+#include "ridgeline/collectors/launch/subprocess.h"
+#include "ridgeline/collectors/metrics/metricroles.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
-#include "ridgeline/core/opreport.h"
-#include "ridgeline/core/collectivereport.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/output/collectivereport.h"
+#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>

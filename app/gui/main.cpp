@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline-ui`: the desktop app. Wires the main window to the command line and the importers.
 #include "details/detailspane.h"
-#include "mainwindow.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/collectors/importer.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/core/version.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Lookup of the datasheet catalogue (entries in gpucataloguedata.cpp) and its ceilings.
-#include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 
 #include "gpucataloguedata.h"
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <cctype>

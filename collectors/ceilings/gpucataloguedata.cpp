@@ -9,7 +9,7 @@
 // The lookups behind these figures are listed in the comment of each entry.
 #include "gpucataloguedata.h"
 
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/core/model/metricnames.h"
 
 namespace ridgeline::collectors::detail {
 

@@ -2,7 +2,7 @@
 // The catalogue's entries (gpucataloguedata.cpp), kept apart from the lookup code.
 #pragma once
 
-#include "ridgeline/collectors/gpucatalogue.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 
 #include <vector>
 

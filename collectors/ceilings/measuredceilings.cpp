@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/measuredceilings.h"
+#include "ridgeline/collectors/ceilings/measuredceilings.h"
 
-#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/core/store/sessionamend.h"
 
 #include <cstdlib>
 #include <filesystem>

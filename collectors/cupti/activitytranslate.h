@@ -4,7 +4,7 @@
 // tested with structs filled by hand (tests/capture-translate).
 #pragma once
 
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <cupti_activity.h>

@@ -2,7 +2,7 @@
 #include "counterconfig.h"
 
 #include "cuptierrors.h"
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <algorithm>
 #include <cupti_profiler_host.h>
@@ -19,7 +19,7 @@ core::Error cuptiFailure(CUptiResult result, const char* call)
 
 } // namespace
 
-core::Result<std::vector<std::vector<std::string>>> counterGroups(const CaptureConfig& config, const std::string& chip)
+core::Result<std::vector<std::vector<std::string>>> counterGroups(const InjectionConfig& config, const std::string& chip)
 {
     if (config.metricsMode == MetricsMode::None)
         return std::vector<std::vector<std::string>> {};

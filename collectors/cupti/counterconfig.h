@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The host half of per-kernel counters: which metrics, split into config images the range
-// profiler accepts (GPU counters, then system-unit counters: collectors/metricsets.h), each with
+// profiler accepts (GPU counters, then system-unit counters: collectors/metrics/metricsets.h), each with
 // its replay passes; and evaluating a decoded counter data image into values. Only the CUPTI
 // Profiler Host API is used, so all of it runs without a GPU (tests/cupti).
 #pragma once
 
-#include "captureconfig.h"
-#include "ridgeline/core/result.h"
+#include "injectionconfig.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <memory>
@@ -20,7 +20,7 @@ namespace ridgeline::inject {
 
 // The metric names to collect on `chip` for the configuration, split into config groups (GPU
 // counters first). Error with a user sentence for an unknown chip or set.
-core::Result<std::vector<std::vector<std::string>>> counterGroups(const CaptureConfig& config, const std::string& chip);
+core::Result<std::vector<std::vector<std::string>>> counterGroups(const InjectionConfig& config, const std::string& chip);
 
 // One config image: a CUPTI host object holding the metrics, the image and its pass count.
 class CounterConfig {

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "activitytranslate.h"
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <cupti_activity.h>
@@ -63,5 +63,9 @@ struct CrashRecovery {
 // the records' device ids resolve after the merge. `namer` names API callbacks (may return "").
 core::Result<CrashRecovery> recoverCrashFile(
     const std::string& crashPath, const std::string& mainPart, const CallbackNamer& namer);
+
+// The launcher's recovery (collectors::CaptureRequest::recoverCrash): recoverCrashFile with the
+// part of the same process beside it, API callbacks left unnamed (their names need libcupti).
+core::Status recoverCrashPart(const std::string& crashPath);
 
 } // namespace ridgeline::inject

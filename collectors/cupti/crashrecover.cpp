@@ -3,7 +3,8 @@
 // the injection library, which never reads sessions.
 #include "crashlog.h"
 #include "partwriter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/launch/partfiles.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <cstring>
 #include <fmt/format.h>
@@ -59,6 +60,16 @@ core::Result<CrashRecovery> recoverCrashFile(
         RIDGELINE_TRY(part.value().setMeta("capture.signal", std::to_string(out.signal)));
     out.records = contents.value().records.size();
     return out; // left partial: the process never finished
+}
+
+core::Status recoverCrashPart(const std::string& crashPath)
+{
+    const std::string mainPart
+        = crashPath.substr(0, crashPath.size() - std::string_view(kCrashSuffix).size()) + collectors::kPartSuffix;
+    auto recovered = recoverCrashFile(crashPath, mainPart, [](CUpti_ActivityKind, std::uint32_t) { return std::string(); });
+    if (recovered.hasError())
+        return recovered.error();
+    return {};
 }
 
 } // namespace ridgeline::inject

@@ -22,7 +22,7 @@ std::string cuptiErrorSentence(CUptiResult result, CuptiStage stage, const std::
 // Why cuptiProfilerDeviceSupported said no, as one sentence (empty when it is supported).
 std::string deviceSupportSentence(const CUpti_Profiler_DeviceSupported_Params& support, const std::string& deviceName);
 
-// The sentence for a chip that has no metric set (collectors/metricsets.h).
+// The sentence for a chip that has no metric set (collectors/metrics/metricsets.h).
 std::string unsupportedChipSentence(const std::string& chip, const std::string& reason);
 
 } // namespace ridgeline::inject

@@ -5,7 +5,7 @@
 // are profiled. Pure and thread-compatible (the caller serialises launches).
 #pragma once
 
-#include "ridgeline/core/result.h"
+#include "ridgeline/core/base/result.h"
 
 #include <cstdint>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "partwriter.h"
 
-#include "ridgeline/core/sessionformat.h"
+#include "ridgeline/core/store/sessionformat.h"
 
 #include <utility>
 

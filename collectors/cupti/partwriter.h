@@ -6,8 +6,8 @@
 #pragma once
 
 #include "activitytranslate.h"
-#include "ridgeline/core/result.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <cstdint>
 #include <map>

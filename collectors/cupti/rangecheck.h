@@ -5,7 +5,7 @@
 // them; tests/capture-translate/test_rangecheck.cpp tests them.
 #pragma once
 
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/model/model.h"
 
 #include <condition_variable>
 #include <cstddef>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/captureassembly.h"
+#include "ridgeline/collectors/launch/captureassembly.h"
 
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/collectors/partfiles.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionamend.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionmerge.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/launch/partfiles.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionamend.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionmerge.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <algorithm>
 #include <cerrno>

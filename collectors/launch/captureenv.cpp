@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/captureenv.h"
+#include "ridgeline/collectors/launch/captureenv.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -35,7 +35,7 @@ bool metricNameChar(char c)
 
 } // namespace
 
-std::vector<std::string> captureEnvironment(const std::vector<std::string>& base, const CaptureSettings& settings)
+std::vector<std::string> captureEnvironment(const std::vector<std::string>& base, const InjectionSettings& settings)
 {
     std::vector<std::string> env;
     env.reserve(base.size() + 10);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/captureoutput.h"
+#include "ridgeline/collectors/launch/captureoutput.h"
 
 #include <algorithm>
 #include <cerrno>

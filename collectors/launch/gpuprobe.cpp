@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The CUDA driver API through dlopen: the few calls `ridgeline devices` and the launcher need.
-#include "ridgeline/collectors/gpuprobe.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
 
 #include "nvmldetails.h"
 

@@ -2,7 +2,7 @@
 // The program runs in the launcher's process group with its stdin/stdout/stderr (no pipes: any
 // amount of output passes without the launcher in the way). The launcher is a child subreaper,
 // so descendants the program leaves behind are re-parented to it and can be waited for.
-#include "ridgeline/collectors/launcher.h"
+#include "ridgeline/collectors/launch/launcher.h"
 
 #include "descendants.h"
 

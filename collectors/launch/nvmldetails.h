@@ -2,7 +2,7 @@
 // NVML details of probed GPUs (maximum clocks, NVLink and PCIe links), through dlopen.
 #pragma once
 
-#include "ridgeline/collectors/gpuprobe.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
 
 #include <string>
 

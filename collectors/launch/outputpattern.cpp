@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/outputpattern.h"
+#include "ridgeline/collectors/launch/outputpattern.h"
 
 #include <cstdlib>
 #include <fmt/format.h>

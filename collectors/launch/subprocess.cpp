@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/subprocess.h"
+#include "ridgeline/collectors/launch/subprocess.h"
 
 #include <cerrno>
 #include <cstring>

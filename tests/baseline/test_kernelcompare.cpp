@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core::compareKernels on hand-built summaries: the matching rule, deltas, new and gone kernels.
-#include "ridgeline/core/kernelcompare.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
 
 #include <gtest/gtest.h>
 
@@ -133,24 +133,24 @@ TEST(KernelCompare, SameDemangledNamePairsByMangledNameFirst)
 TEST(KernelCompare, VerdictAndRoofBeforeAndAfter)
 {
     auto before = kernel("stream", "H100", 0, 1'000);
-    before.analysis.verdict = "memory-bound";
+    before.analysis.verdict = VerdictClass::MemoryBound;
     before.analysis.boundBy = "DRAM";
     before.analysis.boundUtilization = 0.8;
     auto after = kernel("stream", "H100", 0, 900);
-    after.analysis.verdict = "latency-bound";
+    after.analysis.verdict = VerdictClass::LatencyBound;
     after.analysis.boundUtilization = 0.3;
     auto c = compareKernels(std::vector { after }, std::vector { before });
     const auto& d = c.kernels[0];
     EXPECT_TRUE(d.verdictChanged());
-    EXPECT_EQ(d.verdictBefore, "memory-bound");
+    EXPECT_EQ(d.verdictBefore, VerdictClass::MemoryBound);
     EXPECT_EQ(d.boundByBefore, "DRAM");
-    EXPECT_EQ(d.verdictAfter, "latency-bound");
+    EXPECT_EQ(d.verdictAfter, VerdictClass::LatencyBound);
     EXPECT_DOUBLE_EQ(*d.roofBefore, 0.8);
     EXPECT_DOUBLE_EQ(*d.roofAfter, 0.3);
 
     // Without counters on one side there is no roof comparison.
     after.analysis.boundUtilization.reset();
-    after.analysis.verdict = "memory-bound";
+    after.analysis.verdict = VerdictClass::MemoryBound;
     after.analysis.boundBy = "DRAM";
     c = compareKernels(std::vector { after }, std::vector { before });
     EXPECT_FALSE(c.kernels[0].roofBefore);

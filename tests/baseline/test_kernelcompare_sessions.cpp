@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // core::compareKernels over real sessions: the two ranks of one PyTorch job (HTA's trace_filter
 // traces, imported here) and the bundled two-rank example made from the same two traces.
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/core/kernelcompare.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 // linear-nsight1381.csv.gz: 2,933 launches x 21 metrics, details page). Bytes/s are of the
 // uncompressed CSV text. docs/PERFORMANCE.md, "Nsight Compute import", has the figures.
 //   build/tests/benchmarks/ridgeline_bench_ncucsv --benchmark_repetitions=5
-#include "ncucsvinternal.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
+#include "ncu/ncucsvinternal.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
 #include "tempdir.h"
 
 #include <benchmark/benchmark.h>

@@ -3,9 +3,9 @@
 // of tests/data/ncu/nersc-gpp/output1.ncu-rep (RTX 4060 Laptop GPU, 329 metrics each), framed as
 // ncu frames them (one result per block; only the first block carries the string table). Results
 // and the commands that produced them: docs/PERFORMANCE.md.
-#include "importers/ncurep.pb.h"
-#include "ncurepinternal.h"
-#include "ridgeline/collectors/ncurepimporter.h"
+#include "ncu/ncurep.pb.h"
+#include "ncu/ncurepinternal.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "tempdir.h"
 
 #include <benchmark/benchmark.h>

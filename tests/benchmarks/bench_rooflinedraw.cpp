@@ -3,12 +3,12 @@
 // into a QImage. The points are synthetic (made here, not measured). For comparison, the same
 // number of points in a plain Qt Charts QScatterSeries, the way the view does not draw them.
 // Results and command: docs/PERFORMANCE.md, "Roofline view".
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "common/selectionmodel.h"
+#include "qtbench.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 #include "roofline/rooflineview.h"
-#include "selectionmodel.h"
 
-#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QImage>
@@ -40,8 +40,8 @@ ui::SessionDocumentPtr syntheticDocument()
         { 0, "FP64", 34e12, "FLOP/s", core::CeilingSource::Datasheet, "synthetic" },
         { 0, "FP16_tensor", 990e12, "FLOP/s", core::CeilingSource::Datasheet, "synthetic" },
     };
-    const char* verdicts[] = { core::verdict::ComputeBound, core::verdict::MemoryBound, core::verdict::LatencyBound,
-        core::verdict::Unknown };
+    const core::VerdictClass verdicts[] = { core::VerdictClass::ComputeBound, core::VerdictClass::MemoryBound, core::VerdictClass::LatencyBound,
+        core::VerdictClass::Unknown };
     std::uint64_t state = 12345;
     auto random = [&] { // 0..1, a fixed LCG so every run draws the same points
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -180,13 +180,5 @@ BENCHMARK(BM_QtScatterSeriesSetAndRender)
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return ridgeline::testing::runQtBenchmarks(argc, argv);
 }

@@ -3,9 +3,9 @@
 // window from it and summarising it. All data is synthetic (tests/support/fixtures.cpp).
 // Results and the commands that produced them: docs/PERFORMANCE.md.
 #include "fixtures.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "tempdir.h"
 
 #include <benchmark/benchmark.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Timeline analysis benchmarks (core/include/ridgeline/core/timeline.h): the interval maths on
+// Timeline analysis benchmarks (core/include/ridgeline/core/timeline/timeline.h): the interval maths on
 // 10 M GPU ops held in memory (the target: under 2 s), and the whole analysis of a
 // 1 M-kernel session file. All data is synthetic. Results and commands: docs/PERFORMANCE.md.
 #include "fixtures.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "tempdir.h"
 
 #include <algorithm>
@@ -48,7 +48,7 @@ std::vector<core::TimelineOp> makeOps(bool streamMajor)
                 : n % 20 == 1     ? core::GpuOpKind::Memcpy
                 : n % 50 == 3     ? core::GpuOpKind::Memset
                                   : core::GpuOpKind::Kernel;
-            op.verdict = static_cast<core::TimelineVerdict>(n % 5);
+            op.verdict = static_cast<core::VerdictClass>(n % 5);
             ops.push_back(op);
             clock += duration + 300 + (n * 31) % 3'000;
         }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Timeline view benchmarks (ui/timeline/, core/include/ridgeline/core/timelinelod.h). All data is
+// Timeline view benchmarks (ui/timeline/, core/include/ridgeline/core/timeline/timelinelod.h). All data is
 // synthetic. Results and commands: docs/PERFORMANCE.md, "Timeline view".
 // - BM_TimelinePaint: one full repaint of the TimelineView (1920x1080, offscreen) into a QImage with
 //   10 M GPU ops in memory (and 1 M, to show the cost does not follow the op count), at full
@@ -8,12 +8,12 @@
 // - BM_TimelineLoad: loadTimelineData of a 1 M-kernel session file (writeSyntheticSession), and the
 //   bytes the loaded timeline holds per GPU op.
 #include "fixtures.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timelinelod.h"
+#include "qtbench.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "tempdir.h"
 #include "timeline/timelineview.h"
 
-#include <QApplication>
 #include <QImage>
 #include <benchmark/benchmark.h>
 #include <cstdint>
@@ -63,7 +63,7 @@ std::shared_ptr<const core::TimelineData> makeTimeline(std::int64_t ops)
             it.kind = n % 10 == 0 ? core::TimelineItemKind::Collective
                 : n % 20 == 1     ? core::TimelineItemKind::Memcpy
                                   : core::TimelineItemKind::Kernel;
-            it.verdict = static_cast<core::TimelineVerdict>(n % 5);
+            it.verdict = static_cast<core::VerdictClass>(n % 5);
             items.push_back(it);
             clock += duration + 300 + (n * 31) % 3'000;
         }
@@ -201,13 +201,5 @@ BENCHMARK(BM_TimelineLoad)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterat
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return ridgeline::testing::runQtBenchmarks(argc, argv);
 }

@@ -4,17 +4,18 @@
 // GPU op (target: under 100 bytes). Synthetic data (tests/support/fixtures.h, meta source
 // "fixture"). Runs offscreen. Results and commands: docs/PERFORMANCE.md, "Desktop app".
 #include "fixtures.h"
-#include "kernelfilterbar.h"
-#include "kernelfilterproxy.h"
-#include "kernelpage.h"
-#include "launchmodel.h"
-#include "launchrows.h"
-#include "mainwindow.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timeline.h"
-#include "sessiondocumentloader.h"
+#include "kernels/kernelfilterbar.h"
+#include "kernels/kernelfilterproxy.h"
+#include "kernels/kernelpage.h"
+#include "kernels/launchmodel.h"
+#include "kernels/launchrows.h"
+#include "qtbench.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
+#include "session/documentreader.h"
 #include "tempdir.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QEventLoop>
@@ -108,7 +109,7 @@ BENCHMARK(BM_OpenToFirstPaint)
     ->UseRealTime()
     ->Iterations(5);
 
-// The stages of loadSessionDocument, each on its own.
+// The stages of readSessionDocument, each on its own.
 void BM_Stage_SummarizeKernels(benchmark::State& state)
 {
     for (auto _ : state) {
@@ -132,7 +133,7 @@ BENCHMARK(BM_Stage_AnalyzeTimeline)->Unit(benchmark::kMillisecond)->UseRealTime(
 // The per-launch rows listed from the document's timeline (the worker's part of the table).
 void BM_LaunchRowsFromTimeline(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     for (auto _ : state) {
         auto rows = ui::launchRows(*document->timeline, document->report.kernels);
@@ -146,7 +147,7 @@ BENCHMARK(BM_LaunchRowsFromTimeline)->Unit(benchmark::kMillisecond)->UseRealTime
 // Per-launch table: list the 1 M launches from the timeline, fill the model, show and paint it.
 void BM_LaunchTableToFirstPaint(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     for (auto _ : state) {
         state.PauseTiming();
@@ -171,7 +172,7 @@ BENCHMARK(BM_LaunchTableToFirstPaint)->Unit(benchmark::kMillisecond)->UseRealTim
 // Filter and sort 1 M launches (the filter bar's text box, a header click).
 void BM_LaunchTableFilterAndSort(benchmark::State& state)
 {
-    auto doc = ui::loadSessionDocument(QString::fromStdString(sessionPath()));
+    auto doc = ui::readSessionDocument(QString::fromStdString(sessionPath()));
     auto document = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     auto rows = ui::launchRows(*document->timeline, document->report.kernels);
     ui::LaunchModel model;
@@ -232,15 +233,5 @@ int main(int argc, char** argv)
 {
     std::fprintf(stderr, "bench_uiopen: writing the synthetic 1 M-kernel session…\n");
     (void)sessionPath(); // before any thread exists: it forks
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    QStandardPaths::setTestModeEnabled(true); // no user settings (grouping, geometry) in the figures
-    QSettings().clear();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return ridgeline::testing::runQtBenchmarks(argc, argv);
 }

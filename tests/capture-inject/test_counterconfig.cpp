@@ -3,7 +3,7 @@
 // metrics go into which config image for a chip, the images CUPTI builds from them, and the
 // sentences for what cannot be collected.
 #include "counterconfig.h"
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <gtest/gtest.h>
 #include <iostream>
@@ -12,9 +12,9 @@ namespace ridgeline::testing {
 
 namespace {
 
-inject::CaptureConfig setConfig(const std::string& set)
+inject::InjectionConfig setConfig(const std::string& set)
 {
-    inject::CaptureConfig config;
+    inject::InjectionConfig config;
     config.metricSet = set;
     return config;
 }
@@ -59,7 +59,7 @@ TEST(CounterConfig, Gh100FullSetBuildsToo)
 
 TEST(CounterConfig, UserListIsSplitTheSameWay)
 {
-    inject::CaptureConfig config;
+    inject::InjectionConfig config;
     config.metricsMode = inject::MetricsMode::List;
     config.metricList = { "nvlrx__bytes.sum", "dram__bytes.sum", "gpu__time_duration.sum" };
     auto groups = inject::counterGroups(config, "GH100");
@@ -73,7 +73,7 @@ TEST(CounterConfig, UserListIsSplitTheSameWay)
 
 TEST(CounterConfig, NoneMeansNoGroups)
 {
-    inject::CaptureConfig config;
+    inject::InjectionConfig config;
     config.metricsMode = inject::MetricsMode::None;
     auto groups = inject::counterGroups(config, "GH100");
     ASSERT_TRUE(groups.ok());

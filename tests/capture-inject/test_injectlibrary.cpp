@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libridgeline-inject.so as a file and as a guest in an ordinary program: what it exports, what it
 // needs, and that with no CUDA driver it declines with a sentence instead of crashing.
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <array>

@@ -5,7 +5,7 @@
 
 #include "activitytranslate.h"
 #include "partwriter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The pure decisions of the injection library: environment, launch filter, NVTX ranges, NCCL
 // kernels, CUPTI error sentences, which signals flush.
-#include "captureconfig.h"
 #include "cuptierrors.h"
 #include "fatalsignals.h"
+#include "injectionconfig.h"
 #include "launchfilter.h"
 #include "ncclkernel.h"
 
@@ -15,9 +15,9 @@ namespace ridgeline::testing {
 
 namespace {
 
-inject::CaptureConfig configFrom(const std::map<std::string, std::string>& env)
+inject::InjectionConfig configFrom(const std::map<std::string, std::string>& env)
 {
-    return inject::readCaptureConfig([&](const char* name) -> const char* {
+    return inject::readInjectionConfig([&](const char* name) -> const char* {
         auto it = env.find(name);
         return it == env.end() ? nullptr : it->second.c_str();
     });
@@ -25,7 +25,7 @@ inject::CaptureConfig configFrom(const std::map<std::string, std::string>& env)
 
 } // namespace
 
-TEST(CaptureConfig, DefaultsWhenNothingIsSet)
+TEST(InjectionConfig, DefaultsWhenNothingIsSet)
 {
     const auto config = configFrom({});
     EXPECT_TRUE(config.partDir.empty());
@@ -37,7 +37,7 @@ TEST(CaptureConfig, DefaultsWhenNothingIsSet)
     EXPECT_TRUE(config.warnings.empty());
 }
 
-TEST(CaptureConfig, ReadsEveryVariableOfTheContract)
+TEST(InjectionConfig, ReadsEveryVariableOfTheContract)
 {
     const auto config = configFrom({ { "RIDGELINE_PART_DIR", "/tmp/out.ridge.parts" },
         { "RIDGELINE_SESSION_ID", "abc" }, { "RIDGELINE_METRICS", "full" }, { "RIDGELINE_KERNEL_REGEX", "gemm" },
@@ -54,7 +54,7 @@ TEST(CaptureConfig, ReadsEveryVariableOfTheContract)
     EXPECT_TRUE(config.warnings.empty());
 }
 
-TEST(CaptureConfig, MetricListAndNone)
+TEST(InjectionConfig, MetricListAndNone)
 {
     const auto list = configFrom({ { "RIDGELINE_METRICS", " dram__bytes.sum , gpu__time_duration.sum,," } });
     EXPECT_EQ(list.metricsMode, inject::MetricsMode::List);
@@ -66,7 +66,7 @@ TEST(CaptureConfig, MetricListAndNone)
     EXPECT_EQ(empty.warnings.size(), 1u);
 }
 
-TEST(CaptureConfig, BadNumbersAreReportedAndIgnored)
+TEST(InjectionConfig, BadNumbersAreReportedAndIgnored)
 {
     const auto config = configFrom({ { "RIDGELINE_LAUNCH_SKIP", "-1" }, { "RIDGELINE_LAUNCH_COUNT", "ten" },
         { "RIDGELINE_FLUSH_PERIOD_MS", "0" } });

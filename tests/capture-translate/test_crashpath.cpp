@@ -6,7 +6,7 @@
 #include "clirun.h"
 #include "crashlog.h"
 #include "records.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <csignal>

@@ -4,8 +4,8 @@
 // CounterConfig that the command uses). Host API only: no GPU, no libcuda.
 #include "clirun.h"
 #include "hostobject.h"
-#include "ridgeline/collectors/metricroles.h"
-#include "ridgeline/collectors/metricsets.h"
+#include "ridgeline/collectors/metrics/metricroles.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -4,8 +4,8 @@
 // crashes without a GPU), no libcuda. Also measures the replay passes each set needs and keeps
 // the table in docs/METRIC-SETS.md true.
 #include "hostobject.h"
-#include "ridgeline/collectors/metricsets.h"
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <cstdint>

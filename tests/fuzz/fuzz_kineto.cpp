@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the Kineto trace reader (gzip detection and inflation, simdjson On-Demand
 // parsing, event mapping) on arbitrary bytes. Nothing is written.
-#include "ridgeline/collectors/kinetoimporter.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the Nsight Compute CSV reader (libcsv tokenising, raw and details pages).
 // The reader takes a path, so each input goes through one temporary file per process.
-#include "ncucsvinternal.h"
+#include "ncu/ncucsvinternal.h"
 
 #include <cstddef>
 #include <cstdint>

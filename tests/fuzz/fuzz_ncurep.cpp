@@ -2,7 +2,7 @@
 // libFuzzer target: the Nsight Compute report reader (.ncu-rep framing, protobuf messages,
 // string tables, metric conversion and derived counts). It parses from memory, as
 // readReport() does after reading the file.
-#include "ncurepinternal.h"
+#include "ncu/ncurepinternal.h"
 
 #include <cstddef>
 #include <cstdint>

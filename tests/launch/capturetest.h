@@ -3,7 +3,7 @@
 #pragma once
 
 #include "clirun.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <map>
 #include <string>

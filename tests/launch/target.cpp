@@ -5,7 +5,7 @@
 //   launch_target exit N | signal N | spew MIB | cat | touch FILE | wait-signal READY DONE
 //   launch_target part K finish|crash|hang [PIDFILE] | fork-parts K FILE | part-error K
 //   launch_target fill-disk K FILE
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <csignal>
 #include <cstdio>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Part files as the injection library leaves them: finished, and never finished (a live WAL file
 // whose process died). Recovery must read the log, the merge must keep every committed batch.
-#include "ridgeline/collectors/captureassembly.h"
-#include "ridgeline/collectors/partfiles.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/launch/captureassembly.h"
+#include "ridgeline/collectors/launch/partfiles.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "tempdir.h"
 
 #include <csignal>

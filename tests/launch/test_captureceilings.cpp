@@ -2,11 +2,11 @@
 // The ceilings an assembled capture carries: the datasheet figures of the GPU the driver reported
 // (the importers' catalogue lookup), the counter ceilings of its first profiled launch, and the
 // measured ones, each under its own source.
-#include "ridgeline/collectors/captureassembly.h"
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/launch/captureassembly.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "tempdir.h"
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline capture` with ordinary programs: exit statuses, signals, children, stdio.
 #include "capturetest.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <csignal>

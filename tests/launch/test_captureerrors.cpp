@@ -2,7 +2,7 @@
 // What goes wrong around a capture: no driver, an output that cannot be written (read-only, full),
 // bad options, a program that cannot run. One clear message, the right exit status, no data lost.
 #include "capturetest.h"
-#include "ridgeline/collectors/partfiles.h"
+#include "ridgeline/collectors/launch/partfiles.h"
 #include "tempdir.h"
 
 #include <dlfcn.h>
@@ -214,7 +214,7 @@ TEST(CaptureProgram, NotFoundIs127AndNotExecutableIs126)
     EXPECT_EQ(denied.exitCode, 126) << denied.err;
 }
 
-TEST(CaptureOptions, BadOptionsAreUsageErrorsBeforeAnythingRuns)
+TEST(CaptureRequest, BadOptionsAreUsageErrorsBeforeAnythingRuns)
 {
     TempDir dir;
     const std::vector<std::vector<std::string>> cases {

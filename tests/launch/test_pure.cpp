@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The launcher's pure helpers: -o patterns, the injection environment, --metrics, GPU UUIDs,
 // measured-ceiling documents, progress lines, command lines.
-#include "ridgeline/collectors/captureenv.h"
-#include "ridgeline/collectors/captureoutput.h"
-#include "ridgeline/collectors/captureprogress.h"
-#include "ridgeline/collectors/gpuprobe.h"
-#include "ridgeline/collectors/measuredceilings.h"
-#include "ridgeline/collectors/outputpattern.h"
-#include "ridgeline/core/sessionamend.h"
+#include "ridgeline/collectors/ceilings/measuredceilings.h"
+#include "ridgeline/collectors/launch/captureenv.h"
+#include "ridgeline/collectors/launch/captureoutput.h"
+#include "ridgeline/collectors/launch/gpuprobe.h"
+#include "ridgeline/collectors/launch/outputpattern.h"
+#include "ridgeline/core/output/progressprotocol.h"
+#include "ridgeline/core/store/sessionamend.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -83,7 +83,7 @@ TEST(OutputPattern, ReadsTheProcessEnvironmentByDefault)
 
 TEST(CaptureEnvironment, SetsTheContractAndDropsStaleFilters)
 {
-    CaptureSettings s;
+    InjectionSettings s;
     s.injectLibrary = "/opt/ridgeline/lib/ridgeline/libridgeline-inject.so";
     s.partDir = "/tmp/out.ridge.parts";
     s.sessionId = "abc";
@@ -113,7 +113,7 @@ TEST(CaptureEnvironment, SetsTheContractAndDropsStaleFilters)
 
 TEST(CaptureEnvironment, CuptiDirectoryReplacesTheLoaderPathOnlyWhenGiven)
 {
-    CaptureSettings s;
+    InjectionSettings s;
     s.injectLibrary = "/x/libridgeline-inject.so";
     const std::vector<std::string> base { "LD_LIBRARY_PATH=/old", "HOME=/root" };
     const auto unchanged = captureEnvironment(base, s);
@@ -182,13 +182,48 @@ TEST(MeasuredCeilings, CachePathFollowsXdg)
 
 TEST(Progress, LinesArePrefixedJson)
 {
-    EXPECT_EQ(progress::started(12, "/o.ridge", ""),
+    EXPECT_EQ(core::progress::started(12, "/o.ridge", ""),
         R"(ridgeline-progress: {"event":"started","output":"/o.ridge","pid":12})");
-    EXPECT_EQ(progress::running(2.04, 3, 10),
+    EXPECT_EQ(core::progress::running(2.04, 3, 10),
         R"(ridgeline-progress: {"event":"running","kernels":10,"parts":3,"seconds":2.0})");
-    EXPECT_EQ(progress::finished("partial", "/o.ridge", 139, 5, 2),
+    EXPECT_EQ(core::progress::finished("partial", "/o.ridge", 139, 5, 2),
         R"(ridgeline-progress: {"event":"finished","exit_code":139,"kernels":5,"memops":2,"output":"/o.ridge","status":"partial"})");
-    EXPECT_EQ(progress::error("x \"y\""), R"(ridgeline-progress: {"event":"error","message":"x \"y\""})");
+    EXPECT_EQ(core::progress::error("x \"y\""), R"(ridgeline-progress: {"event":"error","message":"x \"y\""})");
+}
+
+// What the launcher writes, the app reads back: the two sides share one definition.
+TEST(Progress, EveryLineParsesBack)
+{
+    using Kind = core::progress::Event::Kind;
+    const auto started = core::progress::parseLine(core::progress::started(12, "/o.ridge", "no GPU"));
+    ASSERT_TRUE(started);
+    EXPECT_EQ(started->kind, Kind::Started);
+    EXPECT_EQ(started->pid, 12);
+    EXPECT_EQ(started->output, "/o.ridge");
+    EXPECT_EQ(started->warning, "no GPU");
+    const auto running = core::progress::parseLine(core::progress::running(2.04, 3, 10));
+    ASSERT_TRUE(running);
+    EXPECT_EQ(running->kind, Kind::Running);
+    EXPECT_DOUBLE_EQ(running->seconds, 2.0);
+    EXPECT_EQ(running->parts, 3);
+    EXPECT_EQ(running->kernels, 10);
+    const auto merging = core::progress::parseLine(core::progress::merging(4));
+    ASSERT_TRUE(merging);
+    EXPECT_EQ(merging->kind, Kind::Merging);
+    EXPECT_EQ(merging->parts, 4);
+    const auto finished = core::progress::parseLine(core::progress::finished("partial", "/o.ridge", 139, 5, 2) + "\r");
+    ASSERT_TRUE(finished);
+    EXPECT_EQ(finished->kind, Kind::Finished);
+    EXPECT_EQ(finished->status, "partial");
+    EXPECT_EQ(finished->exitCode, 139);
+    EXPECT_EQ(finished->kernels, 5);
+    EXPECT_EQ(finished->memops, 2);
+    const auto error = core::progress::parseLine(core::progress::error("x \"y\""));
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind, Kind::Error);
+    EXPECT_EQ(error->message, "x \"y\"");
+    EXPECT_FALSE(core::progress::parseLine("ridgeline: wrote a.ridge"));
+    EXPECT_FALSE(core::progress::parseLine(std::string(core::progress::kPrefix) + R"({"event":"paused"})"));
 }
 
 TEST(CommandLine, QuotesWhatAShellWouldSplit)
@@ -265,7 +300,7 @@ TEST(DriverCheck, UntracedSaysNoGpuFirstThenAnOldDriver)
 
 TEST(DriverCheck, CaptureEnvironmentLeavesInjectionOutWhenUntraced)
 {
-    CaptureSettings s;
+    InjectionSettings s;
     s.injectLibrary = "/x/libridgeline-inject.so";
     s.partDir = "/tmp/p";
     s.trace = false;

@@ -3,9 +3,9 @@
 // gets a value, the values go through core's analysis as a captured kernel's kernel_metrics do,
 // and each type must be booked to its own resource. Values are picked by hand (distinct powers
 // of two, so any mix-up shows); the expected sums are worked out from the chip's own names.
-#include "ridgeline/collectors/metricsets.h"
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/collectors/metrics/metricsets.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <gtest/gtest.h>
 #include <map>

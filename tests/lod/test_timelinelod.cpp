@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The timeline LOD data loaded from session files (core/include/ridgeline/core/timelinelod.h):
+// The timeline LOD data loaded from session files (core/include/ridgeline/core/timeline/timelinelod.h):
 // lanes per rank, device, stream, collectives and host thread, rows for overlapping ops, launches of
 // a kernel, cancellation, and the bundled two-rank example.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/timelinelod.h"
+#include "fixtures.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "tempdir.h"
 
 #include <algorithm>
@@ -18,18 +19,7 @@ using namespace ridgeline::core;
 
 namespace {
 
-Kernel kernel(std::int64_t process, std::int64_t device, std::int64_t stream, std::int64_t name, std::int64_t start,
-    std::int64_t end)
-{
-    Kernel k;
-    k.processId = process;
-    k.deviceId = device;
-    k.streamId = stream;
-    k.nameId = name;
-    k.startNs = start;
-    k.endNs = end;
-    return k;
-}
+using ridgeline::testing::kernelRecord;
 
 class LodSession : public ::testing::Test {
 protected:
@@ -43,21 +33,7 @@ protected:
         EXPECT_TRUE(created.ok());
         SessionWriter& w = created.value();
         EXPECT_TRUE(w.setMeta("source", "fixture").ok());
-        for (int d = 0; d < 2; ++d) {
-            Device dev;
-            dev.id = d;
-            dev.ordinal = d;
-            dev.name = "test GPU " + std::to_string(d);
-            EXPECT_TRUE(w.addDevice(dev).ok());
-        }
-        for (int r = 0; r < 2; ++r) {
-            Process p;
-            p.id = r + 1;
-            p.pid = 100 + r;
-            p.rank = r;
-            p.worldSize = 2;
-            EXPECT_TRUE(w.addProcess(p).ok());
-        }
+        EXPECT_TRUE(ridgeline::testing::writeTwoRanks(w, "test GPU", true).ok());
         EXPECT_EQ(w.internKernelName("gemm").value(), 1);
         EXPECT_EQ(w.internKernelName("ncclDevKernel_AllReduce").value(), 2);
         std::int64_t first = 0;
@@ -103,7 +79,7 @@ TEST_F(LodSession, EmptySessionHasNoLanes)
 
 TEST_F(LodSession, OneKernelIsOneStreamLaneWithoutIdleGaps)
 {
-    const auto d = load({ kernel(1, 0, 7, 1, 1000, 2000) });
+    const auto d = load({ kernelRecord(1, 0, 7, 1, 1000, 2000) });
     ASSERT_EQ(d.lanes().size(), 1U); // an idle lane with no gaps is left out
     const auto& lane = d.lanes()[0];
     EXPECT_EQ(lane.kind, TimelineLaneKind::Stream);
@@ -129,7 +105,8 @@ TEST_F(LodSession, OneKernelIsOneStreamLaneWithoutIdleGaps)
 TEST_F(LodSession, OpsOverlappingOnAStreamGetASecondRow)
 {
     // Stream 7 holds [0,100) and [50,150) (an imported trace can overlap), then [200,300).
-    const auto d = load({ kernel(1, 0, 7, 1, 0, 100), kernel(1, 0, 7, 1, 50, 150), kernel(1, 0, 7, 1, 200, 300) });
+    const auto d = load(
+        { kernelRecord(1, 0, 7, 1, 0, 100), kernelRecord(1, 0, 7, 1, 50, 150), kernelRecord(1, 0, 7, 1, 200, 300) });
     const auto streams = lanesOf(d, TimelineLaneKind::Stream);
     ASSERT_EQ(streams.size(), 1U);
     ASSERT_EQ(streams[0]->rowCount, 2U);
@@ -147,8 +124,8 @@ TEST_F(LodSession, OpsOverlappingOnAStreamGetASecondRow)
 
 TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
 {
-    const auto d = load({ kernel(1, 0, 7, 1, 1000, 2000), kernel(1, 0, 9, 2, 1500, 2500),
-                            kernel(1, 0, 7, 1, 5000, 6000), kernel(2, 1, 7, 1, 1000, 3000) },
+    const auto d = load({ kernelRecord(1, 0, 7, 1, 1000, 2000), kernelRecord(1, 0, 9, 2, 1500, 2500),
+                            kernelRecord(1, 0, 7, 1, 5000, 6000), kernelRecord(2, 1, 7, 1, 1000, 3000) },
         [](SessionWriter& w, std::int64_t first) {
             MemOp copy;
             copy.processId = 1;
@@ -203,7 +180,7 @@ TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
     // The NCCL kernel is a collective on its stream; its comm op is on the collectives lane.
     const auto& stream9 = d.row(d.lanes()[2].firstRow);
     EXPECT_EQ(stream9.item(0).kind, TimelineItemKind::Collective);
-    EXPECT_EQ(stream9.item(0).verdict, TimelineVerdict::CommunicationBound);
+    EXPECT_EQ(stream9.item(0).verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(d.name(d.row(d.lanes()[3].firstRow).item(0).nameIndex), "AllReduce 1.0 MiB");
     // The copy is on stream 7 of device 0 between the two kernels.
     const auto& stream7 = d.row(d.lanes()[1].firstRow);
@@ -237,7 +214,7 @@ TEST_F(LodSession, ProgressRunsToOneAndCancelStops)
 {
     std::vector<Kernel> kernels;
     for (int i = 0; i < 200; ++i)
-        kernels.push_back(kernel(1, 0, 7, 1, i * 100, i * 100 + 50));
+        kernels.push_back(kernelRecord(1, 0, 7, 1, i * 100, i * 100 + 50));
     const auto d = load(kernels);
     EXPECT_EQ(d.gpuOpCount(), 200U);
 
@@ -266,8 +243,8 @@ TEST_F(LodSession, ProgressRunsToOneAndCancelStops)
 TEST_F(LodSession, BrokenTimesAreClampedNotOverflowed)
 {
     // A hand-edited or corrupt file: an end before its start, times at the ends of int64.
-    const auto d = load({ kernel(1, 0, 7, 1, 500, 100), kernel(1, 0, 7, 1, INT64_MIN + 1, INT64_MAX),
-        kernel(1, 0, 8, 1, INT64_MAX - 10, INT64_MAX) });
+    const auto d = load({ kernelRecord(1, 0, 7, 1, 500, 100), kernelRecord(1, 0, 7, 1, INT64_MIN + 1, INT64_MAX),
+        kernelRecord(1, 0, 8, 1, INT64_MAX - 10, INT64_MAX) });
     EXPECT_EQ(d.gpuOpCount(), 3U);
     const std::int64_t limit = std::int64_t { 1 } << 61;
     EXPECT_EQ(d.extent().startNs, -limit);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Level-of-detail rows (core/include/ridgeline/core/timelinerow.h) on plain items: every LOD result
+// Level-of-detail rows (core/include/ridgeline/core/timeline/timelinerow.h) on plain items: every LOD result
 // is compared with a brute-force grouping of the raw ops worked out here, at several zoom levels.
-#include "ridgeline/core/timelinerow.h"
+#include "ridgeline/core/timeline/timelinerow.h"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@ using namespace ridgeline::core;
 namespace {
 
 TimelineItem item(std::int64_t start, std::int64_t end, TimelineItemKind kind = TimelineItemKind::Kernel,
-    TimelineVerdict verdict = TimelineVerdict::Unknown, std::int64_t source = -1)
+    VerdictClass verdict = VerdictClass::Unknown, std::int64_t source = -1)
 {
     return { start, end, source, -1, kind, verdict };
 }
@@ -34,7 +34,7 @@ std::vector<TimelineItem> randomRow(std::size_t n, std::uint32_t seed)
         if (cls(rng) < 3)
             d *= 200; // a long op now and then
         items.push_back(item(t, t + d, static_cast<TimelineItemKind>(kind(rng)),
-            static_cast<TimelineVerdict>(verdict(rng)), static_cast<std::int64_t>(i)));
+            static_cast<VerdictClass>(verdict(rng)), static_cast<std::int64_t>(i)));
         t += d;
     }
     return items;
@@ -60,7 +60,7 @@ std::vector<LodItem> bruteForceLod(const std::vector<TimelineItem>& items, TimeW
         li.count = static_cast<std::uint32_t>(ops.size());
         li.startNs = items[ops.front()].startNs;
         li.endNs = items[ops.front()].endNs;
-        std::array<std::int64_t, kTimelineVerdictCount> byVerdict {};
+        std::array<std::int64_t, kVerdictClassCount> byVerdict {};
         std::array<std::int64_t, kTimelineItemKindCount> byKind {};
         for (const auto i : ops) {
             li.startNs = std::min(li.startNs, items[i].startNs);
@@ -70,7 +70,7 @@ std::vector<LodItem> bruteForceLod(const std::vector<TimelineItem>& items, TimeW
         }
         // Ties go to the lower enum value.
         li.verdict
-            = static_cast<TimelineVerdict>(std::max_element(byVerdict.begin(), byVerdict.end()) - byVerdict.begin());
+            = static_cast<VerdictClass>(std::max_element(byVerdict.begin(), byVerdict.end()) - byVerdict.begin());
         li.kind = static_cast<TimelineItemKind>(std::max_element(byKind.begin(), byKind.end()) - byKind.begin());
         if (ops.size() == 1) {
             li.verdict = items[ops.front()].verdict;
@@ -205,16 +205,16 @@ TEST(TimelineRowLod, OneLongOpIsOneItemAcrossManyColumns)
 TEST(TimelineRowLod, MergedItemCarriesTheDominantVerdictByTime)
 {
     // In one 100 ns pixel: 3 short compute-bound ops (3 x 6 ns) and one longer memory-bound op (40 ns).
-    const std::vector<TimelineItem> items { item(0, 5, TimelineItemKind::Kernel, TimelineVerdict::ComputeBound),
-        item(10, 15, TimelineItemKind::Kernel, TimelineVerdict::ComputeBound),
-        item(20, 25, TimelineItemKind::Kernel, TimelineVerdict::ComputeBound),
-        item(30, 69, TimelineItemKind::Memcpy, TimelineVerdict::MemoryBound) };
+    const std::vector<TimelineItem> items { item(0, 5, TimelineItemKind::Kernel, VerdictClass::ComputeBound),
+        item(10, 15, TimelineItemKind::Kernel, VerdictClass::ComputeBound),
+        item(20, 25, TimelineItemKind::Kernel, VerdictClass::ComputeBound),
+        item(30, 69, TimelineItemKind::Memcpy, VerdictClass::MemoryBound) };
     const auto row = TimelineRow::fromSorted(items);
     std::vector<LodItem> got;
     row.lod(PixelGrid({ 0, 1000 }, 10), got);
     ASSERT_EQ(got.size(), 1U);
     EXPECT_EQ(got[0].count, 4U);
-    EXPECT_EQ(got[0].verdict, TimelineVerdict::MemoryBound);
+    EXPECT_EQ(got[0].verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(got[0].kind, TimelineItemKind::Memcpy);
     EXPECT_EQ(got[0].startNs, 0);
     EXPECT_EQ(got[0].endNs, 69);
@@ -225,13 +225,13 @@ TEST(TimelineRowLod, EmptyRowAndOneOp)
     std::vector<LodItem> got;
     TimelineRow().lod(PixelGrid({ 0, 100 }, 10), got);
     EXPECT_TRUE(got.empty());
-    const std::vector<TimelineItem> one { item(40, 41, TimelineItemKind::Kernel, TimelineVerdict::LatencyBound, 9) };
+    const std::vector<TimelineItem> one { item(40, 41, TimelineItemKind::Kernel, VerdictClass::LatencyBound, 9) };
     const auto row = TimelineRow::fromSorted(one);
     row.lod(PixelGrid({ 0, 100 }, 10), got);
     ASSERT_EQ(got.size(), 1U);
     EXPECT_EQ(got[0].count, 1U);
     EXPECT_EQ(got[0].first, 0U);
-    EXPECT_EQ(got[0].verdict, TimelineVerdict::LatencyBound);
+    EXPECT_EQ(got[0].verdict, VerdictClass::LatencyBound);
     EXPECT_EQ(row.item(0).sourceId, 9);
     got.clear();
     row.lod(PixelGrid({ 41, 100 }, 10), got); // the op ends where the window starts
@@ -263,9 +263,9 @@ TEST(TimelineRowLod, SubsetCountsOnlyTheSubset)
 TEST(TimelineRowColumns, EachFieldReadsBackAsStored)
 {
     const std::vector<TimelineItem> items {
-        { 10, 20, 101, 3, TimelineItemKind::Kernel, TimelineVerdict::MemoryBound },
-        { 20, 25, -1, 0, TimelineItemKind::Memcpy, TimelineVerdict::Unknown },
-        { 30, 30, 7, -1, TimelineItemKind::Collective, TimelineVerdict::CommunicationBound },
+        { 10, 20, 101, 3, TimelineItemKind::Kernel, VerdictClass::MemoryBound },
+        { 20, 25, -1, 0, TimelineItemKind::Memcpy, VerdictClass::Unknown },
+        { 30, 30, 7, -1, TimelineItemKind::Collective, VerdictClass::CommunicationBound },
     };
     const auto row = TimelineRow::fromSorted(items);
     ASSERT_EQ(row.size(), items.size());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The CUPTI search against fake toolkit trees (empty files named like the libraries).
-#include "ridgeline/collectors/cuptilocate.h"
+#include "ridgeline/collectors/launch/cuptilocate.h"
 #include "tempdir.h"
 
 #include <algorithm>

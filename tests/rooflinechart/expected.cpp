@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "expected.h"
 
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // formulas of docs/ROOFLINE.md, to check the chart view-model against.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/model.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/model/model.h"
 
 #include <cstdint>
 #include <map>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Launch configurations and raw counters of one kernel, read on demand (the details pane's data).
 #include "fixtures.h"
-#include "ridgeline/core/kerneldetails.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/analysis/kerneldetails.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "tempdir.h"
 
 #include <gtest/gtest.h>

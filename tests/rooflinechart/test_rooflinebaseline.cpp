@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Arrows from a baseline session's points to the current ones, and per-precision points.
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 // and ceilings (docs/ROOFLINE.md formulas), not from the analysis it is built on.
 #include "expected.h"
 #include "fixtures.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/rooflinechart.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <algorithm>

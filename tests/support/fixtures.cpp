@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "fixtures.h"
 
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
 
 #include <fmt/format.h>
 #include <vector>
@@ -58,18 +58,27 @@ Kernel kernel(std::int64_t device, std::int64_t stream, std::int64_t name, std::
     return k;
 }
 
-} // namespace
-
-Status writeSmallFixture(const std::string& path)
+// A new session at `path` (replacing a file there), labelled as a fixture.
+Result<SessionWriter> createFixture(const std::string& path)
 {
     WriterOptions options;
     options.replaceExisting = true;
     auto created = SessionWriter::create(path, options);
     if (created.hasError())
         return created.error();
+    RIDGELINE_TRY(created.value().setMeta(metakey::Source, "fixture"));
+    RIDGELINE_TRY(created.value().setMeta(metakey::Origin, kFixtureOrigin));
+    return created;
+}
+
+} // namespace
+
+Status writeSmallFixture(const std::string& path)
+{
+    auto created = createFixture(path);
+    if (created.hasError())
+        return created.error();
     SessionWriter& w = created.value();
-    RIDGELINE_TRY(w.setMeta(metakey::Source, "fixture"));
-    RIDGELINE_TRY(w.setMeta(metakey::Origin, kFixtureOrigin));
     RIDGELINE_TRY(w.setMeta(metakey::CaptureCommand, "./vector_add --n 1048576"));
 
     RIDGELINE_TRY(w.addDevice(fixtureDevice(0, 0)));
@@ -168,7 +177,7 @@ Status writeSmallFixture(const std::string& path)
     op.endNs = 17'000;
     const CommOp ops[] = { op };
     RIDGELINE_TRY(w.addCommOps(ops));
-    const Verdict verdicts[] = { { k0 + 5, "communication-bound", "collective", std::nullopt,
+    const Verdict verdicts[] = { { k0 + 5, VerdictClass::CommunicationBound, "collective", std::nullopt,
         "communication-bound: an NCCL AllReduce of 16 KiB" } };
     RIDGELINE_TRY(w.setVerdicts(verdicts));
     return w.finish(SessionStatus::Complete);
@@ -214,14 +223,10 @@ Status writeSyntheticKernels(SessionWriter& writer, const SyntheticSpec& spec)
 
 Status writeSyntheticSession(const std::string& path, const SyntheticSpec& spec)
 {
-    WriterOptions options;
-    options.replaceExisting = true;
-    auto created = SessionWriter::create(path, options);
+    auto created = createFixture(path);
     if (created.hasError())
         return created.error();
     SessionWriter& w = created.value();
-    RIDGELINE_TRY(w.setMeta(metakey::Source, "fixture"));
-    RIDGELINE_TRY(w.setMeta(metakey::Origin, kFixtureOrigin));
     for (int d = 0; d < spec.devices; ++d)
         RIDGELINE_TRY(w.addDevice(fixtureDevice(d, d)));
     Process p;
@@ -230,6 +235,35 @@ Status writeSyntheticSession(const std::string& path, const SyntheticSpec& spec)
     RIDGELINE_TRY(w.addProcess(p));
     RIDGELINE_TRY(writeSyntheticKernels(w, spec));
     return w.finish(SessionStatus::Complete);
+}
+
+Kernel kernelRecord(std::int64_t processId, std::int64_t deviceId, std::int64_t streamId, std::int64_t nameId,
+    std::int64_t startNs, std::int64_t endNs, std::int64_t correlationId)
+{
+    return Kernel { .processId = processId, .deviceId = deviceId, .streamId = streamId, .correlationId = correlationId,
+        .nameId = nameId, .startNs = startNs, .endNs = endNs, .grid = {}, .block = {} };
+}
+
+Status writeTwoRanks(SessionWriter& writer, const std::string& deviceName, bool numbered)
+{
+    for (int d = 0; d < 2; ++d) {
+        Device dev;
+        dev.id = d;
+        dev.ordinal = d;
+        dev.name = numbered ? deviceName + " " + std::to_string(d) : deviceName;
+        if (auto added = writer.addDevice(dev); added.hasError())
+            return added.error();
+    }
+    for (int r = 0; r < 2; ++r) {
+        Process p;
+        p.id = r + 1;
+        p.pid = 100 + r;
+        p.rank = r;
+        p.worldSize = 2;
+        if (auto added = writer.addProcess(p); added.hasError())
+            return added.error();
+    }
+    return {};
 }
 
 } // namespace ridgeline::testing

@@ -2,11 +2,11 @@
 // Opening a session whose values no writer produces (SQL UPDATEs on a valid fixture): the app
 // loads it without crashing or hanging and names the first warning in the status bar and every
 // warning in About.
-#include "aboutdialog.h"
 #include "fixtures.h"
-#include "mainwindow.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
+#include "window/aboutdialog.h"
+#include "window/mainwindow.h"
 
 #include <QSettings>
 #include <QSignalSpy>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The capture dialog against a fake `ridgeline` (data/fake-ridgeline.sh) that prints the
 // launcher's progress lines: success, an error event, a silent failure, stop (SIGINT) and kill.
-#include "capturedialog.h"
+#include "capture/capturedialog.h"
 #include "fixtures.h"
-#include "mainwindow.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
+#include "window/mainwindow.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,9 +26,9 @@ private:
     testing::TempDir m_dir;
     QString m_session;
 
-    ui::CaptureOptions options(const QString& mode, const QString& output)
+    ui::CaptureJob options(const QString& mode, const QString& output)
     {
-        ui::CaptureOptions o;
+        ui::CaptureJob o;
         o.program = QStringLiteral("/bin/true");
         o.arguments = { QStringLiteral("--epochs"), QStringLiteral("two words") };
         o.workingDirectory = QString::fromStdString(m_dir.path());
@@ -53,7 +53,7 @@ private Q_SLOTS:
         ui::CaptureDialog dialog;
         dialog.runner()->setLauncher(kFake);
         const QString out = QString::fromStdString(m_dir.file("ok.ridge"));
-        dialog.setOptions(options(QStringLiteral("success"), out));
+        dialog.setJob(options(QStringLiteral("success"), out));
         QSignalSpy captured(&dialog, &ui::CaptureDialog::sessionCaptured);
         QSignalSpy events(dialog.runner(), &ui::CaptureRunner::progress);
         QVERIFY(dialog.startCapture());
@@ -74,7 +74,7 @@ private Q_SLOTS:
     {
         ui::CaptureDialog dialog;
         dialog.runner()->setLauncher(kFake);
-        dialog.setOptions(options(QStringLiteral("error"), QString::fromStdString(m_dir.file("err.ridge"))));
+        dialog.setJob(options(QStringLiteral("error"), QString::fromStdString(m_dir.file("err.ridge"))));
         QSignalSpy finished(dialog.runner(), &ui::CaptureRunner::finished);
         QSignalSpy captured(&dialog, &ui::CaptureDialog::sessionCaptured);
         QVERIFY(dialog.startCapture());
@@ -90,7 +90,7 @@ private Q_SLOTS:
     {
         ui::CaptureDialog dialog;
         dialog.runner()->setLauncher(kFake);
-        dialog.setOptions(options(QStringLiteral("silent-failure"), QString::fromStdString(m_dir.file("no.ridge"))));
+        dialog.setJob(options(QStringLiteral("silent-failure"), QString::fromStdString(m_dir.file("no.ridge"))));
         QSignalSpy finished(dialog.runner(), &ui::CaptureRunner::finished);
         QVERIFY(dialog.startCapture());
         QVERIFY(finished.wait(10000));
@@ -103,7 +103,7 @@ private Q_SLOTS:
         ui::CaptureDialog dialog;
         dialog.runner()->setLauncher(kFake);
         const QString out = QString::fromStdString(m_dir.file("stopped.ridge"));
-        dialog.setOptions(options(QStringLiteral("until-interrupted"), out));
+        dialog.setJob(options(QStringLiteral("until-interrupted"), out));
         QSignalSpy events(dialog.runner(), &ui::CaptureRunner::progress);
         QSignalSpy captured(&dialog, &ui::CaptureDialog::sessionCaptured);
         QVERIFY(dialog.startCapture());
@@ -120,7 +120,7 @@ private Q_SLOTS:
         ui::CaptureDialog dialog;
         dialog.runner()->setLauncher(kFake);
         dialog.runner()->setStopGraceMs(300);
-        dialog.setOptions(options(QStringLiteral("deaf"), QString::fromStdString(m_dir.file("deaf.ridge"))));
+        dialog.setJob(options(QStringLiteral("deaf"), QString::fromStdString(m_dir.file("deaf.ridge"))));
         QSignalSpy events(dialog.runner(), &ui::CaptureRunner::progress);
         QSignalSpy finished(dialog.runner(), &ui::CaptureRunner::finished);
         QVERIFY(dialog.startCapture());
@@ -137,17 +137,17 @@ private Q_SLOTS:
         dialog.runner()->setLauncher(kFake);
         auto o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("x.ridge")));
         o.environment = { QStringLiteral("NOT AN ASSIGNMENT") };
-        dialog.setOptions(o);
+        dialog.setJob(o);
         QVERIFY(!dialog.startCapture());
         QVERIFY(dialog.errorText().contains(QStringLiteral("NOT AN ASSIGNMENT")));
         o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("x.ridge")));
         o.program.clear();
-        dialog.setOptions(o);
+        dialog.setJob(o);
         QVERIFY(!dialog.startCapture());
         QVERIFY(!dialog.runner()->isRunning());
         // A launcher that does not exist: the reason, no hang.
         dialog.runner()->setLauncher(QString::fromStdString(m_dir.file("no-such-ridgeline")));
-        dialog.setOptions(options(QStringLiteral("success"), QString::fromStdString(m_dir.file("x.ridge"))));
+        dialog.setJob(options(QStringLiteral("success"), QString::fromStdString(m_dir.file("x.ridge"))));
         QSignalSpy finished(dialog.runner(), &ui::CaptureRunner::finished);
         QVERIFY(dialog.startCapture());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
@@ -161,7 +161,7 @@ private Q_SLOTS:
         QCOMPARE(window.captureDialog(), dialog); // one dialog per window
         dialog->runner()->setLauncher(kFake);
         const QString out = QString::fromStdString(m_dir.file("window.ridge"));
-        dialog->setOptions(options(QStringLiteral("success"), out));
+        dialog->setJob(options(QStringLiteral("success"), out));
         QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
         QVERIFY(dialog->startCapture());
         QVERIFY(opened.wait(10000));
@@ -178,8 +178,8 @@ private Q_SLOTS:
         o.launchSkip = 3;
         o.launchCount = 7;
         o.nvtxRange = QStringLiteral("step 2");
-        dialog.setOptions(o);
-        const auto back = dialog.options();
+        dialog.setJob(o);
+        const auto back = dialog.job();
         QCOMPARE(back.program, o.program);
         QCOMPARE(back.arguments, o.arguments);
         QCOMPARE(back.workingDirectory, o.workingDirectory);
@@ -191,8 +191,8 @@ private Q_SLOTS:
         QCOMPARE(back.nvtxRange, o.nvtxRange);
         QCOMPARE(back.output, o.output);
         o.metrics = QStringLiteral("none");
-        dialog.setOptions(o);
-        QCOMPARE(dialog.options().metrics, QStringLiteral("none"));
+        dialog.setJob(o);
+        QCOMPARE(dialog.job().metrics, QStringLiteral("none"));
     }
 
     // The Arguments field splits as a POSIX shell does (QProcess::splitCommand knows no single
@@ -210,24 +210,24 @@ private Q_SLOTS:
             QVERIFY(arguments);
             arguments->setText(QStringLiteral("-c 'echo hi; exit 3'"));
             QCOMPARE(
-                dialog.options().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
+                dialog.job().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
             auto o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("q.ridge")));
-            dialog.setOptions(o);
+            dialog.setJob(o);
             arguments->setText(QStringLiteral("-c 'echo hi"));
             QVERIFY(!dialog.startCapture());
             QVERIFY2(dialog.errorText().contains(QStringLiteral("not closed")), qPrintable(dialog.errorText()));
 
             // Through the form and, once a capture starts, through QSettings into a new dialog.
             o.arguments = tricky;
-            dialog.setOptions(o);
-            QCOMPARE(dialog.options().arguments, tricky);
+            dialog.setJob(o);
+            QCOMPARE(dialog.job().arguments, tricky);
             dialog.runner()->setLauncher(kFake);
             QSignalSpy captured(&dialog, &ui::CaptureDialog::sessionCaptured);
             QVERIFY(dialog.startCapture());
             QVERIFY(captured.wait(10000));
         }
         ui::CaptureDialog reopened;
-        QCOMPARE(reopened.options().arguments, tricky);
+        QCOMPARE(reopened.job().arguments, tricky);
     }
 };
 

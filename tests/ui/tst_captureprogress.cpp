@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The progress-line parser against lines in the exact form of capture-contract.md (Launcher).
-#include "captureprogress.h"
-#include "capturerunner.h"
+// The progress-line parser the app uses (core's, shared with the launcher) against lines in the
+// exact form of capture-contract.md (Launcher), and the launcher command the app builds.
+#include "capture/capturerunner.h"
 #include "qtwarnings.h"
 
 #include <QTest>
 
 using namespace ridgeline;
-using Kind = ui::CaptureEvent::Kind;
+using Kind = core::progress::Event::Kind;
 
 class TestCaptureProgress : public QObject {
     Q_OBJECT
@@ -17,43 +17,43 @@ private Q_SLOTS:
 
     void parsesEveryEvent()
     {
-        auto started = ui::parseCaptureProgressLine(
-            u"ridgeline-progress: {\"event\":\"started\",\"pid\":4242,\"output\":\"/tmp/run 1.ridge\"}");
+        auto started = core::progress::parseLine(
+            "ridgeline-progress: {\"event\":\"started\",\"pid\":4242,\"output\":\"/tmp/run 1.ridge\"}");
         QVERIFY(started);
         QCOMPARE(started->kind, Kind::Started);
         QCOMPARE(started->pid, 4242);
-        QCOMPARE(started->output, QStringLiteral("/tmp/run 1.ridge"));
+        QCOMPARE(started->output, std::string("/tmp/run 1.ridge"));
 
-        auto running = ui::parseCaptureProgressLine(
-            u"ridgeline-progress: {\"event\": \"running\", \"seconds\": 12.5, \"parts\": 3, \"kernels\": 180000}");
+        auto running = core::progress::parseLine(
+            "ridgeline-progress: {\"event\": \"running\", \"seconds\": 12.5, \"parts\": 3, \"kernels\": 180000}");
         QVERIFY(running);
         QCOMPARE(running->kind, Kind::Running);
         QCOMPARE(running->seconds, 12.5);
         QCOMPARE(running->parts, 3);
         QCOMPARE(running->kernels, 180000);
 
-        auto merging = ui::parseCaptureProgressLine(u"ridgeline-progress: {\"event\":\"merging\",\"parts\":4}");
+        auto merging = core::progress::parseLine("ridgeline-progress: {\"event\":\"merging\",\"parts\":4}");
         QVERIFY(merging);
         QCOMPARE(merging->kind, Kind::Merging);
         QCOMPARE(merging->parts, 4);
 
-        auto finished = ui::parseCaptureProgressLine(
-            u"ridgeline-progress: "
-            u"{\"event\":\"finished\",\"status\":\"partial\",\"output\":\"a.ridge\",\"exit_code\":130,"
-            u"\"kernels\":9,\"memops\":2}\r");
+        auto finished = core::progress::parseLine(
+            "ridgeline-progress: "
+            "{\"event\":\"finished\",\"status\":\"partial\",\"output\":\"a.ridge\",\"exit_code\":130,"
+            "\"kernels\":9,\"memops\":2}\r");
         QVERIFY(finished);
         QCOMPARE(finished->kind, Kind::Finished);
-        QCOMPARE(finished->status, QStringLiteral("partial"));
-        QCOMPARE(finished->output, QStringLiteral("a.ridge"));
+        QCOMPARE(finished->status, std::string("partial"));
+        QCOMPARE(finished->output, std::string("a.ridge"));
         QCOMPARE(finished->exitCode, 130);
         QCOMPARE(finished->kernels, 9);
         QCOMPARE(finished->memops, 2);
 
-        auto error = ui::parseCaptureProgressLine(
-            u"ridgeline-progress: {\"event\":\"error\",\"message\":\"No NVIDIA driver: libcuda.so.1 was not found.\"}");
+        auto error = core::progress::parseLine(
+            "ridgeline-progress: {\"event\":\"error\",\"message\":\"No NVIDIA driver: libcuda.so.1 was not found.\"}");
         QVERIFY(error);
         QCOMPARE(error->kind, Kind::Error);
-        QCOMPARE(error->message, QStringLiteral("No NVIDIA driver: libcuda.so.1 was not found."));
+        QCOMPARE(error->message, std::string("No NVIDIA driver: libcuda.so.1 was not found."));
     }
 
     void ignoresEverythingElse_data()
@@ -72,12 +72,12 @@ private Q_SLOTS:
     void ignoresEverythingElse()
     {
         QFETCH(QString, line);
-        QVERIFY(!ui::parseCaptureProgressLine(line));
+        QVERIFY(!core::progress::parseLine(line.toStdString()));
     }
 
     void buildsTheLauncherCommand()
     {
-        ui::CaptureOptions o;
+        ui::CaptureJob o;
         o.program = QStringLiteral("/usr/bin/python3");
         o.arguments = { QStringLiteral("train.py"), QStringLiteral("--epochs"), QStringLiteral("1") };
         o.output = QStringLiteral("/tmp/out.ridge");

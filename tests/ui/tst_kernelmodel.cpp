@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
+#include "common/verdictcolors.h"
 #include "fixtures.h"
-#include "kernelmodel.h"
-#include "kernelpage.h"
+#include "kernels/kernelmodel.h"
+#include "kernels/kernelpage.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
-#include "verdictcolors.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

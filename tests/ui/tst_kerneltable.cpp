@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The kernel table: the filter proxy, the per-launch model, copy, and selection sync.
+#include "common/selectionmodel.h"
 #include "fixtures.h"
-#include "kernelfilterproxy.h"
-#include "kernelmodel.h"
-#include "kernelpage.h"
-#include "launchmodel.h"
-#include "launchrows.h"
+#include "kernels/kernelfilterproxy.h"
+#include "kernels/kernelmodel.h"
+#include "kernels/kernelpage.h"
+#include "kernels/launchmodel.h"
+#include "kernels/launchrows.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/sessionreader.h"
-#include "selectionmodel.h"
-#include "sessiondocumentloader.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "session/documentreader.h"
 #include "tempdir.h"
 
 #include <QAbstractItemModelTester>
@@ -42,7 +42,7 @@ private Q_SLOTS:
         testing::installQtWarningRecorder();
         const auto path = m_dir.file("small.ridge");
         QVERIFY(testing::writeSmallFixture(path).ok());
-        auto doc = ui::loadSessionDocument(QString::fromStdString(path));
+        auto doc = ui::readSessionDocument(QString::fromStdString(path));
         QVERIFY(doc.ok());
         m_doc = std::make_shared<const ui::SessionDocument>(std::move(doc).value());
     }
@@ -277,11 +277,11 @@ private Q_SLOTS:
     {
         // The two stages of one open, as the loader delivers them.
         ui::SessionDocumentPtr tableStage;
-        ui::LoadHooks hooks;
+        ui::ReadHooks hooks;
         hooks.tableReady = [&tableStage](const ui::SessionDocument& stage) {
             tableStage = std::make_shared<const ui::SessionDocument>(stage);
         };
-        auto complete = ui::loadSessionDocument(m_doc->path, hooks);
+        auto complete = ui::readSessionDocument(m_doc->path, hooks);
         QVERIFY(complete.ok());
         QVERIFY(tableStage && tableStage->tableStage && !tableStage->timeline);
         auto document = std::make_shared<const ui::SessionDocument>(std::move(complete).value());

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "fixtures.h"
-#include "kernelpage.h"
-#include "mainwindow.h"
+#include "kernels/kernelpage.h"
 #include "qtwarnings.h"
 #include "testutil.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemModel>
 #include <QMessageBox>

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 // MainWindow's file handling: recent files, bad files, import, export, save as, baseline, drag
 // and drop, the view registry, About and the shortcuts list, remembered settings.
-#include "aboutdialog.h"
+#include "common/selectionmodel.h"
 #include "fixtures.h"
-#include "importdialog.h"
-#include "kernelpage.h"
-#include "mainwindow.h"
+#include "kernels/kernelpage.h"
 #include "qtwarnings.h"
-#include "recentfiles.h"
-#include "ridgeline/collectors/importer.h"
-#include "selectionmodel.h"
-#include "shortcutsdialog.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "session/importdialog.h"
 #include "tempdir.h"
 #include "testutil.h"
+#include "window/aboutdialog.h"
+#include "window/mainwindow.h"
+#include "window/recentfiles.h"
+#include "window/shortcutsdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Light and dark palettes, and verdict colours readable on both.
-#include "palette.h"
+#include "common/verdictcolors.h"
 #include "qtwarnings.h"
-#include "verdictcolors.h"
+#include "window/palette.h"
 
 #include <QApplication>
 #include <QSignalSpy>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// loadSessionDocument (the worker's one function) and SessionLoader: progress and cancel.
+// readSessionDocument (the worker's one function) and SessionOpener: progress and cancel.
 #include "fixtures.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
-#include "sessiondocumentloader.h"
-#include "sessionloader.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "session/documentreader.h"
+#include "session/sessionopener.h"
 #include "tempdir.h"
 
 #include <QSignalSpy>
@@ -28,12 +28,12 @@ private Q_SLOTS:
         const auto path = m_dir.file("small.ridge");
         QVERIFY(testing::writeSmallFixture(path).ok());
         QList<int> steps;
-        ui::LoadHooks hooks;
+        ui::ReadHooks hooks;
         hooks.progress = [&steps](int permille, const QString& what) {
             QVERIFY(!what.isEmpty());
             steps.append(permille);
         };
-        auto doc = ui::loadSessionDocument(QString::fromStdString(path), hooks);
+        auto doc = ui::readSessionDocument(QString::fromStdString(path), hooks);
         QVERIFY(doc.ok());
         QVERIFY(std::is_sorted(steps.begin(), steps.end()));
         QCOMPARE(steps.last(), 1000);
@@ -61,16 +61,16 @@ private Q_SLOTS:
     {
         const auto path = m_dir.file("small.ridge");
         int polls = 0;
-        ui::LoadHooks hooks;
+        ui::ReadHooks hooks;
         hooks.cancelled = [&polls] { return ++polls >= 3; };
-        auto doc = ui::loadSessionDocument(QString::fromStdString(path), hooks);
+        auto doc = ui::readSessionDocument(QString::fromStdString(path), hooks);
         QVERIFY(doc.hasError());
         QCOMPARE(polls, 3);
     }
 
     void badFileIsAnErrorNotACrash()
     {
-        auto doc = ui::loadSessionDocument(QString::fromStdString(m_dir.file("missing.ridge")));
+        auto doc = ui::readSessionDocument(QString::fromStdString(m_dir.file("missing.ridge")));
         QVERIFY(doc.hasError());
         QVERIFY(!doc.error().message.empty());
     }
@@ -81,10 +81,10 @@ private Q_SLOTS:
         testing::SyntheticSpec spec;
         spec.kernels = 300'000;
         QVERIFY(testing::writeSyntheticSession(path, spec).ok());
-        ui::SessionLoader loader;
-        QSignalSpy loaded(&loader, &ui::SessionLoader::loaded);
-        QSignalSpy cancelled(&loader, &ui::SessionLoader::cancelled);
-        QSignalSpy progress(&loader, &ui::SessionLoader::progressChanged);
+        ui::SessionOpener loader;
+        QSignalSpy loaded(&loader, &ui::SessionOpener::loaded);
+        QSignalSpy cancelled(&loader, &ui::SessionOpener::cancelled);
+        QSignalSpy progress(&loader, &ui::SessionOpener::progressChanged);
         loader.load(QString::fromStdString(path));
         QVERIFY(loader.isLoading());
         loader.cancel(); // long before the 300 k kernels are summarised
@@ -107,8 +107,8 @@ private Q_SLOTS:
     {
         const auto big = m_dir.file("big.ridge");
         const auto small = m_dir.file("small.ridge");
-        ui::SessionLoader loader;
-        QSignalSpy loaded(&loader, &ui::SessionLoader::loaded);
+        ui::SessionOpener loader;
+        QSignalSpy loaded(&loader, &ui::SessionOpener::loaded);
         loader.load(QString::fromStdString(big));
         loader.load(QString::fromStdString(small));
         QVERIFY(loaded.wait(60000));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Opening a session is opening untrusted input: every bad file gets one clear error.
 #include "fixtures.h"
-#include "ridgeline/core/sessioncheck.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <filesystem>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // nccl-tests' definitions (doc/PERFORMANCE.md, src/*.cu *GetBw; communication.md §1), the link
 // choice, the verdict sentence and cross-rank matching, on figures worked out by hand.
-#include "ridgeline/core/collectives.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/analysis/roofline.h"
 
 #include <gtest/gtest.h>
 
@@ -132,7 +132,7 @@ TEST(Collectives, VerdictCitesBusBandwidthAgainstTheLink)
     f.durationNs = 5e6; // busbw = 1.9e9 B / 5 ms = 380 GB/s = 84 % of 450 GB/s
     f.link = { "NVLink", 450e9, false, "" };
     auto a = classified(f);
-    EXPECT_EQ(a.verdict, verdict::CommunicationBound);
+    EXPECT_EQ(a.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(a.boundBy, "NVLink");
     EXPECT_EQ(a.reason.substr(0, 57), "communication-bound (NVLink): busbw 380 GB/s = 84 % of 45");
 
@@ -155,7 +155,7 @@ TEST(Collectives, VerdictCitesBusBandwidthAgainstTheLink)
     CollectiveFigures none; // a collective kernel without sizes keeps its label
     none.collective = "allreduce";
     a = classified(none);
-    EXPECT_EQ(a.verdict, verdict::CommunicationBound);
+    EXPECT_EQ(a.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(
         a.reason, "communication-bound: carries the collective allreduce; message sizes missing, so no bus bandwidth");
 }

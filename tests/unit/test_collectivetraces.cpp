@@ -2,10 +2,10 @@
 // Collectives of the real Kineto traces of tests/data/kineto/ (README there). Every expected figure
 // is computed here from the trace's own arguments with zlib + nlohmann::json, not by the importer.
 #include "gunzip.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/core/collectivereport.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/output/collectivereport.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>
@@ -115,7 +115,7 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
         if (k.name.rfind("ncclKernel", 0) != 0)
             continue;
         ++nccl;
-        EXPECT_EQ(k.analysis.verdict, "communication-bound");
+        EXPECT_EQ(k.analysis.verdict, core::VerdictClass::CommunicationBound);
         EXPECT_NE(k.analysis.reason.find("busbw"), std::string::npos) << k.analysis.reason;
     }
     EXPECT_EQ(nccl, 2); // the all-reduce and the broadcast kernel

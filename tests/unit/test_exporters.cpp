@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The three exports (Perfetto JSON, CSV tables, HTML) on the small fixture and on hostile names.
 #include "fixtures.h"
-#include "ridgeline/core/exporters.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/output/exporters.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <algorithm>
@@ -192,7 +192,7 @@ TEST_F(Exporters, PerfettoEventsHaveTheFieldsTheirPhaseNeeds)
     EXPECT_EQ(flowEnds.size(), 3u);
     for (const auto& [id, ends] : flowEnds)
         EXPECT_EQ(ends, 11) << id;
-    EXPECT_EQ(doc["metadata"]["verdict_colours"]["memory-bound"], traceColourForVerdict("memory-bound"));
+    EXPECT_EQ(doc["metadata"]["verdict_colours"]["memory-bound"], traceColourForVerdict(VerdictClass::MemoryBound));
 }
 
 TEST_F(Exporters, PerfettoTimesAreExactMicroseconds)
@@ -228,13 +228,13 @@ TEST_F(Exporters, PerfettoKernelsCarryTheirVerdict)
             EXPECT_TRUE(e["args"].contains(key)) << key << " in " << e;
         const auto verdict = e["args"]["verdict"].get<std::string>();
         verdicts.insert(verdict);
-        EXPECT_EQ(e["cname"], traceColourForVerdict(verdict));
+        EXPECT_EQ(e["cname"], traceColourForVerdict(verdictClassFromString(verdict)));
         EXPECT_EQ(e["args"]["grid"], "1024x1x1");
     }
     // The counted vectorAdd launch, the NCCL kernel, and the rest without counters.
     EXPECT_EQ(verdicts, (std::set<std::string> { "memory-bound", "communication-bound", "unknown" }));
-    EXPECT_STREQ(traceColourForVerdict("compute-bound"), "terrible");
-    EXPECT_STREQ(traceColourForVerdict("something else"), "generic_work");
+    EXPECT_STREQ(traceColourForVerdict(VerdictClass::ComputeBound), "terrible");
+    EXPECT_STREQ(traceColourForVerdict(VerdictClass::Unknown), "generic_work");
 }
 
 TEST_F(Exporters, PerfettoSplitsOverlapsIntoLanesAndNestsNvtx)

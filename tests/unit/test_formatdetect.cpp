@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "fixtures.h"
-#include "ridgeline/collectors/formatdetect.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/core/metricnames.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // shortKernelName: the function name as Nsight Compute's "Function Name" shows it, on hand-written
 // edge cases and on every distinct kernel name of real Nsight Compute CSVs and Kineto traces.
 #include "gunzip.h"
-#include "ridgeline/core/demangle.h"
+#include "ridgeline/core/model/demangle.h"
 
 #include <cctype>
 #include <fstream>

@@ -3,8 +3,8 @@
 // Every expected count is computed here from the same file with zlib + nlohmann::json, not taken
 // from the importer: kernels, copies, memsets, NCCL kernels, runtime calls, annotations, ranks.
 #include "gunzip.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/core/model.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/model/model.h"
 #include "testutil.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The streaming splitter of the Kineto importer (collectors/importers/kinetosplit.h), checked
+// The streaming splitter of the Kineto importer (collectors/importers/kineto/kinetosplit.h), checked
 // against a plain JSON reader: whatever the window and batch sizes, the pieces it hands over hold
 // exactly the trace's top-level members and events, in order.
 #include "gunzip.h"
-#include "kinetointernal.h"
-#include "kinetosource.h"
-#include "kinetosplit.h"
+#include "kineto/kinetointernal.h"
+#include "kineto/kinetosource.h"
+#include "kineto/kinetosplit.h"
 #include "testutil.h"
 
 #include <filesystem>

@@ -2,8 +2,8 @@
 // Large transactions: hundreds of thousands of rows in one call, then indexed window queries
 // that must agree with a brute-force scan.
 #include "fixtures.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

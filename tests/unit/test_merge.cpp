@@ -3,9 +3,9 @@
 // one; counts add up, ids stay unique and every reference (kernel -> name, device, process;
 // metric, verdict, comm op -> kernel) still points at the right row.
 #include "fixtures.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionmerge.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionmerge.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

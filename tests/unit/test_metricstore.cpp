@@ -2,12 +2,12 @@
 // Kernel metric values packed one row per kernel (schema v3, core/src/metricblob.h): the codec
 // on its own (round trips, every kind of damage), then the writer's merge rules and the
 // reader's views through a real session file.
-#include "metricblob.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/collectors/ncurepimporter.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "store/metricblob.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "tempdir.h"
 #include "testutil.h"
 

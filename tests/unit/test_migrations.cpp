@@ -2,9 +2,9 @@
 // Every released schema version must open in today's code. tests/data/sessions/v1-small.ridge
 // was written by the v1 writer (make_fixture small) and is never regenerated: when the schema
 // moves on, this test proves the migration from v1 still works.
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

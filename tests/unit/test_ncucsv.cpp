@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Nsight Compute CSV: units, numbers and launch sizes; the file reader's errors and edge cases.
 // Importing the fixtures of tests/data/ncu/ is in test_ncucsvimport.cpp.
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
 #include "testutil.h"
 
 #include <filesystem>

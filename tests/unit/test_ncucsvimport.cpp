@@ -2,9 +2,9 @@
 // Importing the hand-written Nsight Compute CSV fixtures of tests/data/ncu/ (see the README
 // there): values read back from the session in base units, launch configuration, timeline,
 // devices and ceilings. Verdict values are tested with the roofline, not here.
-#include "ridgeline/collectors/gpucatalogue.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

@@ -5,9 +5,9 @@
 // shares nothing with the importer. Kernel count, names, per-launch time, FP32/FP64 FLOPs and
 // DRAM/L2/L1 bytes of every launch.
 #include "gunzip.h"
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

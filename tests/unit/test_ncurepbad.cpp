@@ -2,10 +2,10 @@
 // Hostile and broken .ncu-rep files: each gives BadFile with one sentence, never a crash, a
 // hang or a huge allocation. Inputs are cut from the real report or built with the importer's
 // own message classes (ncurep.proto), framed by hand here.
-#include "importers/ncurep.pb.h"
-#include "ncurepinternal.h"
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/collectors/ncurepimporter.h"
+#include "ncu/ncurep.pb.h"
+#include "ncu/ncurepinternal.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "testutil.h"
 
 #include <cstring>

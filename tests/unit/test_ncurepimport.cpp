@@ -2,11 +2,11 @@
 // Importing real Nsight Compute reports (tests/data/ncu/nersc-gpp/, RTX 4060 Laptop GPU, see the
 // README there). Expected numbers are read off the files with `protoc --decode_raw` (the
 // comments give them) or computed here from values so read; none comes from the importer.
-#include "ridgeline/collectors/formatdetect.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/collectors/ncurepimporter.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <cmath>
@@ -191,7 +191,7 @@ TEST_F(NcuRepImport, Fp64FlopsAndDramBytesFromTheRates)
     EXPECT_NEAR(a.bytesByLevel.at("DRAM"), dramPerSecond * seconds, 1);
     EXPECT_TRUE(a.hasCounters);
     // The ceilings come from the counters: dfma peak 48 per cycle x 2 FLOPs x SM clock.
-    EXPECT_NE(a.verdict, core::verdict::Unknown);
+    EXPECT_NE(a.verdict, core::VerdictClass::Unknown);
 }
 
 // output1.csv and output1.ncu-rep are two ncu runs of the same program (gpp.x, same input):

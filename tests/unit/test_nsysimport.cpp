@@ -2,9 +2,9 @@
 // Importing the real Nsight Systems SQLite exports of tests/data/nsys/ (two schema generations,
 // see the README there). Every expected count is computed here with plain SQL on the export
 // itself, independently of the importer.
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/collectors/nsysimporter.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>
@@ -143,7 +143,7 @@ TEST_F(NsysImport, CountsPerTableMatchPlainSqlAndTheExportIsUntouched)
                     "FROM CUPTI_ACTIVITY_KIND_MEMSET)")));
         // No counters in an nsys export: every verdict is unknown.
         for (const auto& v : valueOf(reader.verdicts()))
-            EXPECT_EQ(v.verdict, "unknown");
+            EXPECT_EQ(v.verdict, core::VerdictClass::Unknown);
         const auto meta = reader.meta().value();
         EXPECT_EQ(meta.at("source"), "import:nsys-sqlite");
         EXPECT_EQ(meta.at("origin"), name);

@@ -5,11 +5,11 @@
 // its launching call by correlation id, then the smallest cpu_op of the call's thread whose time
 // holds the call), not by the importer's stack or the report's index.
 #include "gunzip.h"
-#include "ridgeline/collectors/kinetoimporter.h"
-#include "ridgeline/core/operatorlinks.h"
-#include "ridgeline/core/opreport.h"
-#include "ridgeline/core/sessionmerge.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/store/sessionmerge.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <algorithm>

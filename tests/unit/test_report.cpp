@@ -2,9 +2,9 @@
 // The kernel report on the small fixture, against figures worked out by hand
 // (tests/data/README.md): total kernel time 37,000 ns over 5 rows.
 #include "fixtures.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>

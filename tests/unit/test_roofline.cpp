@@ -2,8 +2,8 @@
 // Hand-computed roofline cases: every verdict, every bound_by, and the edge cases. The device is
 // an H100 SXM-like part with round ceilings; most launches last 1 ms, so a rate is the amount
 // times 1000 per second.
-#include "ridgeline/core/metricnames.h"
-#include "ridgeline/core/roofline.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/model/metricnames.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -73,7 +73,7 @@ TEST_F(Roofline, ComputeBoundFp32)
 {
     // 25e9 FFMA = 50e9 FLOPs in 1 ms = 50 TFLOP/s = 74.6 % of 67; DRAM 0.3 TB/s = 9.0 %.
     const auto a = analyzeKernel(facts({ { Ffma, 25e9 }, { Dram, 0.3e9 } }));
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "FP32");
     EXPECT_NEAR(*a.boundUtilization, 50.0 / 67.0, 1e-9);
     EXPECT_DOUBLE_EQ(*a.flops, 50e9);
@@ -87,7 +87,7 @@ TEST_F(Roofline, ComputeBoundFp64)
 {
     // 12e9 DFMA = 24e9 FLOPs -> 24 TFLOP/s = 70.6 % of 34.
     const auto a = analyzeKernel(facts({ { Dfma, 12e9 } }));
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "FP64");
     EXPECT_NEAR(*a.boundUtilization, 24.0 / 34.0, 1e-9);
 }
@@ -97,7 +97,7 @@ TEST_F(Roofline, ComputeBoundFp16PackedAsNsightComputeCounts)
     // HFMA2 counts 4 FLOPs, HADD2 2: 25e9 * 4 + 5e9 * 2 = 110e9 FLOPs -> 110 TFLOP/s = 82.1 % of 134.
     const auto a = analyzeKernel(facts({ { Hfma, 25e9 }, { Hadd, 5e9 } }));
     EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16"), 110e9);
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "FP16");
     EXPECT_NEAR(*a.boundUtilization, 110.0 / 134.0, 1e-9);
 }
@@ -115,7 +115,7 @@ TEST_F(Roofline, ComputeBoundTensorHopperCountsEveryTypeOnce)
     EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("BF16_tensor"), 100e9);
     EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP8_tensor"), 500e9);
     EXPECT_DOUBLE_EQ(*a.flops, 1300e9);
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "tensor");
     EXPECT_NEAR(*a.boundUtilization, 800.0 / 989.0 + 500.0 / 1979.0, 1e-9);
 }
@@ -152,7 +152,7 @@ TEST_F(Roofline, TensorPipeTimes512OnVoltaAndAmpere)
 TEST_F(Roofline, Int8TensorOpsLoadThePipeButAreNoFlops)
 {
     const auto a = analyzeKernel(facts({ { "sm__ops_path_tensor_src_int8.sum", 1500e9 } }));
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "tensor");
     EXPECT_NEAR(*a.boundUtilization, 1500.0 / 1979.0, 1e-9);
     EXPECT_DOUBLE_EQ(*a.flops, 0.0);
@@ -162,7 +162,7 @@ TEST_F(Roofline, MemoryBoundDramAsInTheDesign)
 {
     // ARCHITECTURE §4's example: 2.91 TB/s = 87 % of 3.35 TB/s; FP32 at 9 % (6.03 TFLOP/s).
     const auto a = analyzeKernel(facts({ { Dram, 2.91e9 }, { Fadd, 6.03e9 } }));
-    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "DRAM");
     EXPECT_EQ(a.reason, "memory-bound (DRAM): 2.91 TB/s = 87 % of 3.35 TB/s; FP32 at 9 % of peak");
     EXPECT_NEAR(a.intensity.at("DRAM"), 6.03 / 2.91, 1e-9);
@@ -179,7 +179,7 @@ TEST_F(Roofline, MemoryBoundL2AndL1)
 {
     // L2 8e9 B in 1 ms = 8 TB/s = 80 % of the measured 10 TB/s; L1 25 TB/s = 83.3 % of 30.
     const auto l2 = analyzeKernel(facts({ { "lts__t_bytes.sum", 8e9 }, { Dram, 1e9 } }));
-    EXPECT_EQ(l2.verdict, "memory-bound");
+    EXPECT_EQ(l2.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(l2.boundBy, "L2");
     EXPECT_NEAR(*l2.boundUtilization, 0.8, 1e-9);
     EXPECT_EQ(l2.ceilingsUsed.at("L2").source, CeilingSource::Measured);
@@ -193,11 +193,11 @@ TEST_F(Roofline, CommunicationBoundByLinks)
     // Link ceilings are per direction: NVLink rx 400e6 B in 1 ms = 400 GB/s = 88.9 % of 450 (tx
     // 100 GB/s does not add to it); PCIe 50 GB/s = 78.1 % of 64.
     const auto nvlink = analyzeKernel(facts({ { "nvlrx__bytes.sum", 400e6 }, { "nvltx__bytes.sum", 100e6 } }));
-    EXPECT_EQ(nvlink.verdict, "communication-bound");
+    EXPECT_EQ(nvlink.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(nvlink.boundBy, "NVLink");
     EXPECT_NEAR(*nvlink.boundUtilization, 400.0 / 450.0, 1e-9);
     const auto pcie = analyzeKernel(facts({ { "pcie__read_bytes.sum", 50e6 } }));
-    EXPECT_EQ(pcie.verdict, "communication-bound");
+    EXPECT_EQ(pcie.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(pcie.boundBy, "PCIe");
     EXPECT_NEAR(*pcie.boundUtilization, 50.0 / 64.0, 1e-9);
 }
@@ -207,13 +207,13 @@ TEST_F(Roofline, CollectivesAreCommunicationBoundWhateverTheCounters)
     auto f = facts({ { Ffma, 25e9 } });
     f.collective = "AllReduce";
     const auto a = analyzeKernel(f);
-    EXPECT_EQ(a.verdict, "communication-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(a.boundBy, "collective");
     EXPECT_EQ(
         a.reason, "communication-bound: carries the collective AllReduce; message sizes missing, so no bus bandwidth");
     auto noCounters = facts({});
     noCounters.collective = "AllGather";
-    EXPECT_EQ(analyzeKernel(noCounters).verdict, "communication-bound");
+    EXPECT_EQ(analyzeKernel(noCounters).verdict, VerdictClass::CommunicationBound);
 }
 
 TEST_F(Roofline, LatencyBoundLessThanOneWave)
@@ -222,7 +222,7 @@ TEST_F(Roofline, LatencyBoundLessThanOneWave)
     auto f = facts({ { Dram, 1e9 } });
     f.grid = { 66, 1, 1 };
     const auto a = analyzeKernel(f);
-    EXPECT_EQ(a.verdict, "latency-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::LatencyBound);
     EXPECT_TRUE(a.boundBy.empty());
     EXPECT_EQ(a.reason,
         "latency-bound: less than one wave (66 blocks on 132 SMs); the busiest resource, DRAM, is at 30 % of peak");
@@ -234,10 +234,10 @@ TEST_F(Roofline, LatencyBoundTooShortOrStalled)
 {
     // 1e6 B in 3 µs = 333 GB/s = 10 %.
     const auto shortKernel = analyzeKernel(facts({ { Dram, 1e6 } }, 3'000));
-    EXPECT_EQ(shortKernel.verdict, "latency-bound");
+    EXPECT_EQ(shortKernel.verdict, VerdictClass::LatencyBound);
     EXPECT_NE(shortKernel.reason.find("too short to fill the GPU (3.000 µs)"), std::string::npos) << shortKernel.reason;
     const auto stalled = analyzeKernel(facts({ { Dram, 1e9 } }));
-    EXPECT_EQ(stalled.verdict, "latency-bound");
+    EXPECT_EQ(stalled.verdict, VerdictClass::LatencyBound);
     EXPECT_NE(stalled.reason.find("likely stalls"), std::string::npos) << stalled.reason;
 }
 
@@ -246,26 +246,26 @@ TEST_F(Roofline, ExactlyAtTheThresholdIsBound)
     // 1 s launches so the rates are exact: 0.6 x ceiling is bound, a hair below is not.
     const std::int64_t oneSecond = 1'000'000'000;
     const auto at = analyzeKernel(facts({ { Dram, 0.6 * 3.35e12 } }, oneSecond));
-    EXPECT_EQ(at.verdict, "memory-bound");
+    EXPECT_EQ(at.verdict, VerdictClass::MemoryBound);
     EXPECT_DOUBLE_EQ(*at.boundUtilization, 0.6);
     const auto below = analyzeKernel(facts({ { Dram, 0.5999 * 3.35e12 } }, oneSecond));
-    EXPECT_EQ(below.verdict, "latency-bound");
+    EXPECT_EQ(below.verdict, VerdictClass::LatencyBound);
 }
 
 TEST_F(Roofline, UnknownWithoutCounters)
 {
     const auto a = analyzeKernel(facts({}));
-    EXPECT_EQ(a.verdict, "unknown");
+    EXPECT_EQ(a.verdict, VerdictClass::Unknown);
     EXPECT_EQ(a.reason, "unknown: no counters for this kernel");
     EXPECT_FALSE(a.flops.has_value());
     // Metrics unrelated to the roofline are not counters for it either.
-    EXPECT_EQ(analyzeKernel(facts({ { "launch__registers_per_thread", 32 } })).verdict, "unknown");
+    EXPECT_EQ(analyzeKernel(facts({ { "launch__registers_per_thread", 32 } })).verdict, VerdictClass::Unknown);
 }
 
 TEST_F(Roofline, DurationFromCountersWinsAndZeroDurationIsUnknown)
 {
     const auto zero = analyzeKernel(facts({ { Dram, 1e9 } }, 0));
-    EXPECT_EQ(zero.verdict, "unknown");
+    EXPECT_EQ(zero.verdict, VerdictClass::Unknown);
     EXPECT_EQ(zero.reason, "unknown: no duration, so no rates");
     EXPECT_TRUE(zero.utilization.empty());
     // gpu__time_duration.sum (ns) replaces the trace's duration: 2.91e9 B in 1 ms again.
@@ -282,7 +282,7 @@ TEST_F(Roofline, UnknownGpuHasNoCeilings)
     f.device = &mystery;
     f.ceilings.clear();
     const auto a = analyzeKernel(f);
-    EXPECT_EQ(a.verdict, "unknown");
+    EXPECT_EQ(a.verdict, VerdictClass::Unknown);
     // What did work is named with its rate, so nothing is silently ignored.
     EXPECT_EQ(a.reason,
         "unknown: no ceilings for NVIDIA Mystery GPU to compare the counters with (FP32: 2 TFLOP/s, no ceiling "
@@ -309,7 +309,7 @@ TEST_F(Roofline, ZeroBytesAndZeroFlops)
 TEST_F(Roofline, NotANumberIsMissingNotZero)
 {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_EQ(analyzeKernel(facts({ { Dram, nan } })).verdict, "unknown");
+    EXPECT_EQ(analyzeKernel(facts({ { Dram, nan } })).verdict, VerdictClass::Unknown);
     const auto a = analyzeKernel(facts({ { Dram, nan }, { Ffma, 25e9 } }));
     EXPECT_EQ(a.bytesByLevel.count("DRAM"), 0u);
     EXPECT_EQ(a.boundBy, "FP32");
@@ -321,7 +321,7 @@ TEST_F(Roofline, DatasheetCeilingsScaleWithTheClockTheKernelRanAt)
     // 40 TFLOP/s is 79.6 % (and not 59.7 %, which would read as latency-bound).
     const auto a = analyzeKernel(facts({ { Ffma, 20e9 }, { "sm__cycles_elapsed.avg.per_second", 1.485e9 } }));
     EXPECT_NEAR(a.ceilingsUsed.at("FP32").value, 50.25e12, 1e3);
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_NEAR(*a.boundUtilization, 40.0 / 50.25, 1e-9);
     // Bandwidth ceilings do not follow the SM clock.
     EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("DRAM").value, 3.35e12);
@@ -366,7 +366,7 @@ TEST_F(Roofline, CombinedPointAgainstTheCeilingOfTheMix)
     EXPECT_NEAR(*a.mixCeilingFlopsPerS, 510e9 / peakSeconds, 1e3);
     EXPECT_NEAR(*a.achievedFlopsPerS, 510e12, 1e3);
     // 50.6 % tensor and 14.9 % FP32: both below 60 %.
-    EXPECT_EQ(a.verdict, "latency-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::LatencyBound);
     EXPECT_NE(a.reason.find("the busiest resource, tensor, is at 51 % of peak"), std::string::npos) << a.reason;
 }
 
@@ -386,7 +386,7 @@ TEST_F(Roofline, LaunchesAggregateTimeWeighted)
     const auto third = analyzeKernel(facts({}, 5 * kOneMs));
     const KernelAnalysis launches[] = { first, second, third };
     const auto a = aggregateLaunches(launches);
-    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "DRAM");
     EXPECT_NEAR(*a.boundUtilization, 0.6, 1e-9);
     EXPECT_DOUBLE_EQ(a.durationNs, 9e6);
@@ -394,9 +394,9 @@ TEST_F(Roofline, LaunchesAggregateTimeWeighted)
     EXPECT_EQ(a.reason, "memory-bound (DRAM): 2.01 TB/s = 60 % of 3.35 TB/s");
 
     const KernelAnalysis none[] = { third, third };
-    EXPECT_EQ(aggregateLaunches(none).verdict, "unknown");
+    EXPECT_EQ(aggregateLaunches(none).verdict, VerdictClass::Unknown);
     const KernelAnalysis empty[1] = {};
-    EXPECT_EQ(aggregateLaunches(std::span(empty, 0)).verdict, "unknown");
+    EXPECT_EQ(aggregateLaunches(std::span(empty, 0)).verdict, VerdictClass::Unknown);
 }
 
 TEST(RooflineMemOps, CopiesAndMemsetsByKind)
@@ -407,7 +407,7 @@ TEST(RooflineMemOps, CopiesAndMemsetsByKind)
     op.endNs = 2'000'000; // 64 MiB in 2 ms = 33.6 GB/s
     op.kind = MemOpKind::MemcpyHtoD;
     auto a = analyzeMemOp(op);
-    EXPECT_EQ(a.verdict, "communication-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::CommunicationBound);
     EXPECT_EQ(a.boundBy, "PCIe");
     EXPECT_EQ(a.reason, "communication-bound (PCIe): host-to-device copy of 67108864 bytes at 33.6 GB/s");
     op.kind = MemOpKind::MemcpyDtoH;
@@ -415,9 +415,9 @@ TEST(RooflineMemOps, CopiesAndMemsetsByKind)
     op.kind = MemOpKind::MemcpyPtoP;
     EXPECT_EQ(analyzeMemOp(op).boundBy, "NVLink");
     op.kind = MemOpKind::MemcpyDtoD;
-    EXPECT_EQ(analyzeMemOp(op).verdict, "memory-bound");
+    EXPECT_EQ(analyzeMemOp(op).verdict, VerdictClass::MemoryBound);
     op.kind = MemOpKind::Memset;
     EXPECT_EQ(analyzeMemOp(op).boundBy, "DRAM");
     op.kind = MemOpKind::MemcpyHtoH;
-    EXPECT_EQ(analyzeMemOp(op).verdict, "unknown");
+    EXPECT_EQ(analyzeMemOp(op).verdict, VerdictClass::Unknown);
 }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Verdicts through the whole path: session with counters -> summaries -> `report --format json`.
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
 using namespace ridgeline::core;
@@ -151,7 +150,7 @@ TEST(RooflineReport, AnalyzeSessionVisitsEveryLaunchInStartOrder)
     ASSERT_TRUE(reader.ok());
     std::vector<std::pair<std::int64_t, std::string>> seen;
     const auto status = analyzeSession(reader.value(),
-        [&](const Kernel& kernel, const KernelAnalysis& a) { seen.emplace_back(kernel.startNs, a.verdict); });
+        [&](const Kernel& kernel, const KernelAnalysis& a) { seen.emplace_back(kernel.startNs, toString(a.verdict)); });
     ASSERT_TRUE(status.ok()) << status.error().message;
     const std::vector<std::pair<std::int64_t, std::string>> expected { { 0, "memory-bound" },
         { 2'000'000, "memory-bound" }, { 4'000'000, "compute-bound" }, { 6'000'000, "communication-bound" },

@@ -2,8 +2,8 @@
 // amendSession's metadata rule: a value sets or replaces its key, an empty value removes it (the
 // import's `--gpu` answers the "does not name GPU" warning that way when nothing else is left).
 #include "fixtures.h"
-#include "ridgeline/core/sessionamend.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionamend.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
 
 #include <gtest/gtest.h>

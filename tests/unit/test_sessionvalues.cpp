@@ -2,7 +2,7 @@
 // `ridgeline check`'s value rules: each test damages one kind of value in a valid session with
 // plain SQL and expects exactly the rows it changed (sqlite3_changes) reported under that kind.
 #include "fixtures.h"
-#include "ridgeline/core/sessioncheck.h"
+#include "ridgeline/core/store/sessioncheck.h"
 #include "tempdir.h"
 
 #include <gtest/gtest.h>

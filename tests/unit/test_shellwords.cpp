@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The capture dialog's argument splitter against what a POSIX shell does with the same line
 // (expected words written by hand from the shell's quoting rules, POSIX.1-2017 §2.2).
-#include "ridgeline/core/shellwords.h"
+#include "ridgeline/core/base/shellwords.h"
 
 #include <gtest/gtest.h>
 #include <string>

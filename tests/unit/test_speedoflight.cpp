@@ -4,10 +4,10 @@
 // hierarchical roofline sections use, NCCL kernels by name, and the agreement with ncu's own class
 // on every launch of the real A100 files.
 #include "gunzip.h"
-#include "ridgeline/collectors/importer.h"
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/roofline.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
 #include <filesystem>
@@ -40,17 +40,17 @@ TEST(SpeedOfLight, DecidesTheClassAsNcuDoes)
 {
     // No GPU named, no ceilings: ncu's own throughputs still give the class.
     auto a = analyzeKernel(sol(44, 81, 20, 35, 81));
-    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "L1"); // the busiest memory unit
     EXPECT_EQ(a.reason, "memory-bound (L1): 81 % of peak; SM 44 %");
     a = analyzeKernel(sol(70, 70, 70, 10, 10)); // SM >= memory: compute
-    EXPECT_EQ(a.verdict, "compute-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "SM");
     a = analyzeKernel(sol(61, 75, 75, 10, 10));
-    EXPECT_EQ(a.verdict, "memory-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "DRAM");
     a = analyzeKernel(sol(59.9, 59.9, 59.9, 1, 1));
-    EXPECT_EQ(a.verdict, "latency-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::LatencyBound);
     EXPECT_NE(a.reason.find("SM 60 %, memory 60 % of peak, both under 60 %"), std::string::npos) << a.reason;
 }
 
@@ -60,7 +60,7 @@ TEST(SpeedOfLight, CountsDoNotOverruleIt)
     // other pipes (integer, load/store), which ncu's SM throughput sees.
     auto f = sol(85, 30, 30, 20, 25);
     f.metrics["dram__bytes.sum"] = 1e6;
-    EXPECT_EQ(analyzeKernel(f).verdict, "compute-bound");
+    EXPECT_EQ(analyzeKernel(f).verdict, VerdictClass::ComputeBound);
 }
 
 TEST(SpeedOfLight, AggregatedTimeWeighted)
@@ -70,7 +70,7 @@ TEST(SpeedOfLight, AggregatedTimeWeighted)
     two.durationNs = 3'000'000;
     const KernelAnalysis launches[] = { analyzeKernel(one), analyzeKernel(two) };
     const auto kernel = aggregateLaunches(launches);
-    EXPECT_EQ(kernel.verdict, "latency-bound");
+    EXPECT_EQ(kernel.verdict, VerdictClass::LatencyBound);
     EXPECT_NEAR(kernel.speedOfLight.at("Memory"), (0.9 * 1 + 0.4 * 3) / 4, 1e-12);
 }
 
@@ -81,10 +81,10 @@ TEST(SpeedOfLight, NcclKernelsByNameAreCommunication)
     f.name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
     f.metrics = { { Sm, 10 }, { Mem, 10 } };
     const auto a = analyzeKernel(f);
-    EXPECT_EQ(a.verdict, "communication-bound");
+    EXPECT_EQ(a.verdict, VerdictClass::CommunicationBound);
     EXPECT_NE(a.reason.find("NCCL kernel"), std::string::npos) << a.reason;
     f.name = "ampere_sgemm_128x64_tn";
-    EXPECT_EQ(analyzeKernel(f).verdict, "latency-bound");
+    EXPECT_EQ(analyzeKernel(f).verdict, VerdictClass::LatencyBound);
 }
 
 // Values as output1.ncu-rep (nersc-gpp, RTX 4060 Laptop) holds them, worked out by hand:
@@ -136,7 +136,7 @@ TEST(Verdicts, WorkWithoutACeilingIsNamed)
     f.metrics = { { "dram__bytes.sum", 1e9 }, { "lts__t_bytes.sum", 9.8e9 } };
     f.ceilings = { { 0, "DRAM", 2e12, "B/s", CeilingSource::Datasheet, "test" } };
     const auto a = analyzeKernel(f);
-    EXPECT_EQ(a.verdict, "latency-bound"); // DRAM at 50 %
+    EXPECT_EQ(a.verdict, VerdictClass::LatencyBound); // DRAM at 50 %
     EXPECT_NE(a.reason.find("L2: 9.8 TB/s, no ceiling known"), std::string::npos) << a.reason;
     EXPECT_EQ(a.reason.find("no unit is busy"), std::string::npos) << a.reason;
 }
@@ -224,7 +224,7 @@ TEST_P(SolAgreement, VerdictsMatchNcuOutsideTheGreyZone)
     std::map<std::int64_t, std::string> verdictOf;
     const auto verdicts = reader.value().verdicts().value();
     for (const auto& v : verdicts)
-        verdictOf[v.kernelId] = v.verdict;
+        verdictOf[v.kernelId] = toString(v.verdict);
     ASSERT_EQ(kernels.size(), expected.size());
     int compared = 0, agreed = 0;
     for (std::size_t i = 0; i < kernels.size(); ++i) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Round trip of every table, interning, batches, time windows and the writer's file handling.
 #include "fixtures.h"
-#include "ridgeline/core/sessionformat.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
 #include <filesystem>
@@ -39,16 +39,10 @@ void expectOk(const Status& status)
     EXPECT_TRUE(status.ok()) << (status.ok() ? "" : status.error().message);
 }
 
+// A kernel of process 1.
 Kernel makeKernel(std::int64_t nameId, std::int64_t device, std::int64_t stream, std::int64_t start, std::int64_t end)
 {
-    Kernel k;
-    k.processId = 1;
-    k.deviceId = device;
-    k.streamId = stream;
-    k.nameId = nameId;
-    k.startNs = start;
-    k.endNs = end;
-    return k;
+    return ridgeline::testing::kernelRecord(1, device, stream, nameId, start, end);
 }
 
 } // namespace
@@ -154,7 +148,7 @@ TEST(Store, EveryTableRoundTrips)
     op.endNs = 250;
     op.id = valueOf(w.addCommOps(std::span(&op, 1)));
 
-    const Verdict verdict { kernel.id, "memory-bound", "DRAM", 0.87,
+    const Verdict verdict { kernel.id, VerdictClass::MemoryBound, "DRAM", 0.87,
         "memory-bound (DRAM): 2.91 TB/s = 87 % of 3.35 TB/s" };
     expectOk(w.setVerdicts(std::span(&verdict, 1)));
     expectOk(w.setMeta(metakey::Source, "test"));
@@ -288,8 +282,8 @@ TEST(Store, VerdictsAreReplacedNotDuplicated)
 {
     TempDir dir;
     auto w = newWriter(dir.file("verdicts.ridge"));
-    const Verdict first { 1, "unknown", "", std::nullopt, "no counters" };
-    const Verdict second { 1, "compute-bound", "FP32", 0.9, "compute-bound (FP32): 90 % of peak" };
+    const Verdict first { 1, VerdictClass::Unknown, "", std::nullopt, "no counters" };
+    const Verdict second { 1, VerdictClass::ComputeBound, "FP32", 0.9, "compute-bound (FP32): 90 % of peak" };
     expectOk(w.setVerdicts(std::span(&first, 1)));
     expectOk(w.setVerdicts(std::span(&second, 1)));
     expectOk(w.finish(SessionStatus::Complete));

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Timeline analysis (core/include/ridgeline/core/timeline.h): every figure against values worked
+// Timeline analysis (core/include/ridgeline/core/timeline/timeline.h): every figure against values worked
 // out by hand in the comments, first on plain ops, then through a session file.
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/timeline.h"
+#include "fixtures.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@ using namespace ridgeline::core;
 namespace {
 
 TimelineOp op(std::int64_t start, std::int64_t end, std::int64_t stream, GpuOpKind kind = GpuOpKind::Kernel,
-    TimelineVerdict verdict = TimelineVerdict::Unknown)
+    VerdictClass verdict = VerdictClass::Unknown)
 {
     TimelineOp o;
     o.startNs = start;
@@ -33,7 +34,7 @@ TimelineOp launched(TimelineOp o, std::int64_t launchStart, std::int64_t launchE
     return o;
 }
 
-std::int64_t verdictNs(const TimelineSummary& s, TimelineVerdict v)
+std::int64_t verdictNs(const TimelineSummary& s, VerdictClass v)
 {
     return s.timeByVerdictNs[static_cast<std::size_t>(v)];
 }
@@ -41,9 +42,9 @@ std::int64_t verdictNs(const TimelineSummary& s, TimelineVerdict v)
 // Stream 1: [0,100) and [200,300); stream 2: [50,150). Given out of order on purpose.
 std::vector<TimelineOp> twoStreams()
 {
-    return { op(200, 300, 1, GpuOpKind::Kernel, TimelineVerdict::ComputeBound),
-        op(50, 150, 2, GpuOpKind::Kernel, TimelineVerdict::MemoryBound),
-        op(0, 100, 1, GpuOpKind::Kernel, TimelineVerdict::ComputeBound) };
+    return { op(200, 300, 1, GpuOpKind::Kernel, VerdictClass::ComputeBound),
+        op(50, 150, 2, GpuOpKind::Kernel, VerdictClass::MemoryBound),
+        op(0, 100, 1, GpuOpKind::Kernel, VerdictClass::ComputeBound) };
 }
 
 } // namespace
@@ -77,9 +78,9 @@ TEST(Timeline, OverlappingKernelsOnTwoStreams)
     EXPECT_FALSE(s.commCompOverlapPct.has_value()) << "no communication -> null";
     // Each verdict's own union: compute-bound [0,100)+[200,300) = 200, memory-bound [50,150) = 100;
     // 300 in all, more than the 250 busy, because [50,100) counts for both.
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::ComputeBound), 200);
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::MemoryBound), 100);
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::Unknown), 0);
+    EXPECT_EQ(verdictNs(s, VerdictClass::ComputeBound), 200);
+    EXPECT_EQ(verdictNs(s, VerdictClass::MemoryBound), 100);
+    EXPECT_EQ(verdictNs(s, VerdictClass::Unknown), 0);
     // The gap [150,200) is ended by an op without a launch call.
     EXPECT_EQ(s.idleGaps.unknownNs, 50);
     EXPECT_EQ(s.idleGaps.unknownCount, 1);
@@ -89,8 +90,8 @@ TEST(Timeline, CollectiveOverlappingHalfOfAComputeKernel)
 {
     // Compute [0,100); collective [50,150); a copy [200,250).
     std::vector<TimelineOp> ops { op(0, 100, 1),
-        op(50, 150, 2, GpuOpKind::Collective, TimelineVerdict::CommunicationBound),
-        op(200, 250, 1, GpuOpKind::Memcpy, TimelineVerdict::CommunicationBound) };
+        op(50, 150, 2, GpuOpKind::Collective, VerdictClass::CommunicationBound),
+        op(200, 250, 1, GpuOpKind::Memcpy, VerdictClass::CommunicationBound) };
     const auto s = analyzeTimeline(ops);
     EXPECT_EQ(s.kernels, 1);
     EXPECT_EQ(s.collectives, 1);
@@ -104,8 +105,8 @@ TEST(Timeline, CollectiveOverlappingHalfOfAComputeKernel)
     EXPECT_EQ(s.overlapNs, 50);
     ASSERT_TRUE(s.commCompOverlapPct.has_value());
     EXPECT_DOUBLE_EQ(*s.commCompOverlapPct, 50.0);
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::CommunicationBound), 150);
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::Unknown), 100);
+    EXPECT_EQ(verdictNs(s, VerdictClass::CommunicationBound), 150);
+    EXPECT_EQ(verdictNs(s, VerdictClass::Unknown), 100);
 }
 
 TEST(Timeline, CollectiveWithoutComputeOverlapsZeroPercent)
@@ -164,7 +165,7 @@ TEST(Timeline, WindowClipsOps)
     EXPECT_EQ(s.busyNs, 150);
     EXPECT_EQ(s.idleNs, 50);
     EXPECT_EQ(s.computeNs, 150);
-    EXPECT_EQ(verdictNs(s, TimelineVerdict::ComputeBound), 100); // [50,100) + [200,250)
+    EXPECT_EQ(verdictNs(s, VerdictClass::ComputeBound), 100); // [50,100) + [200,250)
 
     // [150,200) touches two ops but overlaps none.
     auto again = twoStreams();
@@ -183,7 +184,7 @@ TEST(Timeline, InputOrderDoesNotMatter)
             const std::int64_t start = i * 100 + s * 30 + (i % 7) * 5;
             byStream.push_back(
                 launched(op(start, start + 40 + s * 10, s, s == 2 ? GpuOpKind::Collective : GpuOpKind::Kernel,
-                             static_cast<TimelineVerdict>(i % 5)),
+                             static_cast<VerdictClass>(i % 5)),
                     start - 50, start - 45));
         }
     }
@@ -259,41 +260,16 @@ protected:
         ASSERT_TRUE(created.ok()) << created.error().message;
         SessionWriter& w = created.value();
         ASSERT_TRUE(w.setMeta("source", "fixture").ok());
-        for (int d = 0; d < 2; ++d) {
-            Device dev;
-            dev.id = d;
-            dev.ordinal = d;
-            dev.name = "test GPU";
-            ASSERT_TRUE(w.addDevice(dev).ok());
-        }
-        for (int r = 0; r < 2; ++r) {
-            Process p;
-            p.id = r + 1;
-            p.pid = 100 + r;
-            p.rank = r;
-            p.worldSize = 2;
-            ASSERT_TRUE(w.addProcess(p).ok());
-        }
+        ASSERT_TRUE(ridgeline::testing::writeTwoRanks(w, "test GPU", false).ok());
         auto compute = w.internKernelName("compute");
         auto nccl = w.internKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
         ASSERT_TRUE(compute.ok() && nccl.ok());
-        auto kernel = [](std::int64_t process, std::int64_t device, std::int64_t stream, std::int64_t name,
-                          std::int64_t start, std::int64_t end, std::int64_t correlation) {
-            Kernel k;
-            k.processId = process;
-            k.deviceId = device;
-            k.streamId = stream;
-            k.nameId = name;
-            k.startNs = start;
-            k.endNs = end;
-            k.correlationId = correlation;
-            return k;
-        };
+        using ridgeline::testing::kernelRecord;
         const Kernel kernels[] = {
-            kernel(1, 0, 7, compute.value(), 1000, 2000, 1),
-            kernel(1, 0, 9, nccl.value(), 1500, 2500, 2), // a collective: a comm_ops row names it
-            kernel(1, 0, 7, compute.value(), 5000, 6000, 3),
-            kernel(2, 1, 7, compute.value(), 1000, 3000, 1),
+            kernelRecord(1, 0, 7, compute.value(), 1000, 2000, 1),
+            kernelRecord(1, 0, 9, nccl.value(), 1500, 2500, 2), // a collective: a comm_ops row names it
+            kernelRecord(1, 0, 7, compute.value(), 5000, 6000, 3),
+            kernelRecord(2, 1, 7, compute.value(), 1000, 3000, 1),
         };
         auto first = w.addKernels(kernels);
         ASSERT_TRUE(first.ok());
@@ -371,9 +347,9 @@ TEST_F(TimelineSession, WholeSessionPerRankAndDevice)
     EXPECT_EQ(r0.communicationNs, 1000);
     ASSERT_TRUE(r0.commCompOverlapPct.has_value());
     EXPECT_DOUBLE_EQ(*r0.commCompOverlapPct, 50.0); // [1500,2000) of [1500,2500)
-    EXPECT_EQ(verdictNs(r0, TimelineVerdict::CommunicationBound), 1000);
-    EXPECT_EQ(verdictNs(r0, TimelineVerdict::MemoryBound), 500); // the memset
-    EXPECT_EQ(verdictNs(r0, TimelineVerdict::Unknown), 2000); // no counters
+    EXPECT_EQ(verdictNs(r0, VerdictClass::CommunicationBound), 1000);
+    EXPECT_EQ(verdictNs(r0, VerdictClass::MemoryBound), 500); // the memset
+    EXPECT_EQ(verdictNs(r0, VerdictClass::Unknown), 2000); // no counters
     // Gap [2500,4000) ended by the memset, issued at 2000 -> waiting. Gap [4500,5000) ended by a
     // kernel launched at 4600 -> host not launching.
     EXPECT_EQ(r0.idleGaps.waitingNs, 1500);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/model.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/model/model.h"
 
 #include <gtest/gtest.h>
 

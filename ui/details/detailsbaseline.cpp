@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "detailsbaseline.h"
 
-#include "baselinecells.h"
-#include "ridgeline/core/units.h"
+#include "baseline/baselinecells.h"
+#include "ridgeline/core/base/units.h"
 
 #include <QColor>
 #include <QFileInfo>
@@ -22,9 +22,9 @@ QString duration(double ns)
     return q(core::formatDuration(ns));
 }
 
-QString verdict(const std::string& name, const std::string& boundBy)
+QString verdict(core::VerdictClass verdict, const std::string& boundBy)
 {
-    return boundBy.empty() ? q(name) : QStringLiteral("%1 (%2)").arg(q(name), q(boundBy));
+    return q(core::verdictText(verdict, boundBy));
 }
 
 QString row(const QString& label, const QString& before, const QString& after, const QString& change)

@@ -3,7 +3,7 @@
 // change (time, launches, average, verdict, % of roof), or that it is new.
 #pragma once
 
-#include "ridgeline/core/kernelcompare.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "detailshost.h"
 
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/base/units.h"
 
 #include <QObject>
 

@@ -4,7 +4,7 @@
 // measures them) and the calls' own CPU time; for one launch, the call that launched it.
 #pragma once
 
-#include "ridgeline/core/kerneldetails.h"
+#include "ridgeline/core/analysis/kerneldetails.h"
 
 #include <QString>
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "detailshtml.h"
 
+#include "common/verdictcolors.h"
 #include "detailshost.h"
-#include "ridgeline/core/advice.h"
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/rooflinechart.h"
-#include "ridgeline/core/units.h"
-#include "verdictcolors.h"
+#include "ridgeline/core/analysis/advice.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/model/resource.h"
 
 #include <cmath>
 #include <span>
@@ -37,7 +38,7 @@ QString dim(const core::Dim3& d)
 
 bool isMemoryOrLink(const std::string& res)
 {
-    return res == "DRAM" || res == "L2" || res == "L1" || res == "NVLink" || res == "PCIe";
+    return core::kindOf(res) != core::ResourceKind::Compute;
 }
 
 QString header(const DetailsInput& in, const core::KernelSummary& k)
@@ -78,9 +79,9 @@ QString namesSection(const core::KernelSummary& k)
 
 QString verdictSection(const core::KernelAnalysis& a)
 {
-    const QColor colour = verdictColor(QString::fromStdString(a.verdict));
+    const QColor colour = verdictColor(a.verdict);
     QString html = QStringLiteral("<h4>%1</h4><p><span style='background:%2;color:#fff'>&nbsp;%3&nbsp;</span>")
-                       .arg(QObject::tr("Verdict"), colour.name(), q(a.verdict));
+                       .arg(QObject::tr("Verdict"), colour.name(), QString::fromLatin1(core::toString(a.verdict)));
     if (!a.boundBy.empty())
         html += QObject::tr(" bound by <b>%1</b>").arg(q(a.boundBy));
     if (a.boundUtilization)
@@ -138,7 +139,8 @@ QString figuresSection(const core::KernelAnalysis& a)
                 value += QObject::tr(" — used at %1").arg(percent(util->second));
             html += row(q(res), value);
         }
-        if (const auto tensor = a.utilization.find("tensor"); tensor != a.utilization.end())
+        if (const auto tensor = a.utilization.find(core::toString(core::Resource::Tensor));
+            tensor != a.utilization.end())
             html += row(QObject::tr("tensor (all types)"), QObject::tr("used at %1").arg(percent(tensor->second)));
         html += QStringLiteral("</table>");
     }

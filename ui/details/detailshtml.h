@@ -3,8 +3,8 @@
 #pragma once
 
 #include "detailsbaseline.h"
-#include "ridgeline/core/kerneldetails.h"
-#include "ridgeline/core/kernelsummary.h"
+#include "ridgeline/core/analysis/kerneldetails.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
 
 #include <QObject>
 #include <QString>

@@ -2,7 +2,7 @@
 #include "detailspane.h"
 
 #include "detailshtml.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <QFutureWatcher>
 #include <QTextBrowser>

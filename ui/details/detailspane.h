@@ -5,10 +5,10 @@
 // are read from the session file off the GUI thread.
 #pragma once
 
-#include "ridgeline/core/kernelcompare.h"
-#include "ridgeline/core/kerneldetails.h"
-#include "selectionmodel.h"
-#include "sessiondocument.h"
+#include "common/selectionmodel.h"
+#include "ridgeline/core/analysis/kernelcompare.h"
+#include "ridgeline/core/analysis/kerneldetails.h"
+#include "session/sessiondocument.h"
 
 #include <QWidget>
 #include <optional>

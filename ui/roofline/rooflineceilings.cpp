@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rooflineceilings.h"
 
+#include "ridgeline/core/model/resource.h"
 #include "rooflinepointsitem.h"
 
 #include <QChart>
@@ -35,12 +36,13 @@ QPen penFor(const core::RooflineCeilingLine& line)
 {
     if (line.memory) {
         // DRAM darkest: the slope most kernels are judged against.
-        const QColor colour = line.resource == "DRAM" ? QColor(0x1f, 0x4e, 0x8c)
-            : line.resource == "L2"                   ? QColor(0x3b, 0x7d, 0xc4)
-                                                      : QColor(0x7a, 0xaa, 0xdc);
+        const auto level = core::resourceFromString(line.resource);
+        const QColor colour = level == core::Resource::DRAM ? QColor(0x1f, 0x4e, 0x8c)
+            : level == core::Resource::L2                   ? QColor(0x3b, 0x7d, 0xc4)
+                                                            : QColor(0x7a, 0xaa, 0xdc);
         return QPen(colour, 2.0);
     }
-    const bool tensor = line.resource.find("tensor") != std::string::npos;
+    const bool tensor = core::isTensorPipe(line.resource);
     QPen pen(tensor ? QColor(0xb0, 0x45, 0x45) : QColor(0x8b, 0x1e, 0x1e), tensor ? 1.6 : 2.2);
     if (tensor)
         pen.setStyle(Qt::DashLine);

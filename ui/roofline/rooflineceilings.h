@@ -3,7 +3,7 @@
 // and the ridge points as one QScatterSeries.
 #pragma once
 
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 
 #include <QList>
 #include <vector>

@@ -3,8 +3,8 @@
 // (no session; no hardware counters; a filter that leaves nothing) and how to get points.
 #pragma once
 
-#include "ridgeline/core/kernelsummary.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 
 #include <QGraphicsTextItem>
 #include <span>

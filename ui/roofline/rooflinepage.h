@@ -3,9 +3,9 @@
 // memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
 #pragma once
 
-#include "chartexporter.h"
-#include "selectionmodel.h"
-#include "sessiondocument.h"
+#include "common/chartexporter.h"
+#include "common/selectionmodel.h"
+#include "session/sessiondocument.h"
 
 #include <QWidget>
 

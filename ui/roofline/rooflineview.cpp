@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "rooflineview.h"
 
-#include "ridgeline/core/units.h"
+#include "common/verdictcolors.h"
+#include "ridgeline/core/base/units.h"
 #include "rooflineceilings.h"
 #include "rooflineemptynote.h"
 #include "rooflinepointsitem.h"
-#include "verdictcolors.h"
 
 #include <QHelpEvent>
 #include <QLegend>
@@ -22,18 +22,7 @@ namespace ridgeline::ui {
 
 namespace {
 
-constexpr const char* kVerdicts[] = { core::verdict::ComputeBound, core::verdict::MemoryBound,
-    core::verdict::CommunicationBound, core::verdict::LatencyBound, core::verdict::Unknown };
 constexpr int kDragThreshold = 5; // pixels before a press becomes a zoom rectangle
-
-quint8 verdictIndex(const std::string& verdict)
-{
-    for (quint8 i = 0; i < 4; ++i) {
-        if (verdict == kVerdicts[i])
-            return i;
-    }
-    return 4;
-}
 
 MarkerShape shapeOf(const std::string& level)
 {
@@ -114,8 +103,8 @@ void RooflineView::applyTheme()
         auto* series = m_legend[i];
         if (i < 5) {
             // Short names ("memory" for memory-bound) so that one row holds them all.
-            const QString verdict = QString::fromLatin1(kVerdicts[i]);
-            series->setName(verdict.section(QLatin1Char('-'), 0, 0));
+            const auto verdict = core::kVerdictClasses.at(i);
+            series->setName(QString::fromLatin1(core::toString(verdict)).section(QLatin1Char('-'), 0, 0));
             series->setColor(verdictColor(verdict));
             series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         } else {
@@ -209,11 +198,11 @@ void RooflineView::rebuildPoints()
         const auto& row = m_doc->report.kernels[p.kernel];
         markers.push_back(
             { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
-                verdictIndex(row.analysis.verdict), shapeOf(p.level) });
+                static_cast<quint8>(row.analysis.verdict), shapeOf(p.level) });
     }
     QList<QColor> palette;
-    for (const char* verdict : kVerdicts)
-        palette.append(verdictColor(QString::fromLatin1(verdict)));
+    for (const auto verdict : core::kVerdictClasses)
+        palette.append(verdictColor(verdict));
     m_points->setMarkers(std::move(markers), palette);
     std::vector<QLineF> arrows;
     for (const auto& arrow : m_arrows) {

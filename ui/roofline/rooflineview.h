@@ -6,9 +6,9 @@
 // lead from each kernel's baseline position to its current one.
 #pragma once
 
-#include "ridgeline/core/rooflinechart.h"
-#include "selectionmodel.h"
-#include "sessiondocument.h"
+#include "common/selectionmodel.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "session/sessiondocument.h"
 
 #include <QChartView>
 #include <vector>

@@ -5,8 +5,8 @@
 // lane's ops by its api_calls id.
 #pragma once
 
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <QString>
 #include <optional>

@@ -4,7 +4,7 @@
 // the layout changes only with the data; finding the bands in view is a binary search.
 #pragma once
 
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 
 #include <QString>
 #include <cstdint>

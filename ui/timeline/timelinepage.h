@@ -4,7 +4,7 @@
 // communication and its overlap with compute) from the session's timeline analysis.
 #pragma once
 
-#include "sessiondocument.h"
+#include "session/sessiondocument.h"
 
 #include <QWidget>
 

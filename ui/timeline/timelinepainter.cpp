@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelinepainter.h"
 
+#include "common/verdictcolors.h"
 #include "timeticks.h"
-#include "verdictcolors.h"
 
 #include <QFontMetrics>
 #include <QLineF>
@@ -37,12 +37,12 @@ QColor nameColor(std::int32_t nameIndex, int saturation, int value)
 TimelinePainter::TimelinePainter()
 {
     for (std::size_t v = 0; v < m_verdictColors.size(); ++v)
-        m_verdictColors[v] = verdictColor(QString::fromLatin1(core::toString(static_cast<core::TimelineVerdict>(v))));
+        m_verdictColors[v] = verdictColor(core::kVerdictClasses.at(v));
     m_small.setPointSizeF(std::max(6.0, m_small.pointSizeF() * 0.85));
 }
 
 QColor TimelinePainter::colorOf(
-    core::TimelineItemKind kind, core::TimelineVerdict verdict, std::int32_t nameIndex) const
+    core::TimelineItemKind kind, core::VerdictClass verdict, std::int32_t nameIndex) const
 {
     switch (kind) {
     case core::TimelineItemKind::Kernel:
@@ -76,31 +76,66 @@ int TimelinePainter::paint(QPainter& p, const QRect& rect, const QPalette& palet
         return 0;
     }
     const auto& bands = frame.layout->bands();
-    const int top = bandsArea.top() - frame.scrollY; // screen y of content y 0
-    std::size_t first = frame.layout->firstBandBelow(frame.scrollY);
-    std::size_t last = first;
-    while (last < bands.size() && bands[last].y + top < bandsArea.bottom() + 1)
-        ++last;
+    VisibleBands visible;
+    visible.top = bandsArea.top() - frame.scrollY;
+    visible.first = frame.layout->firstBandBelow(frame.scrollY);
+    visible.last = visible.first;
+    while (visible.last < bands.size() && bands[visible.last].y + visible.top < bandsArea.bottom() + 1)
+        ++visible.last;
 
-    // Backgrounds: headers across the width, lanes alternating.
     p.setClipRect(bandsArea);
+    paintBackgrounds(p, rect, palette, frame, visible);
+    p.setClipRect(timeArea);
+    int drawn = paintIdleGaps(p, bandsArea, timeArea, palette, frame, visible);
+    // Items, row by row.
+    for (std::size_t b = visible.first; b < visible.last; ++b) {
+        if (bands[b].kind == TimelineBand::Kind::Row && !bands[b].idle)
+            drawn += paintRow(p, bands[b], visible.top, timeArea, frame);
+    }
+    if (frame.hovered)
+        paintOutline(p, *frame.hovered, visible.top, timeArea, frame, palette.color(QPalette::Text), 1);
+    if (frame.selected)
+        paintOutline(p, *frame.selected, visible.top, timeArea, frame, palette.color(QPalette::Highlight), 3);
+    if (frame.selected && frame.launchingCall)
+        paintLaunchFlow(p, visible.top, timeArea, frame, palette.color(QPalette::Highlight));
+
+    p.setClipRect(bandsArea);
+    paintLabels(p, rect, bandsArea, palette, frame, visible);
+    p.setClipping(false);
+    p.setPen(palette.color(QPalette::Mid));
+    p.drawLine(timeArea.left() - 1, rect.top(), timeArea.left() - 1, rect.bottom());
+    paintRuler(p, rect, palette, frame);
+    return drawn;
+}
+
+// Headers across the width, lanes alternating.
+void TimelinePainter::paintBackgrounds(QPainter& p, const QRect& rect, const QPalette& palette,
+    const TimelineFrame& frame, const VisibleBands& visible) const
+{
+    const auto& bands = frame.layout->bands();
     const QColor header = palette.color(QPalette::Button);
     const QColor alternate = palette.color(QPalette::AlternateBase);
-    for (std::size_t b = first; b < last; ++b) {
+    for (std::size_t b = visible.first; b < visible.last; ++b) {
         const auto& band = bands[b];
-        const QRect r(rect.left(), band.y + top, rect.width(), band.height);
+        const QRect r(rect.left(), band.y + visible.top, rect.width(), band.height);
         if (band.kind != TimelineBand::Kind::Row)
             p.fillRect(r, header);
         else if (band.lane % 2 == 1)
             p.fillRect(r, alternate);
     }
-    // Idle gaps: hatched in their own thin row and tinted down through the device's lanes.
-    p.setClipRect(timeArea);
+}
+
+// Idle gaps: hatched in their own thin row and tinted down through the device's lanes.
+int TimelinePainter::paintIdleGaps(QPainter& p, const QRect& bandsArea, const QRect& timeArea,
+    const QPalette& palette, const TimelineFrame& frame, const VisibleBands& visible)
+{
+    const auto& bands = frame.layout->bands();
+    const int top = visible.top;
     const core::PixelGrid grid(frame.window, timeArea.width());
     int drawn = 0;
     const QColor tint(128, 128, 128, 48);
     const QBrush hatch(palette.color(QPalette::Mid), Qt::BDiagPattern);
-    for (std::size_t b = 0; b < last; ++b) { // a device's idle row may be above the view, its lanes in it
+    for (std::size_t b = 0; b < visible.last; ++b) { // a device's idle row may be above the view, its lanes in it
         const auto& band = bands[b];
         if (!band.idle || band.groupEnd + top < bandsArea.top())
             continue;
@@ -117,25 +152,20 @@ int TimelinePainter::paint(QPainter& p, const QRect& rect, const QPalette& palet
             p.fillRect(x0, band.y + top, w, band.height, hatch);
         }
     }
-    // Items, row by row.
-    for (std::size_t b = first; b < last; ++b) {
-        if (bands[b].kind == TimelineBand::Kind::Row && !bands[b].idle)
-            drawn += paintRow(p, bands[b], top, timeArea, frame);
-    }
-    if (frame.hovered)
-        paintOutline(p, *frame.hovered, top, timeArea, frame, palette.color(QPalette::Text), 1);
-    if (frame.selected)
-        paintOutline(p, *frame.selected, top, timeArea, frame, palette.color(QPalette::Highlight), 3);
-    if (frame.selected && frame.launchingCall)
-        paintLaunchFlow(p, top, timeArea, frame, palette.color(QPalette::Highlight));
+    return drawn;
+}
 
-    // Labels and headers over the left column.
-    p.setClipRect(bandsArea);
+// Labels and headers over the left column.
+void TimelinePainter::paintLabels(QPainter& p, const QRect& rect, const QRect& bandsArea, const QPalette& palette,
+    const TimelineFrame& frame, const VisibleBands& visible) const
+{
+    const auto& bands = frame.layout->bands();
+    const QColor header = palette.color(QPalette::Button);
     p.fillRect(QRect(rect.left(), bandsArea.top(), frame.labelWidth, bandsArea.height()), palette.window());
     const QFontMetrics fm(p.font());
-    for (std::size_t b = first; b < last; ++b) {
+    for (std::size_t b = visible.first; b < visible.last; ++b) {
         const auto& band = bands[b];
-        const int y = band.y + top;
+        const int y = band.y + visible.top;
         if (band.kind != TimelineBand::Kind::Row) {
             QFont bold = p.font();
             bold.setBold(band.kind == TimelineBand::Kind::RankHeader);
@@ -157,11 +187,6 @@ int TimelinePainter::paint(QPainter& p, const QRect& rect, const QPalette& palet
                 fm.elidedText(band.label, Qt::ElideRight, frame.labelWidth - 18));
         }
     }
-    p.setClipping(false);
-    p.setPen(palette.color(QPalette::Mid));
-    p.drawLine(timeArea.left() - 1, rect.top(), timeArea.left() - 1, rect.bottom());
-    paintRuler(p, rect, palette, frame);
-    return drawn;
 }
 
 int TimelinePainter::paintRow(

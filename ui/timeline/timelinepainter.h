@@ -4,7 +4,7 @@
 // zoom level. Launches of the selected kernel are outlined from the same kind of query.
 #pragma once
 
-#include "ridgeline/core/timelinelod.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
 
 #include <QColor>
@@ -43,9 +43,21 @@ public:
     // Paints the whole widget area `rect`; returns how many level-of-detail items it drew.
     int paint(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame);
 
-    QColor colorOf(core::TimelineItemKind kind, core::TimelineVerdict verdict, std::int32_t nameIndex) const;
+    QColor colorOf(core::TimelineItemKind kind, core::VerdictClass verdict, std::int32_t nameIndex) const;
 
 private:
+    // The bands in view, [first, last), and the screen y of content y 0.
+    struct VisibleBands {
+        std::size_t first = 0;
+        std::size_t last = 0;
+        int top = 0;
+    };
+    void paintBackgrounds(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame,
+        const VisibleBands& visible) const;
+    int paintIdleGaps(QPainter& p, const QRect& bandsArea, const QRect& timeArea, const QPalette& palette,
+        const TimelineFrame& frame, const VisibleBands& visible);
+    void paintLabels(QPainter& p, const QRect& rect, const QRect& bandsArea, const QPalette& palette,
+        const TimelineFrame& frame, const VisibleBands& visible) const;
     void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
     int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
     // Where an op is drawn (clamped to the window); empty when its row has no band.
@@ -56,7 +68,7 @@ private:
     void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, int width) const;
 
-    std::array<QColor, core::kTimelineVerdictCount> m_verdictColors;
+    std::array<QColor, core::kVerdictClassCount> m_verdictColors;
     std::vector<core::LodItem> m_items; // reused from frame to frame: no allocation per paint
     QFont m_small;
 };

@@ -8,9 +8,9 @@
 // to the API call that launched it (launchflow.h).
 #pragma once
 
+#include "common/selectionmodel.h"
 #include "launchflow.h"
-#include "ridgeline/core/timelinelod.h"
-#include "selectionmodel.h"
+#include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
 #include "timelinepainter.h"
 

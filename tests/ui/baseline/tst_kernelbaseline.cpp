@@ -2,16 +2,16 @@
 // The kernel table's Baseline and Δ time columns and the details pane's comparison, with the small
 // fixture as the current session and an edited copy of it as the baseline: sgemm's two launches
 // 2 µs longer each there (28 µs -> 24 µs now: -4 µs, -14.3 %), the cutlass kernel renamed (new now).
+#include "common/selectionmodel.h"
 #include "details/detailspane.h"
 #include "documents.h"
 #include "fixtures.h"
-#include "kernelfilterproxy.h"
-#include "kernelmodel.h"
-#include "kernelpage.h"
-#include "mainwindow.h"
+#include "kernels/kernelfilterproxy.h"
+#include "kernels/kernelmodel.h"
+#include "kernels/kernelpage.h"
 #include "qtwarnings.h"
-#include "selectionmodel.h"
 #include "testutil.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>

@@ -2,9 +2,9 @@
 #include "documents.h"
 
 #include "fixtures.h"
-#include "ridgeline/collectors/ncucsvimporter.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <QDir>
 #include <QImage>

@@ -3,7 +3,7 @@
 // Nsight Compute CSV fixtures imported into sessions with counters.
 #pragma once
 
-#include "sessiondocument.h"
+#include "session/sessiondocument.h"
 #include "tempdir.h"
 
 #include <QPixmap>

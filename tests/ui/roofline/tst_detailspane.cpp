@@ -5,10 +5,10 @@
 #include "details/detailspane.h"
 #include "documents.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/advice.h"
-#include "ridgeline/core/demangle.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/units.h"
+#include "ridgeline/core/analysis/advice.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>

@@ -2,15 +2,15 @@
 // The roofline view and page over fixture sessions: what Qt Charts and the points layer hold is
 // exactly core's view-model, and hover, click, external selection, zoom, baseline arrows,
 // filters and export behave.
+#include "common/verdictcolors.h"
 #include "documents.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
 #include "roofline/rooflineceilings.h"
 #include "roofline/rooflineemptynote.h"
 #include "roofline/rooflinepage.h"
 #include "roofline/rooflinepointsitem.h"
 #include "roofline/rooflineview.h"
-#include "verdictcolors.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -117,7 +117,7 @@ private Q_SLOTS:
         // Coloured by verdict: vectorAdd is memory-bound.
         const auto& marker = view.pointsItem()->markers().front();
         const auto& kernel = m_small->report.kernels[chart.points.front().kernel];
-        QCOMPARE(kernel.analysis.verdict, std::string("memory-bound"));
+        QCOMPARE(kernel.analysis.verdict, core::VerdictClass::MemoryBound);
         QCOMPARE(ui::verdictColor(u"memory-bound"), QColor(0x4f, 0xa3, 0xe0));
         QCOMPARE(marker.color, quint8(1));
         view.setDocument(nullptr);

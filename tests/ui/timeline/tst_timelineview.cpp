@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The timeline page and view (ui/timeline/) on the bundled two-rank example session, offscreen:
 // what it shows, zoom and pan, hover and hit-testing, selection both ways, and a grabbed image.
+#include "common/selectionmodel.h"
+#include "common/verdictcolors.h"
 #include "qtwarnings.h"
-#include "ridgeline/core/report.h"
-#include "ridgeline/core/sessionreader.h"
-#include "ridgeline/core/sessionwriter.h"
-#include "ridgeline/core/timelinelod.h"
-#include "selectionmodel.h"
-#include "sessiondocument.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/timelinelod.h"
+#include "session/sessiondocument.h"
 #include "tempdir.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "timeline/timeticks.h"
-#include "verdictcolors.h"
 
 #include <QImage>
 #include <QScrollBar>

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/collectors/importers/importer.h"
+
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessionamend.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ridgeline::collectors {
+
+namespace {
+
+std::string plural(std::int64_t n, std::string_view word)
+{
+    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+core::Result<ImportResult> importNcu(const ImportRequest& request)
+{
+    auto imported = importNcuCsv(request.inputs.front(), request.output, request.overwrite);
+    if (imported.hasError())
+        return imported.error();
+    ImportResult result;
+    result.format = FileFormat::NsightComputeCsv;
+    result.warnings = imported.value().warnings;
+    result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
+        plural(imported.value().metrics, "metric"), request.inputs.front(), request.output);
+    return result;
+}
+
+core::Result<ImportResult> importNcuReports(const ImportRequest& request)
+{
+    auto imported = importNcuRep(request.inputs, request.output, request.overwrite);
+    if (imported.hasError())
+        return imported.error();
+    ImportResult result;
+    result.format = FileFormat::NsightComputeReport;
+    result.warnings = imported.value().warnings;
+    const std::string from
+        = request.inputs.size() == 1 ? request.inputs.front() : fmt::format("{} reports", request.inputs.size());
+    result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
+        plural(imported.value().metrics, "metric"), from, request.output);
+    return result;
+}
+
+core::Result<ImportResult> importNsys(const ImportRequest& request)
+{
+    auto imported = importNsysSqlite(request.inputs.front(), request.output, request.overwrite);
+    if (imported.hasError())
+        return imported.error();
+    const auto& s = imported.value();
+    ImportResult result;
+    result.format = FileFormat::NsightSystemsSqlite;
+    result.warnings = s.warnings;
+    result.summary = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
+        plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
+    return result;
+}
+
+core::Result<ImportResult> importKinetoTraces(const ImportRequest& request)
+{
+    auto imported = importKineto(request.inputs, request.output, request.overwrite, request.progress);
+    if (imported.hasError())
+        return imported.error();
+    const auto& s = imported.value();
+    ImportResult result;
+    result.format = FileFormat::KinetoJson;
+    result.warnings = s.warnings;
+    std::string from = request.inputs.front();
+    if (request.inputs.size() > 1) {
+        std::string ranks;
+        for (int rank : s.ranks)
+            ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", rank);
+        from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
+    }
+    result.summary = fmt::format("imported {}, {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
+        plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), plural(s.operators, "operator"), from,
+        request.output);
+    return result;
+}
+
+core::Error unsupported(const std::string& path, FileFormat format)
+{
+    if (format == FileFormat::Unknown)
+        return core::makeError(core::ErrorCode::BadFile,
+            fmt::format("{}: not a format Ridgeline imports (Nsight Compute: a .ncu-rep report, or CSV from ncu --csv "
+                        "--page raw or --page details)",
+                path));
+    return core::makeError(
+        core::ErrorCode::BadFile, fmt::format("{}: {} import is not supported yet", path, toString(format)));
+}
+
+// `--gpu NAME`: the devices the file left unnamed become that GPU, with its datasheet ceilings.
+core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolution& gpu, ImportResult result)
+{
+    const GpuSpec& spec = *gpu.spec;
+    core::SessionAmendment amendment;
+    amendment.unnamedDevices = core::SessionAmendment::DeviceNaming { spec.name, spec.ccMajor, spec.ccMinor,
+        spec.smCount, static_cast<std::int64_t>(spec.boostClockHz / 1e3), datasheetCeilings(spec, 0) };
+    amendment.meta["import.gpu"] = gpu.note.empty() ? spec.name : gpu.note;
+    // The importer's "does not name GPU n" warnings are answered by the naming, in the session's
+    // `warning` too (the importers write their warnings there joined by "; ").
+    const auto unnamed = [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; };
+    std::vector<std::string> remaining = result.warnings;
+    if (std::erase_if(remaining, unnamed) > 0)
+        amendment.meta["warning"] = fmt::format("{}", fmt::join(remaining, "; "));
+    amendment.recomputeVerdicts = true;
+    auto amended = core::amendSession(request.output, amendment);
+    if (amended.hasError())
+        return amended.error();
+    if (amended.value().devicesNamed == 0) {
+        result.warnings.push_back(
+            fmt::format("--gpu \"{}\" changed nothing: the file names every device it describes", request.gpuName));
+        return result;
+    }
+    std::erase_if(result.warnings, unnamed);
+    if (!gpu.note.empty())
+        result.warnings.push_back(gpu.note);
+    result.summary += fmt::format("; {} named {}", plural(amended.value().devicesNamed, "device"), spec.name);
+    return result;
+}
+
+core::Result<ImportResult> importByFormat(const ImportRequest& request);
+
+} // namespace
+
+core::Result<ImportResult> importFiles(const ImportRequest& request)
+{
+    std::optional<GpuResolution> gpu;
+    if (!request.gpuName.empty()) {
+        gpu = resolveGpu(request.gpuName);
+        if (!gpu->spec)
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                fmt::format(
+                    "--gpu \"{}\": not a GPU Ridgeline knows (`ridgeline ceilings` lists them)", request.gpuName));
+    }
+    auto imported = importByFormat(request);
+    if (imported.hasError() || !gpu)
+        return imported;
+    return nameGpu(request, *gpu, std::move(imported).value());
+}
+
+namespace {
+
+core::Result<ImportResult> importByFormat(const ImportRequest& request)
+{
+    if (request.inputs.empty())
+        return core::makeError(core::ErrorCode::InvalidArgument, "no file to import");
+    // The content decides, not the extension: a renamed file still goes to the right importer.
+    std::vector<FileFormat> formats;
+    for (const auto& input : request.inputs) {
+        auto format = detectFileFormat(input);
+        if (format.hasError())
+            return format.error();
+        formats.push_back(format.value());
+    }
+    const FileFormat format = formats.front();
+    for (std::size_t i = 1; i < formats.size(); ++i) {
+        // Plain and gzipped Kineto traces (one per rank) go together.
+        const auto kinetoLike = [](FileFormat f) { return f == FileFormat::KinetoJson || f == FileFormat::GzipJson; };
+        if (formats[i] != format && !(kinetoLike(formats[i]) && kinetoLike(format)))
+            return core::makeError(core::ErrorCode::InvalidArgument,
+                fmt::format("{} is a {} but {} is a {}: import files of one kind together", request.inputs.front(),
+                    toString(format), request.inputs[i], toString(formats[i])));
+    }
+    switch (format) {
+    case FileFormat::NsightComputeCsv:
+        if (request.inputs.size() > 1)
+            return core::makeError(
+                core::ErrorCode::InvalidArgument, "Nsight Compute CSV files are imported one at a time");
+        return importNcu(request);
+    case FileFormat::NsightComputeReport: // several reports (e.g. one per ncu run) make one session
+        return importNcuReports(request);
+    case FileFormat::NsightSystemsSqlite:
+        if (request.inputs.size() > 1)
+            return core::makeError(
+                core::ErrorCode::InvalidArgument, "Nsight Systems exports are imported one at a time");
+        return importNsys(request);
+    case FileFormat::KinetoJson:
+    case FileFormat::GzipJson: // one file per rank: several files make one multi-rank session
+        return importKinetoTraces(request);
+    default:
+        return unsupported(request.inputs.front(), format);
+    }
+}
+
+} // namespace
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "importsession.h"
+
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/store/sessionformat.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace ridgeline::collectors::importing {
+
+core::Status checkOutput(const std::vector<std::string>& inputs, const std::string& sessionPath, bool overwrite)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(sessionPath, ec))
+        return {};
+    for (const auto& path : inputs) {
+        if (fs::equivalent(path, sessionPath, ec))
+            return core::makeError(
+                core::ErrorCode::InvalidArgument, fmt::format("{}: the output would replace the input", sessionPath));
+    }
+    if (!overwrite)
+        return core::makeError(core::ErrorCode::InvalidArgument,
+            fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
+    return {};
+}
+
+core::Result<core::SessionWriter> beginSession(
+    const std::string& sessionPath, bool overwrite, std::string_view source, std::string_view origin)
+{
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+    RIDGELINE_TRY(writer.beginBatch());
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Source, source));
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, origin));
+    return created;
+}
+
+std::int64_t kilohertz(double hz)
+{
+    const double khz = std::round(hz / 1000.0);
+    return std::isfinite(khz) && khz > 0 && khz < 9.0e15 ? static_cast<std::int64_t>(khz) : 0;
+}
+
+std::optional<std::vector<core::Ceiling>> catalogueCeilings(core::Device& device)
+{
+    const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
+    if (spec == nullptr)
+        return std::nullopt;
+    if (device.coreClockKhz == 0)
+        device.coreClockKhz = kilohertz(spec->boostClockHz);
+    return datasheetCeilings(*spec, device.id);
+}
+
+core::Status writeDevice(core::SessionWriter& writer, const core::Device& device, const CeilingsByDevice& ceilings)
+{
+    if (auto added = writer.addDevice(device); added.hasError())
+        return added.error();
+    if (auto it = ceilings.find(device.id); it != ceilings.end())
+        RIDGELINE_TRY(writer.addCeilings(it->second));
+    return {};
+}
+
+core::KernelFacts launchFacts(
+    const core::Kernel& kernel, const core::Device* device, const CeilingsByDevice& ceilings, std::string name)
+{
+    core::KernelFacts facts;
+    facts.kernelId = kernel.id;
+    facts.durationNs = kernel.durationNs();
+    facts.grid = kernel.grid;
+    facts.block = kernel.block;
+    facts.device = device;
+    if (auto it = ceilings.find(kernel.deviceId); it != ceilings.end())
+        facts.ceilings = it->second;
+    facts.name = std::move(name);
+    return facts;
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator)
+{
+    std::string text;
+    for (const auto& part : parts) {
+        if (!text.empty())
+            text += separator;
+        text += part;
+    }
+    return text;
+}
+
+core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings)
+{
+    if (!warnings.empty())
+        RIDGELINE_TRY(writer.setMeta("warning", joined(warnings, "; ")));
+    RIDGELINE_TRY(writer.commitBatch());
+    return writer.finish(core::SessionStatus::Complete);
+}
+
+} // namespace ridgeline::collectors::importing

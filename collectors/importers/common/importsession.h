@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// What every importer writes the same way: the output checks, the session with its source and
+// origin, devices with their datasheet ceilings, the verdict of each launch from what the file
+// knows, and the warnings and publication at the end. Importers differ in what they read; this is
+// the one copy of what they write (docs/ARCHITECTURE.md, "Adding an importer").
+#pragma once
+
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionwriter.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridgeline::collectors::importing {
+
+using CeilingsByDevice = std::map<std::int64_t, std::vector<core::Ceiling>>;
+
+// InvalidArgument when the session would replace one of the inputs, or exists and `overwrite` is false.
+core::Status checkOutput(const std::vector<std::string>& inputs, const std::string& sessionPath, bool overwrite);
+
+// A new session at `sessionPath` (replacing an existing one only when `overwrite`), its batch
+// begun, with meta `source` ("import:<format>") and `origin` (the input's name, for people).
+core::Result<core::SessionWriter> beginSession(
+    const std::string& sessionPath, bool overwrite, std::string_view source, std::string_view origin);
+
+// The datasheet ceilings of a device the catalogue knows (collectors/ceilings/gpucatalogue.h);
+// nullopt when it does not (the importer warns in its own words, naming the device as its file
+// does). The one clock rule of every importer: a device keeps the core clock its file reports,
+// and one that reports none gets the catalogue's boost clock, in kHz rounded to the nearest.
+std::optional<std::vector<core::Ceiling>> catalogueCeilings(core::Device& device);
+
+// Hz, as files give clocks, to the kHz of core::Device, rounded to the nearest; 0 for nothing
+// sensible (negative, not finite, out of range).
+std::int64_t kilohertz(double hz);
+
+// Adds the device, then its ceilings from `ceilings` (by device id) where there are any.
+core::Status writeDevice(core::SessionWriter& writer, const core::Device& device, const CeilingsByDevice& ceilings);
+
+// What the analysis knows of an imported launch: the kernel's id, duration and launch
+// configuration, its device (null when unknown) and that device's ceilings, and its name.
+core::KernelFacts launchFacts(const core::Kernel& kernel, const core::Device* device, const CeilingsByDevice& ceilings,
+    std::string name = {});
+
+// The parts, separated by `separator`.
+std::string joined(const std::vector<std::string>& parts, std::string_view separator);
+
+// Meta `warning` (the warnings joined by "; ") when there are any, then the batch committed and the
+// session published complete.
+core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings);
+
+} // namespace ridgeline::collectors::importing

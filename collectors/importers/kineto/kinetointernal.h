@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Internals of the Kineto importer: reading (gzip), parsing (simdjson On-Demand) and writing the
+// session share these types.
+#pragma once
+
+#include "kinetosource.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sessionwriter.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ridgeline::collectors::kineto {
+
+// What an NCCL kernel's args say about its collective.
+struct CommInfo {
+    std::string collective; // "allreduce" from the args, else from the kernel name ("AllReduce")
+    std::int64_t inNelems = -1;
+    std::int64_t outNelems = -1;
+    int groupSize = 0;
+    std::string dtype;
+    std::string processGroup;
+    std::string algorithm;
+    std::string protocol;
+    std::int64_t seq = -1; // "Seq": the instance within its process group (traces since 2026)
+};
+
+// An operator (cpu_op, python_function) as parsed, its strings interned in its batch
+// (ParsedTrace::strings; 0 is the empty string), so that none is allocated per operator.
+struct TraceOperator {
+    std::int64_t processId = 0; // the pid
+    std::int64_t threadId = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t externalId = 0;
+    std::int64_t sequenceNumber = -1;
+    std::uint32_t name = 0, inputDims = 0, inputTypes = 0, module = 0, callStack = 0;
+    bool python = false; // a python_function, else a cpu_op
+};
+
+// Strings interned by value, looked up without copying the key.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>()(text); }
+};
+
+struct TraceKernel {
+    core::Kernel kernel; // deviceId: the file's device id; nameId: index into ParsedTrace::names
+    std::optional<CommInfo> comm;
+};
+
+// One trace file, ids as the file has them: deviceId = the device ordinal, processId = the OS pid.
+struct ParsedTrace {
+    std::string name; // file name for messages
+    std::vector<core::Device> devices; // from deviceProperties; id = the file's "id"
+    bool hasDistributedInfo = false;
+    int rank = -1;
+    int worldSize = 0;
+    std::string backend;
+    std::string hostName;
+    std::string baseTimeNs; // "baseTimeNanoseconds" as written, when present
+    std::vector<std::string> names; // unique kernel names
+    std::map<std::string, std::int64_t, std::less<>> nameIndex;
+    std::vector<TraceKernel> kernels;
+    std::vector<core::MemOp> memops;
+    std::vector<core::ApiCall> apiCalls;
+    std::vector<core::NvtxRange> ranges;
+    // cpu_op and python_function events in file order, and the strings they use ([0] = "").
+    std::vector<TraceOperator> operators;
+    std::vector<std::string> strings { std::string() };
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> stringIndex;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
+    std::map<std::int64_t, std::string> processNames; // pid -> process_name
+    std::map<std::int64_t, std::int64_t> hostPidEvents; // pid of CPU-side events -> count
+    std::map<std::string, std::int64_t> otherAcceleratorOps; // e.g. "mtia_ccp_events" -> count
+    std::int64_t profilerRanges = 0; // "cuda_profiler_range" events (Kineto's CUPTI counter mode)
+    std::int64_t events = 0;
+    std::int64_t firstNs = 0;
+    std::int64_t lastNs = 0;
+    bool anyTime = false;
+};
+
+// Parses one trace as it streams in, its events in batches on `workers` threads (0: on the calling
+// thread). `progress` gets the fraction of the input read.
+// `batchBytes`: events handed to a worker at a time (0: the splitter's default). `consume`, when
+// given, sees each batch's records in file order before they join the trace, and may take some.
+using BatchConsumer = std::function<core::Status(ParsedTrace& part)>;
+core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress,
+    unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {});
+
+// Threads for parsing a file's events: one per hardware thread, at most 8.
+unsigned parseWorkers();
+
+// Parses the pieces kinetosplit.h cuts (simdjson On-Demand; one instance per thread).
+class PieceParser {
+public:
+    PieceParser();
+    ~PieceParser();
+    PieceParser(const PieceParser&) = delete;
+    PieceParser& operator=(const PieceParser&) = delete;
+    // A top-level member `{"key":value}` into `trace` (devices, distributedInfo, host name, ...).
+    core::Status member(std::string_view text, std::size_t capacity, ParsedTrace& trace);
+    // A batch of events `[...]` whose '[' is at byte `offset` of the trace, into `part` (names
+    // interned in the part; `part.name` is used in messages).
+    core::Status events(std::string_view text, std::size_t capacity, std::uint64_t offset, ParsedTrace& part);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// Appends a batch's records to the trace, as if parsed in sequence after what it holds.
+void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
+
+// Nests operators by time on their thread as they stream in, in file order (Kineto writes each
+// thread's operators by start time; a parent that starts with its child may follow it), assigning
+// session ids. An operator is handed back once its nesting is settled: when a later one on its
+// thread starts after it ends, or at finish().
+class OperatorNesting {
+public:
+    explicit OperatorNesting(std::int64_t firstId = 1)
+        : m_nextId(firstId)
+    { }
+    using Row = core::SessionWriter::OperatorRow;
+    // `op.processId` must already be the session's process id; its id and parent are set here.
+    void add(Row op, std::vector<Row>& settled);
+    // Hands back every operator still open; returns how many since the last finish() overlapped
+    // a neighbour without nesting in it (each is kept under the operator that holds it).
+    std::int64_t finish(std::vector<Row>& settled);
+
+private:
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Row>> m_open; // (process, tid) -> stack
+    std::int64_t m_nextId;
+    std::int64_t m_overlapping = 0;
+};
+
+// Helpers (kinetoevents.cpp).
+// A JSON number token in µs ("1712195495519689.047", "68.0", "1e3") as ns, rounded half away from
+// zero; nullopt when it is not a number or does not fit.
+std::optional<std::int64_t> microsToNs(std::string_view token);
+// "Memcpy HtoD (Pinned -> Device)" -> kind HtoD, "pinned", "device".
+void parseMemcpyName(std::string_view name, core::MemOp& op);
+// NCCL kernels, as Holistic Trace Analysis classifies communication kernels.
+bool isNcclKernelName(std::string_view name);
+// "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(...)" -> collective, algorithm, protocol.
+void parseNcclKernelName(std::string_view name, CommInfo& info);
+// Bytes per element of a PyTorch dtype name ("Float", "BFloat16", "c10::Half", "float32"); 0 unknown.
+int dtypeSize(std::string_view dtype);
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+// The content of a JSON string token (with its quotes), unescaped.
+std::string unescapeJsonString(std::string_view token);
+
+} // namespace ridgeline::collectors::kineto

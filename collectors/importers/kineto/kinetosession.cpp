@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT
+// Writes parsed Kineto traces as one session: one process per rank (file), the devices its GPU
+// ops ran on (ids unique across ranks) with datasheet ceilings, kernels, copies, runtime calls,
+// annotations, NCCL collectives and verdicts. Each file is read, written and freed in turn.
+#include "common/importsession.h"
+#include "kinetointernal.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <future>
+#include <set>
+
+namespace ridgeline::collectors {
+
+namespace kineto {
+namespace {
+
+bool hasGpuActivity(const ParsedTrace& trace)
+{
+    return !trace.kernels.empty() || !trace.memops.empty();
+}
+
+std::string fileName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+bool isAmdGpu(const std::string& name)
+{
+    return name.find("AMD") != std::string::npos || name.find("Radeon") != std::string::npos
+        || name.find("Instinct") != std::string::npos;
+}
+
+// Warnings that need no session: missing rank, no GPU activity, other accelerators, counter ranges.
+void traceWarnings(const ParsedTrace& trace, std::vector<std::string>& warnings)
+{
+    if (!trace.hasDistributedInfo)
+        warnings.push_back(fmt::format("{} has no distributedInfo rank: the rank is unknown (-1)", trace.name));
+    const bool amd = std::any_of(
+        trace.devices.begin(), trace.devices.end(), [](const auto& device) { return isAmdGpu(device.name); });
+    if (amd)
+        warnings.push_back(fmt::format("{} is a trace of an AMD GPU (ROCm): its kernels and copies are imported, "
+                                       "with no datasheet ceilings (the catalogue lists NVIDIA GPUs)",
+            trace.name));
+    if (!trace.otherAcceleratorOps.empty()) {
+        std::string ops;
+        for (const auto& [cat, count] : trace.otherAcceleratorOps)
+            ops += fmt::format("{}{} {}", ops.empty() ? "" : ", ", count, cat);
+        warnings.push_back(fmt::format("{} is a trace of a Meta MTIA accelerator: its device ops ({}) are not "
+                                       "imported (Ridgeline models CUDA GPUs); host-side events are",
+            trace.name, ops));
+    }
+    if (trace.profilerRanges > 0)
+        warnings.push_back(fmt::format("{} holds {} CUPTI profiler ranges (the PyTorch profiler's counter mode): "
+                                       "they are not imported, because that mode replays kernels one at a time and "
+                                       "records no kernel times, so their counts give no FLOP/s and no roofline",
+            trace.name, trace.profilerRanges));
+    if (!hasGpuActivity(trace))
+        warnings.push_back(fmt::format("no GPU activity in {}: no kernels, copies or memsets", trace.name));
+}
+
+struct SessionState {
+    std::map<std::int64_t, core::Device> devices; // session id -> device (node-stable for KernelFacts)
+    std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
+    std::int64_t nextDeviceId = 0;
+    std::int64_t nextKernelId = 1;
+    std::int64_t nextProcessId = 1;
+    std::map<std::int64_t, std::int64_t> fileProcesses; // host pid of the file being read -> process id
+    std::set<int> ranks;
+    OperatorNesting operators;
+
+    // The session process of a host pid of this file: reserved when first seen (its runtime calls
+    // are written while the file is still being read), its row written once the file is read.
+    std::int64_t processOf(std::int64_t pid)
+    {
+        const auto [it, added] = fileProcesses.try_emplace(pid, nextProcessId);
+        if (added)
+            ++nextProcessId;
+        return it->second;
+    }
+};
+
+// Devices the file's GPU ops ran on, described by deviceProperties where it can: file id -> session id.
+core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
+    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::vector<std::string>& warnings)
+{
+    std::set<std::int64_t> used;
+    for (const auto& k : trace.kernels)
+        used.insert(k.kernel.deviceId);
+    for (const auto& op : trace.memops)
+        used.insert(op.deviceId);
+    std::map<std::int64_t, std::int64_t> ids;
+    for (const auto fileId : used) {
+        core::Device device;
+        device.ordinal = static_cast<int>(std::clamp<std::int64_t>(fileId, -1, 1 << 20));
+        for (const auto& described : trace.devices) {
+            if (described.id == fileId)
+                device = described;
+        }
+        device.id = state.nextDeviceId++;
+        device.host = trace.hostName;
+        if (device.name.empty()) {
+            device.name = "unknown GPU";
+            warnings.push_back(fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings "
+                                           "for it",
+                trace.name, fileId));
+        } else if (auto ceilings = importing::catalogueCeilings(device)) {
+            state.ceilings[device.id] = std::move(*ceilings);
+        } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
+            warnings.push_back(fmt::format("GPU \"{}\" of {} is not in Ridgeline's catalogue: no datasheet ceilings "
+                                           "for device {}",
+                device.name, trace.name, device.id));
+        }
+        RIDGELINE_TRY(importing::writeDevice(writer, device, state.ceilings));
+        ids[fileId] = device.id;
+        state.devices.emplace(device.id, device);
+    }
+    return ids;
+}
+
+// One process per host pid of the file, with the id reserved for it (the busiest owns the GPU ops).
+core::Status writeProcesses(
+    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::int64_t& mainProcess)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> pids(trace.hostPidEvents.begin(), trace.hostPidEvents.end());
+    std::stable_sort(pids.begin(), pids.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (pids.empty())
+        pids.emplace_back(0, 0);
+    std::vector<core::Thread> threads;
+    for (const auto& [pid, count] : pids) {
+        core::Process process;
+        process.id = state.processOf(pid);
+        process.pid = pid;
+        process.host = trace.hostName;
+        process.rank = trace.rank;
+        process.worldSize = trace.worldSize;
+        if (auto it = trace.processNames.find(pid); it != trace.processNames.end())
+            process.command = it->second;
+        process.startNs = trace.firstNs;
+        process.endNs = trace.lastNs;
+        if (auto added = writer.addProcess(process); added.hasError())
+            return added.error();
+        for (const auto& [key, name] : trace.threadNames) {
+            if (key.first == pid)
+                threads.push_back({ 0, process.id, key.second, name });
+        }
+    }
+    RIDGELINE_TRY(writer.addThreads(threads));
+    mainProcess = state.processOf(pids.front().first);
+    return {};
+}
+
+// One launch's collective figures (sizes, the link) for its import-time verdict; waits across
+// ranks are worked out when the session is analysed.
+std::optional<core::CollectiveFigures> collectiveFigures(const core::CommOp& op, const SessionState& state)
+{
+    const auto factor = core::busBandwidthFactor(core::collectiveTypeFromName(op.collective), op.groupSize);
+    if (op.bytes <= 0 || !factor || op.endNs <= op.startNs)
+        return std::nullopt;
+    core::CollectiveFigures f;
+    f.collective = op.collective;
+    f.launches = 1;
+    f.bytes = static_cast<double>(op.bytes);
+    f.busBytes = f.bytes * *factor;
+    f.durationNs = static_cast<double>(core::saturatingSub(op.endNs, op.startNs));
+    f.algorithm = op.algorithm;
+    f.protocol = op.protocol;
+    core::LinkContext context;
+    if (auto d = state.devices.find(op.deviceId); d != state.devices.end())
+        context.device = &d->second;
+    if (auto c = state.ceilings.find(op.deviceId); c != state.ceilings.end())
+        context.ceilings = c->second;
+    context.groupSize = op.groupSize;
+    f.link = core::chooseLink(context);
+    return f;
+}
+
+// Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
+std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kernels,
+    const std::vector<std::string>& collectives, const std::vector<std::optional<core::CollectiveFigures>>& commFigures,
+    const SessionState& state)
+{
+    std::vector<core::Verdict> verdicts;
+    verdicts.reserve(kernels.size());
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const auto& record = kernels[i];
+        auto facts = importing::launchFacts(record, &state.devices.at(record.deviceId), state.ceilings);
+        facts.collective = collectives[i];
+        if (!facts.collective.empty() && i < commFigures.size() && commFigures[i])
+            facts.comm = commFigures[i];
+        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
+    }
+    return verdicts;
+}
+
+core::Status writeOperators(
+    core::SessionWriter& writer, std::vector<OperatorNesting::Row>& settled, KinetoImportSummary& summary)
+{
+    // In id order: SQLite appends rows of rising ids without searching the table.
+    std::sort(settled.begin(), settled.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    RIDGELINE_TRY(writer.addOperatorRows(settled));
+    summary.operators += static_cast<std::int64_t>(settled.size());
+    settled.clear();
+    return {};
+}
+
+// A batch's operators, nested as they come: those whose nesting is settled are written.
+core::Status nestOperators(
+    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+{
+    if (part.operators.empty())
+        return {};
+    std::vector<std::int64_t> ids(part.strings.size(), 0); // the batch's strings in the session
+    for (std::size_t i = 1; i < part.strings.size(); ++i) {
+        auto id = writer.internString(part.strings[i]);
+        if (id.hasError())
+            return id.error();
+        ids[i] = id.value();
+    }
+    std::int64_t domains[2] = { 0, 0 }; // cpu_op, python_function
+    for (int python = 0; python < 2; ++python) {
+        auto id = writer.internString(python ? "python_function" : "cpu_op");
+        if (id.hasError())
+            return id.error();
+        domains[python] = id.value();
+    }
+    std::vector<OperatorNesting::Row> settled;
+    for (const auto& op : part.operators) {
+        OperatorNesting::Row row;
+        row.processId = state.processOf(op.processId);
+        row.threadId = op.threadId;
+        row.domainId = domains[op.python ? 1 : 0];
+        row.nameId = ids[op.name];
+        row.startNs = op.startNs;
+        row.endNs = op.endNs;
+        row.externalId = op.externalId;
+        row.sequenceNumber = op.sequenceNumber;
+        row.inputDimsId = ids[op.inputDims];
+        row.inputTypesId = ids[op.inputTypes];
+        row.moduleId = ids[op.module];
+        row.callStackId = ids[op.callStack];
+        state.operators.add(row, settled);
+    }
+    part.operators.clear();
+    part.strings.resize(1);
+    part.stringIndex.clear();
+    return writeOperators(writer, settled, summary);
+}
+
+core::Status writeTrace(
+    core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
+{
+    traceWarnings(trace, summary.warnings);
+    // The operators still open when the file ended (the rest were written as it was read).
+    RIDGELINE_TRY(nestOperators(writer, trace, state, summary));
+    std::vector<OperatorNesting::Row> settled;
+    const auto overlapping = state.operators.finish(settled);
+    RIDGELINE_TRY(writeOperators(writer, settled, summary));
+    if (overlapping > 0)
+        summary.warnings.push_back(fmt::format("{}: {} operators overlap a neighbour on their thread without nesting "
+                                               "in it; each is kept under the operator that holds it",
+            trace.name, overlapping));
+    summary.ranks.push_back(trace.rank);
+    if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
+        summary.warnings.push_back(
+            fmt::format("rank {} appears in more than one file ({} among them)", trace.rank, trace.name));
+    auto deviceIds = writeDevices(writer, trace, state, summary.warnings);
+    if (deviceIds.hasError())
+        return deviceIds.error();
+    std::int64_t mainProcess = 0;
+    RIDGELINE_TRY(writeProcesses(writer, trace, state, mainProcess));
+
+    std::vector<std::int64_t> nameIds(trace.names.size(), 0);
+    std::vector<core::Kernel> kernels;
+    std::vector<core::CommOp> commOps;
+    std::vector<std::string> collectives; // per kernel: the collective it carries, or empty
+    std::vector<std::optional<core::CollectiveFigures>> commFigures; // per kernel: its sizes, for the verdict
+    kernels.reserve(trace.kernels.size());
+    collectives.reserve(trace.kernels.size());
+    for (auto& k : trace.kernels) {
+        core::Kernel record = k.kernel;
+        auto& nameId = nameIds[static_cast<std::size_t>(record.nameId)];
+        if (nameId == 0) {
+            auto interned = writer.internKernelName(trace.names[static_cast<std::size_t>(record.nameId)]);
+            if (interned.hasError())
+                return interned.error();
+            nameId = interned.value();
+        }
+        record.nameId = nameId;
+        record.id = state.nextKernelId++;
+        record.processId = mainProcess;
+        record.deviceId = deviceIds.value().at(record.deviceId);
+        if (k.comm) {
+            const CommInfo& info = *k.comm;
+            core::CommOp op;
+            op.kernelId = record.id;
+            op.processId = mainProcess;
+            op.deviceId = record.deviceId;
+            op.collective = info.collective;
+            const int size = dtypeSize(info.dtype);
+            // S as nccl-tests counts it: the whole output of an all-gather, the whole input of a reduce-scatter.
+            op.bytes = core::collectiveBytes(
+                core::collectiveTypeFromName(info.collective), info.inNelems, info.outNelems, size, info.groupSize)
+                           .value_or(0);
+            op.dataType = info.dtype;
+            op.groupSize = info.groupSize;
+            op.algorithm = info.algorithm;
+            op.protocol = info.protocol;
+            op.processGroup = info.processGroup;
+            op.seq = info.seq;
+            op.startNs = record.startNs;
+            op.endNs = record.endNs;
+            commFigures.push_back(collectiveFigures(op, state));
+            commOps.push_back(std::move(op));
+            collectives.push_back(info.collective);
+        } else {
+            collectives.emplace_back();
+            commFigures.emplace_back();
+        }
+        kernels.push_back(record);
+    }
+    // The verdicts are worked out on another thread while this one writes the records.
+    auto verdicts = std::async(std::launch::async, [&kernels, &collectives, &commFigures, &state] {
+        return kernelVerdicts(kernels, collectives, commFigures, state);
+    });
+    for (auto& op : trace.memops) {
+        op.processId = mainProcess;
+        op.deviceId = deviceIds.value().at(op.deviceId);
+        auto peer = [&](std::optional<std::int64_t>& id) {
+            if (id) {
+                const auto it = deviceIds.value().find(*id);
+                id = it == deviceIds.value().end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+            }
+        };
+        peer(op.srcDeviceId);
+        peer(op.dstDeviceId);
+    }
+    // Runtime calls and host annotations were written while the file was read (writeHostRecords);
+    // what is left are the GPU-side annotations, on the process that owns the GPU ops.
+    for (auto& range : trace.ranges)
+        range.processId = mainProcess;
+
+    if (auto added = writer.addKernels(kernels); added.hasError())
+        return added.error();
+    if (auto added = writer.addCommOps(commOps); added.hasError())
+        return added.error();
+    summary.kernels += static_cast<std::int64_t>(kernels.size());
+    summary.commOps += static_cast<std::int64_t>(commOps.size());
+    for (const auto& op : trace.memops)
+        (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
+    summary.ranges += static_cast<std::int64_t>(trace.ranges.size());
+    if (auto added = writer.addMemOps(trace.memops); added.hasError())
+        return added.error();
+    if (auto added = writer.addNvtxRanges(trace.ranges); added.hasError())
+        return added.error();
+    return writer.setVerdicts(verdicts.get());
+}
+
+// Runtime calls and user annotations of a batch of events, written while the file is still being
+// read (the GPU ops wait for the devices and processes of the whole file). GPU-side annotations
+// stay in the batch: their process is the one that owns the GPU ops, known at the end.
+core::Status writeHostRecords(
+    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+{
+    for (auto& call : part.apiCalls)
+        call.processId = state.processOf(call.processId);
+    if (auto added = writer.addApiCalls(part.apiCalls); added.hasError())
+        return added.error();
+    summary.apiCalls += static_cast<std::int64_t>(part.apiCalls.size());
+    part.apiCalls.clear();
+    std::vector<core::NvtxRange> host;
+    std::vector<core::NvtxRange> gpu;
+    for (auto& range : part.ranges) {
+        if (range.processId < 0) {
+            gpu.push_back(std::move(range));
+        } else {
+            range.processId = state.processOf(range.processId);
+            host.push_back(std::move(range));
+        }
+    }
+    if (auto added = writer.addNvtxRanges(host); added.hasError())
+        return added.error();
+    summary.ranges += static_cast<std::int64_t>(host.size());
+    part.ranges = std::move(gpu);
+    return nestOperators(writer, part, state, summary);
+}
+
+} // namespace
+} // namespace kineto
+
+core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& tracePaths,
+    const std::string& sessionPath, bool overwrite, const ImportProgress& progress)
+{
+    if (tracePaths.empty())
+        return core::makeError(core::ErrorCode::InvalidArgument, "no trace to import");
+    RIDGELINE_TRY(importing::checkOutput(tracePaths, sessionPath, overwrite));
+    std::vector<std::string> names;
+    for (const auto& path : tracePaths)
+        names.push_back(kineto::fileName(path));
+    auto created = importing::beginSession(sessionPath, overwrite, "import:kineto", importing::joined(names, ", "));
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+
+    KinetoImportSummary summary;
+    kineto::SessionState state;
+    const double files = static_cast<double>(tracePaths.size());
+    for (std::size_t i = 0; i < tracePaths.size(); ++i) {
+        const auto& path = tracePaths[i];
+        const std::string what = fmt::format("reading {}", path);
+        if (progress)
+            progress(static_cast<double>(i) / files, what);
+        std::optional<kineto::ParsedTrace> trace;
+        {
+            auto source = kineto::TraceSource::openFile(path);
+            if (source.hasError())
+                return source.error();
+            state.fileProcesses.clear();
+            auto parsed = kineto::parseTrace(
+                *source.value(),
+                [&](double fraction) {
+                    if (progress)
+                        progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
+                },
+                kineto::parseWorkers(), 0,
+                [&](kineto::ParsedTrace& part) { return kineto::writeHostRecords(writer, part, state, summary); });
+            if (parsed.hasError())
+                return parsed.error();
+            trace = std::move(parsed).value();
+        }
+        if (!trace->baseTimeNs.empty())
+            RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", i), trace->baseTimeNs));
+        if (progress)
+            progress((static_cast<double>(i) + 0.7) / files, fmt::format("writing the events of {}", path));
+        RIDGELINE_TRY(kineto::writeTrace(writer, *trace, state, summary));
+    }
+    if (progress)
+        progress(1.0, "building the session's indexes");
+    RIDGELINE_TRY(importing::finishSession(writer, summary.warnings));
+    return summary;
+}
+
+core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::string_view bytes)
+{
+    auto source = kineto::TraceSource::fromBytes(name, bytes);
+    auto parsed = kineto::parseTrace(*source, {});
+    if (parsed.hasError())
+        return parsed.error();
+    const auto& trace = parsed.value();
+    KinetoImportSummary summary;
+    summary.kernels = static_cast<std::int64_t>(trace.kernels.size());
+    for (const auto& k : trace.kernels)
+        summary.commOps += k.comm ? 1 : 0;
+    for (const auto& op : trace.memops)
+        (op.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
+    summary.apiCalls = static_cast<std::int64_t>(trace.apiCalls.size());
+    summary.ranges = static_cast<std::int64_t>(trace.ranges.size());
+    summary.operators = static_cast<std::int64_t>(trace.operators.size());
+    summary.ranks.push_back(trace.rank);
+    kineto::traceWarnings(trace, summary.warnings);
+    return summary;
+}
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// GPU activity of an Nsight Systems export: CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY and _MEMSET.
+// Timestamps are nanoseconds relative to the session start and are kept as they are.
+#include "nsysinternal.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+
+namespace ridgeline::collectors::nsys {
+
+namespace {
+
+std::uint32_t dim(std::int64_t value)
+{
+    return static_cast<std::uint32_t>(std::clamp<std::int64_t>(value, 1, std::numeric_limits<std::uint32_t>::max()));
+}
+
+int bounded(std::int64_t value)
+{
+    return static_cast<int>(std::clamp<std::int64_t>(value, 0, std::numeric_limits<int>::max()));
+}
+
+// A corrupt end before its start would give a negative duration: such an op lasts 0 ns.
+std::int64_t endAfter(std::int64_t start, std::int64_t end)
+{
+    return std::max(start, end);
+}
+
+core::Status requireColumns(const Schema& schema, std::string_view table, std::initializer_list<std::string_view> names)
+{
+    for (auto name : names) {
+        if (!schema.has(table, name))
+            return core::makeError(
+                core::ErrorCode::BadFile, fmt::format("{} has no column '{}' (not an nsys export?)", table, name));
+    }
+    return {};
+}
+
+} // namespace
+
+core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activity& activity)
+{
+    constexpr const char* kTable = "CUPTI_ACTIVITY_KIND_KERNEL";
+    if (!schema.has(kTable))
+        return {};
+    RIDGELINE_TRY(requireColumns(schema, kTable, { "start", "end", "deviceId" }));
+    auto col
+        = [&](std::string_view name, std::string_view fallback = "0") { return schema.column(kTable, name, fallback); };
+    const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
+                                 "{}, {}, {} FROM {} ORDER BY start",
+        col("contextId"), col("streamId"), col("correlationId"), col("globalPid"),
+        stringOf(schema, col("demangledName", "NULL")), stringOf(schema, col("shortName", "NULL")),
+        stringOf(schema, col("mangledName", "NULL")), col("gridX", "1"), col("gridY", "1"), col("gridZ", "1"),
+        col("blockX", "1"), col("blockY", "1"), col("blockZ", "1"), col("registersPerThread"),
+        col("staticSharedMemory"), col("dynamicSharedMemory"), col("graphNodeId"), kTable);
+    std::map<std::string, std::int64_t> nameIds;
+    return forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
+        core::Kernel k;
+        k.startNs = timeOf(row.columnInt(0));
+        k.endNs = endAfter(k.startNs, timeOf(row.columnInt(1)));
+        k.deviceId = row.columnInt(2);
+        k.contextId = row.columnInt(3);
+        k.streamId = row.columnInt(4);
+        k.correlationId = row.columnInt(5);
+        k.processId = pidOf(row.columnInt(6));
+        std::string demangled = row.columnText(7);
+        const std::string shortName = row.columnText(8);
+        std::string raw = row.columnText(9);
+        if (demangled.empty())
+            demangled = shortName;
+        if (demangled.empty())
+            demangled = raw.empty() ? std::string("unnamed kernel") : raw;
+        if (raw.empty())
+            raw = demangled; // older exports have no mangled name
+        auto [it, added] = nameIds.try_emplace(raw, static_cast<std::int64_t>(activity.kernelNames.size()));
+        if (added)
+            activity.kernelNames.emplace_back(raw, demangled);
+        k.nameId = it->second;
+        k.grid = { dim(row.columnInt(10)), dim(row.columnInt(11)), dim(row.columnInt(12)) };
+        k.block = { dim(row.columnInt(13)), dim(row.columnInt(14)), dim(row.columnInt(15)) };
+        k.registersPerThread = bounded(row.columnInt(16));
+        k.staticSharedBytes = bounded(row.columnInt(17));
+        k.dynamicSharedBytes = bounded(row.columnInt(18));
+        k.graphId = std::max<std::int64_t>(row.columnInt(19), 0);
+        activity.kernels.push_back(k);
+    });
+}
+
+core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const Enums& enums, Activity& activity)
+{
+    constexpr const char* kCopy = "CUPTI_ACTIVITY_KIND_MEMCPY";
+    if (schema.has(kCopy)) {
+        RIDGELINE_TRY(requireColumns(schema, kCopy, { "start", "end", "deviceId" }));
+        auto col = [&](std::string_view name, std::string_view fallback = "0") {
+            return schema.column(kCopy, name, fallback);
+        };
+        const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {} "
+                                     "ORDER BY start",
+            col("streamId"), col("correlationId"), col("globalPid"), col("bytes"), col("copyKind"),
+            col("srcKind", "NULL"), col("dstKind", "NULL"), col("srcDeviceId", "NULL"), col("dstDeviceId", "NULL"),
+            kCopy);
+        RIDGELINE_TRY(forEachRow(db, sql, kCopy, [&](const core::sqlite::Statement& row) {
+            core::MemOp m;
+            m.startNs = timeOf(row.columnInt(0));
+            m.endNs = endAfter(m.startNs, timeOf(row.columnInt(1)));
+            m.deviceId = row.columnInt(2);
+            m.streamId = row.columnInt(3);
+            m.correlationId = row.columnInt(4);
+            m.processId = pidOf(row.columnInt(5));
+            m.bytes = std::max<std::int64_t>(row.columnInt(6), 0);
+            m.kind = enums.copyKind(row.columnInt(7));
+            if (!row.columnIsNull(8))
+                m.srcMemory = enums.memoryKind(row.columnInt(8));
+            if (!row.columnIsNull(9))
+                m.dstMemory = enums.memoryKind(row.columnInt(9));
+            if (m.kind == core::MemOpKind::MemcpyPtoP) {
+                m.srcDeviceId = row.columnOptionalInt(10);
+                m.dstDeviceId = row.columnOptionalInt(11);
+            }
+            activity.memops.push_back(m);
+        }));
+    }
+    constexpr const char* kSet = "CUPTI_ACTIVITY_KIND_MEMSET";
+    if (schema.has(kSet)) {
+        RIDGELINE_TRY(requireColumns(schema, kSet, { "start", "end", "deviceId" }));
+        auto col = [&](std::string_view name, std::string_view fallback = "0") {
+            return schema.column(kSet, name, fallback);
+        };
+        const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {} FROM {} ORDER BY start",
+            col("streamId"), col("correlationId"), col("globalPid"), col("bytes"), col("memKind", "NULL"), kSet);
+        RIDGELINE_TRY(forEachRow(db, sql, kSet, [&](const core::sqlite::Statement& row) {
+            core::MemOp m;
+            m.kind = core::MemOpKind::Memset;
+            m.startNs = timeOf(row.columnInt(0));
+            m.endNs = endAfter(m.startNs, timeOf(row.columnInt(1)));
+            m.deviceId = row.columnInt(2);
+            m.streamId = row.columnInt(3);
+            m.correlationId = row.columnInt(4);
+            m.processId = pidOf(row.columnInt(5));
+            m.bytes = std::max<std::int64_t>(row.columnInt(6), 0);
+            if (!row.columnIsNull(7))
+                m.dstMemory = enums.memoryKind(row.columnInt(7));
+            activity.memops.push_back(m);
+        }));
+    }
+    return {};
+}
+
+} // namespace ridgeline::collectors::nsys

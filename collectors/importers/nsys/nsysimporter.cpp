@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// Nsight Systems SQLite export -> session: reads what the export has, then writes devices and
+// their datasheet ceilings, processes and threads, kernels with verdicts, memops, API calls and
+// NVTX ranges.
+#include "ridgeline/collectors/importers/nsysimporter.h"
+
+#include "common/importsession.h"
+#include "nsysinternal.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionwriter.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+
+namespace ridgeline::collectors {
+
+namespace {
+
+using nsys::Activity;
+
+// Devices the activity refers to, and the CUDA GPUs the export lists; a listed device without
+// compute capability (an integrated GPU, a display adapter) only when activity refers to it.
+void selectDevices(Activity& activity)
+{
+    std::set<std::int64_t> referenced;
+    for (const auto& k : activity.kernels)
+        referenced.insert(k.deviceId);
+    for (const auto& m : activity.memops) {
+        referenced.insert(m.deviceId);
+        for (const auto& peer : { m.srcDeviceId, m.dstDeviceId }) {
+            if (peer)
+                referenced.insert(*peer);
+        }
+    }
+    for (auto it = activity.devices.begin(); it != activity.devices.end();) {
+        if (it->second.ccMajor == 0 && !referenced.count(it->first))
+            it = activity.devices.erase(it);
+        else
+            ++it;
+    }
+    for (auto id : referenced) {
+        if (activity.devices.count(id))
+            continue;
+        core::Device d;
+        d.id = id;
+        d.ordinal = static_cast<int>(id);
+        activity.devices.emplace(id, d);
+    }
+    for (auto& [id, d] : activity.devices) {
+        d.ccMajor = std::max(d.ccMajor, 0);
+        if (d.name.empty()) {
+            d.name = "unknown GPU";
+            activity.warnings.push_back(
+                fmt::format("the export does not describe GPU {}: no datasheet ceilings for it", id));
+        }
+    }
+}
+
+std::map<std::int64_t, std::vector<core::Ceiling>> lookUpCeilings(Activity& activity)
+{
+    std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
+    for (auto& [id, device] : activity.devices) {
+        if (device.name == "unknown GPU")
+            continue;
+        auto found = importing::catalogueCeilings(device);
+        if (!found) {
+            activity.warnings.push_back(fmt::format(
+                "GPU '{}' is not in Ridgeline's catalogue: no datasheet ceilings for device {}", device.name, id));
+            continue;
+        }
+        ceilings[id] = std::move(*found);
+    }
+    return ceilings;
+}
+
+struct ProcessSpan {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    bool seen = false;
+    void add(std::int64_t start, std::int64_t end)
+    {
+        startNs = seen ? std::min(startNs, start) : start;
+        endNs = seen ? std::max(endNs, end) : end;
+        seen = true;
+    }
+};
+
+// The processes (by pid) and threads (by pid, tid) that have activity, as session ids 1, 2, ...;
+// returns pid -> session process id.
+core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(core::SessionWriter& writer, const Activity& activity)
+{
+    std::map<std::int64_t, ProcessSpan> spans;
+    std::set<std::pair<std::int64_t, std::int64_t>> threadKeys;
+    for (const auto& k : activity.kernels)
+        spans[k.processId].add(k.startNs, k.endNs);
+    for (const auto& m : activity.memops)
+        spans[m.processId].add(m.startNs, m.endNs);
+    for (const auto& c : activity.apiCalls) {
+        spans[c.processId].add(c.startNs, c.endNs);
+        threadKeys.insert({ c.processId, c.threadId });
+    }
+    for (const auto& r : activity.nvtxRanges) {
+        spans[r.processId].add(r.startNs, r.endNs);
+        threadKeys.insert({ r.processId, r.threadId });
+    }
+    std::map<std::int64_t, std::int64_t> processIds;
+    for (const auto& [pid, span] : spans) {
+        core::Process p;
+        p.id = static_cast<std::int64_t>(processIds.size()) + 1;
+        p.pid = pid;
+        if (auto it = activity.processNames.find(pid); it != activity.processNames.end())
+            p.command = it->second;
+        p.startNs = span.startNs;
+        p.endNs = span.endNs;
+        auto added = writer.addProcess(p);
+        if (added.hasError())
+            return added.error();
+        processIds[pid] = added.value();
+    }
+    std::vector<core::Thread> threads;
+    for (const auto& [pid, tid] : threadKeys) {
+        core::Thread t;
+        t.processId = processIds.at(pid);
+        t.tid = tid;
+        if (auto it = activity.threadNames.find({ pid, tid }); it != activity.threadNames.end())
+            t.name = it->second;
+        threads.push_back(t);
+    }
+    RIDGELINE_TRY(writer.addThreads(threads));
+    return processIds;
+}
+
+core::Result<NsysImportSummary> writeSession(
+    Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+{
+    NsysImportSummary summary;
+    const auto ceilings = lookUpCeilings(activity);
+    auto created = importing::beginSession(
+        sessionPath, overwrite, "import:nsys-sqlite", std::filesystem::path(exportPath).filename().string());
+    if (created.hasError())
+        return created.error();
+    auto& writer = created.value();
+    if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
+        summary.productVersion = it->second;
+        RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
+    }
+    if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end())
+        RIDGELINE_TRY(writer.setMeta("nsys_export_schema", it->second));
+
+    for (const auto& [id, device] : activity.devices)
+        RIDGELINE_TRY(importing::writeDevice(writer, device, ceilings));
+    auto written = writeProcesses(writer, activity);
+    if (written.hasError())
+        return written.error();
+    const auto& processIds = written.value(); // pid -> session id
+
+    std::vector<std::int64_t> nameIds;
+    for (const auto& [raw, demangled] : activity.kernelNames) {
+        auto id = writer.internKernelName(raw, demangled);
+        if (id.hasError())
+            return id.error();
+        nameIds.push_back(id.value());
+    }
+    std::vector<core::Verdict> verdicts;
+    for (std::size_t i = 0; i < activity.kernels.size(); ++i) {
+        auto& k = activity.kernels[i];
+        k.id = static_cast<std::int64_t>(i) + 1;
+        k.processId = processIds.at(k.processId);
+        const auto nameIndex = k.nameId;
+        k.nameId = nameIds.at(static_cast<std::size_t>(k.nameId));
+        const auto device = activity.devices.find(k.deviceId);
+        const auto& [raw, demangled] = activity.kernelNames.at(static_cast<std::size_t>(nameIndex));
+        verdicts.push_back(core::toVerdict(
+            core::analyzeKernel(importing::launchFacts(k, device != activity.devices.end() ? &device->second : nullptr,
+                ceilings, demangled.empty() ? raw : demangled))));
+    }
+    if (auto added = writer.addKernels(activity.kernels); added.hasError())
+        return added.error();
+    RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    for (auto& m : activity.memops) {
+        m.processId = processIds.at(m.processId);
+        (m.kind == core::MemOpKind::Memset ? summary.memsets : summary.memcpys) += 1;
+    }
+    if (auto added = writer.addMemOps(activity.memops); added.hasError())
+        return added.error();
+    for (auto& c : activity.apiCalls)
+        c.processId = processIds.at(c.processId);
+    if (auto added = writer.addApiCalls(activity.apiCalls); added.hasError())
+        return added.error();
+    for (auto& r : activity.nvtxRanges)
+        r.processId = processIds.at(r.processId);
+    if (auto added = writer.addNvtxRanges(activity.nvtxRanges); added.hasError())
+        return added.error();
+
+    if (activity.kernels.empty() && activity.memops.empty())
+        activity.warnings.push_back("no GPU activity in the export (no kernels, copies or memsets)");
+    RIDGELINE_TRY(importing::finishSession(writer, activity.warnings));
+
+    summary.devices = static_cast<std::int64_t>(activity.devices.size());
+    summary.kernels = static_cast<std::int64_t>(activity.kernels.size());
+    summary.apiCalls = static_cast<std::int64_t>(activity.apiCalls.size());
+    summary.nvtxRanges = static_cast<std::int64_t>(activity.nvtxRanges.size());
+    summary.warnings = activity.warnings;
+    return summary;
+}
+
+core::Result<Activity> readExport(const std::string& path)
+{
+    auto opened = core::sqlite::Database::open(path, core::sqlite::Database::Mode::ReadOnly);
+    if (opened.hasError())
+        return opened.error();
+    auto& db = opened.value();
+    auto schema = nsys::Schema::discover(db);
+    if (schema.hasError())
+        return schema.error();
+    if (!schema.value().isNsysExport())
+        return core::makeError(core::ErrorCode::BadFile,
+            "an SQLite database, but not an Nsight Systems export (no StringIds, TARGET_INFO_* or "
+            "CUPTI_ACTIVITY_KIND_* "
+            "tables)");
+    auto enums = nsys::readEnums(db, schema.value());
+    if (enums.hasError())
+        return enums.error();
+    Activity activity;
+    RIDGELINE_TRY(nsys::readDevices(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readKernels(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readMemOps(db, schema.value(), enums.value(), activity));
+    RIDGELINE_TRY(nsys::readApiCalls(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readNvtx(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readProcessInfo(db, schema.value(), activity));
+    selectDevices(activity);
+    return activity;
+}
+
+} // namespace
+
+core::Result<NsysImportSummary> importNsysSqlite(
+    const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+{
+    RIDGELINE_TRY(importing::checkOutput({ exportPath }, sessionPath, overwrite));
+    auto activity = readExport(exportPath);
+    if (activity.hasError()) {
+        // Corrupt, truncated or hostile: one error naming the file.
+        const auto& error = activity.error();
+        const auto code = error.code == core::ErrorCode::Internal ? core::ErrorCode::BadFile : error.code;
+        if (error.message.find(exportPath) != std::string::npos)
+            return core::makeError(code, error.message);
+        return core::makeError(code, fmt::format("{}: {}", exportPath, error.message));
+    }
+    return writeSession(activity.value(), exportPath, sessionPath, overwrite);
+}
+
+} // namespace ridgeline::collectors

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Shared between the parts of the Nsight Systems importer: the discovered schema of an export
+// and the records read from it before they are written as a session.
+#pragma once
+
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/sqlite.h"
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridgeline::collectors::nsys {
+
+// A timestamp read from the export, kept within +-2^61 ns (73 years) so that no difference of two
+// of them (durations, spans) can overflow, whatever a corrupt file holds.
+inline std::int64_t timeOf(std::int64_t ns)
+{
+    constexpr std::int64_t kLimit = std::int64_t { 1 } << 61;
+    return ns < -kLimit ? -kLimit : (ns > kLimit ? kLimit : ns);
+}
+
+// Which tables and columns the export has. Only plain tables count (no views or virtual tables).
+class Schema {
+public:
+    static core::Result<Schema> discover(core::sqlite::Database& db);
+
+    bool has(std::string_view table) const;
+    bool has(std::string_view table, std::string_view column) const;
+    // `"column"` when the table has it, else `fallback` (an SQL literal such as "NULL" or "0").
+    std::string column(std::string_view table, std::string_view column, std::string_view fallback) const;
+    // The first of `columns` the table has, quoted; `fallback` when none.
+    std::string firstColumn(
+        std::string_view table, std::initializer_list<std::string_view> columns, std::string_view fallback) const;
+    // Does the file look like an nsys export at all?
+    bool isNsysExport() const;
+
+private:
+    std::map<std::string, std::set<std::string>, std::less<>> m_tables;
+};
+
+// Text of a StringIds id: "(SELECT value FROM StringIds WHERE id = <expr>)", or "NULL" without StringIds.
+std::string stringOf(const Schema& schema, const std::string& idExpression);
+
+struct Enums {
+    std::map<std::int64_t, core::MemOpKind> copyKinds; // ENUM_CUDA_MEMCPY_OPER, when present
+    std::map<std::int64_t, std::string> memoryKinds; // ENUM_CUDA_MEM_KIND, when present
+    core::MemOpKind copyKind(std::int64_t id) const;
+    std::string memoryKind(std::int64_t id) const;
+};
+core::Result<Enums> readEnums(core::sqlite::Database& db, const Schema& schema);
+
+struct Activity {
+    std::map<std::int64_t, core::Device> devices; // by nsys device id (= CUDA device index)
+    std::vector<core::Kernel> kernels; // processId holds the pid until the session ids are known
+    std::vector<std::pair<std::string, std::string>> kernelNames; // raw, demangled; index = nameId
+    std::vector<core::MemOp> memops; // processId holds the pid
+    std::vector<core::ApiCall> apiCalls; // processId holds the pid
+    std::vector<core::NvtxRange> nvtxRanges; // processId holds the pid
+    std::map<std::int64_t, std::string> processNames; // pid -> name (PROCESSES)
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
+    std::map<std::string, std::string> exportMeta; // EXPORT_META_DATA
+    std::vector<std::string> warnings;
+};
+
+core::Status readDevices(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const Enums& enums, Activity& activity);
+core::Status readApiCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+core::Status readNvtx(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+core::Status readProcessInfo(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+
+// Runs `sql` and calls `row` for each result row; errors become BadFile naming the table.
+core::Status forEachRow(core::sqlite::Database& db, const std::string& sql, std::string_view what,
+    const std::function<void(const core::sqlite::Statement&)>& row);
+
+} // namespace ridgeline::collectors::nsys

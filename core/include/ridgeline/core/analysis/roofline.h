@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The hierarchical roofline and the verdict of each kernel (ARCHITECTURE §4). Pure functions:
+// facts in, analysis out; importers, capture, the report and the desktop app all call these.
+#pragma once
+
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ridgeline::core {
+
+class SessionReader;
+
+// A resource counts as bounding from this utilisation on (Nsight Compute's SOL rule).
+inline constexpr double kBoundThreshold = 0.60;
+
+// Everything known of one launch.
+struct KernelFacts {
+    std::int64_t kernelId = 0;
+    std::int64_t durationNs = 0; // end - start from the trace; gpu__time_duration.sum wins when present
+    Dim3 grid;
+    Dim3 block;
+    const Device* device = nullptr; // null when the session does not know the device
+    std::map<std::string, double, std::less<>> metrics; // Nsight Compute names, base units
+    std::vector<Ceiling> ceilings; // of its device, any source; the best one per resource is used
+    std::string collective; // non-empty when the kernel carries a collective (comm_ops)
+    std::string name; // the kernel's name, when known: NCCL kernels are recognised by it
+    std::optional<CollectiveFigures> comm; // its sizes, link and waits, when known (collectives.h)
+};
+
+// NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
+bool isNcclKernelName(std::string_view name);
+
+// The ceiling a figure was compared against.
+struct CeilingUsed {
+    double value = 0; // FLOP/s or B/s, at the clock the kernel ran at when known
+    CeilingSource source = CeilingSource::Datasheet;
+};
+
+struct KernelAnalysis {
+    std::int64_t kernelId = 0;
+    VerdictClass verdict = VerdictClass::Unknown;
+    std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
+    std::string reason; // one sentence with the numbers
+    double durationNs = 0;
+    bool hasCounters = false;
+
+    std::map<std::string, double> flopsByPrecision; // resource name (FP32, FP16_tensor, ...) -> FLOPs
+    std::map<std::string, double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
+    std::optional<double> flops; // all of them, CUDA cores and tensor cores
+    std::optional<double> achievedFlopsPerS;
+    std::map<std::string, double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
+    // Fraction of the ceiling per resource: FP64, FP32, FP16, tensor (all tensor types together),
+    // DRAM, L2, L1, NVLink, PCIe. Only resources with both a figure and a ceiling appear.
+    std::map<std::string, double> utilization;
+    std::optional<double> boundUtilization; // utilization[boundBy]
+    // The combined point: all FLOPs against the peak of this kernel's precision mix (the rate at
+    // which its mix of instructions would run if every unit ran at its peak).
+    std::optional<double> mixCeilingFlopsPerS;
+    std::map<std::string, CeilingUsed> ceilingsUsed; // resource -> ceiling
+    // Nsight Compute's Speed-of-Light throughputs, fraction of peak: "SM", "Memory" (the SOL
+    // rule's two inputs) and the memory units "DRAM", "L2", "L1". Where present they decide the
+    // class, as ncu's SOLBottleneck rule does (docs/ROOFLINE.md).
+    std::map<std::string, double> speedOfLight;
+    bool ncclByName = false; // an NCCL kernel with no collective recorded for it
+
+    // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
+    std::string collective;
+    std::optional<CollectiveFigures> comm; // bus bandwidth figures of a collective (collectives.h)
+    std::string deviceName;
+    std::string latencyHint;
+};
+
+KernelAnalysis analyzeKernel(const KernelFacts& facts);
+
+// Whether analyzeKernel (or ceilingsFromCounters) reads a metric of this name: the names of
+// metricnames.h, by name or prefix. KernelFacts may hold only these; an Nsight Compute launch's
+// other 290-odd values change nothing, and leaving them out keeps a report of 10,000 launches fast.
+bool feedsAnalysis(std::string_view metricName);
+
+// Ceilings a launch's own counters give (peak per cycle x the clock it ran at: FP32, FP64, FP16,
+// DRAM), with source `counters`, for recording in a session.
+std::vector<Ceiling> ceilingsFromCounters(
+    const std::map<std::string, double, std::less<>>& metrics, std::int64_t deviceId);
+
+// Copies and memsets have no counters: they are classified by kind (peer and host copies are
+// communication over NVLink or PCIe; device copies and memsets are DRAM traffic).
+KernelAnalysis analyzeMemOp(const MemOp& op);
+
+// Several launches of one kernel (name and device) as one: durations, FLOPs and bytes add up;
+// rates and utilisations are time-weighted over the launches that have counters; the verdict
+// is drawn from the aggregate by the same rules as for one launch.
+class LaunchAccumulator {
+public:
+    void add(const KernelAnalysis& launch);
+    KernelAnalysis result() const;
+    std::int64_t launches() const { return m_launches; }
+
+private:
+    std::int64_t m_launches = 0;
+    std::int64_t m_counted = 0; // launches with counters
+    double m_durationNs = 0;
+    double m_countedDurationNs = 0;
+    double m_peakSeconds = 0; // sum of FLOPs / ceiling per precision: time at peak for the mix
+    bool m_mixComplete = true; // every counted precision had a ceiling
+    std::map<std::string, double> m_ops;
+    std::map<std::string, double> m_bytes;
+    std::map<std::string, std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
+    std::map<std::string, std::pair<double, double>> m_speedOfLight; // sum(sol * d), sum(d)
+    bool m_ncclByName = false;
+    std::map<std::string, double> m_hintTime;
+    std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
+    double m_longestCountedNs = -1;
+    std::string m_collective;
+    std::optional<CollectiveFigures> m_comm;
+    std::string m_deviceName;
+    std::int64_t m_kernelId = 0;
+};
+
+KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches);
+
+Verdict toVerdict(const KernelAnalysis& analysis);
+
+// Loads facts (metrics, ceilings, devices, collectives) for every kernel of a session and
+// analyses each one; `visit` receives (kernel, analysis) in start order.
+Status analyzeSession(SessionReader& reader, const std::function<void(const Kernel&, const KernelAnalysis&)>& visit);
+
+} // namespace ridgeline::core

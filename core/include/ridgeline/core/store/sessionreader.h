@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// Reads a .ridge session. Opening validates the file as untrusted input (ARCHITECTURE §3)
+// before any query runs; every later failure (a corrupt page) is an Error, never a crash.
+#pragma once
+
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/model/model.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ridgeline::core {
+
+namespace sqlite {
+class Database;
+}
+
+// Ops overlapping [startNs, endNs) on a device and stream; unset fields do not filter.
+struct TimeQuery {
+    std::optional<std::int64_t> deviceId;
+    std::optional<std::int64_t> streamId;
+    std::optional<std::int64_t> startNs;
+    std::optional<std::int64_t> endNs;
+};
+
+struct TableCounts {
+    std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
+                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0, operators = 0;
+};
+
+// How long kernel launches waited on the GPU after the host call that launched them (Holistic
+// Trace Analysis' "launch delay": kernel start − call start), and what those calls cost the CPU.
+// Over the launches whose launching call (same process, same correlation id) is in the session.
+struct LaunchDelays {
+    std::int64_t launches = 0; // launches with a launching call; 0: none recorded
+    double averageNs = 0;
+    std::int64_t minNs = 0;
+    std::int64_t maxNs = 0;
+    double averageCallNs = 0; // the launching calls' own duration
+};
+
+struct TimeSpan {
+    std::int64_t startNs = 0; // first GPU op start
+    std::int64_t endNs = 0; // last GPU op end
+    bool empty = true;
+    std::int64_t durationNs() const { return empty ? 0 : saturatingSub(endNs, startNs); }
+};
+
+class SessionReader {
+public:
+    static Result<SessionReader> open(const std::string& path);
+
+    SessionReader(SessionReader&&) noexcept;
+    SessionReader& operator=(SessionReader&&) noexcept;
+    ~SessionReader();
+
+    const std::string& path() const;
+    // The schema version the file was written with (it is migrated in memory when older).
+    int fileSchemaVersion() const;
+
+    Result<std::map<std::string, std::string>> meta();
+    Result<std::vector<Device>> devices();
+    Result<std::vector<Ceiling>> ceilings(std::optional<std::int64_t> deviceId = std::nullopt);
+    Result<std::vector<Process>> processes();
+    Result<std::vector<Thread>> threads();
+    Result<std::vector<KernelName>> kernelNames();
+    Result<std::vector<Kernel>> kernels(const TimeQuery& query = {});
+    // Streams kernels in start order without collecting them; `visit` returns false to stop early.
+    Status forEachKernel(const TimeQuery& query, const std::function<bool(const Kernel&)>& visit);
+    // The four columns aggregations need, in storage order: a narrow scan several times faster
+    // than forEachKernel on large sessions.
+    struct KernelTiming {
+        std::int64_t deviceId, nameId, startNs, endNs;
+    };
+    Status forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit);
+    // The columns a timeline needs, every kernel in storage order (not time order): also a narrow
+    // scan. `visit` returns false to stop early.
+    struct KernelPlacement {
+        std::int64_t id, processId, deviceId, streamId, correlationId, nameId, startNs, endNs;
+    };
+    Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
+    // A kernel's metric values, by name. Values stored damaged (a row that cannot be decoded, an
+    // id with no name) are left out here and in forEachMetric; `check` reports them.
+    Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
+    // Every metric of every kernel, ordered by kernel id.
+    using MetricVisitor = std::function<void(std::int64_t kernelId, const std::string& name, double value)>;
+    Status forEachMetric(const MetricVisitor& visit);
+    // Only the metrics whose name `wanted` accepts (asked once per name), e.g. those the roofline
+    // analysis reads (core::feedsAnalysis): a report reads 40 of an Nsight Compute launch's 330.
+    Status forEachMetric(const std::function<bool(std::string_view name)>& wanted, const MetricVisitor& visit);
+    // The kernels with these ids (missing ids are skipped), in the order given.
+    Result<std::vector<Kernel>> kernelsById(const std::vector<std::int64_t>& ids);
+    // Every launch of one kernel name on one device, in start order (uses the name index).
+    Result<std::vector<Kernel>> kernelsOfName(std::int64_t nameId, std::int64_t deviceId);
+    Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
+    Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
+    // The API call that launched a kernel: of its process, with its correlation id (the earliest,
+    // i.e. the runtime call around its driver call); empty when the session has none.
+    Result<std::optional<ApiCall>> launchingCall(const Kernel& kernel);
+    // Launch delays over every launch of one kernel name on one device (kernels_by_name and
+    // api_calls_by_correlation indexes).
+    Result<LaunchDelays> launchDelays(std::int64_t nameId, std::int64_t deviceId);
+    Result<std::vector<NvtxRange>> nvtxRanges(const TimeQuery& query = {});
+    Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
+    // Operators (PyTorch cpu_op / python_function), in id order.
+    Result<std::vector<Operator>> operators();
+    // The operators with these ids (missing ids are skipped), in the order given.
+    Result<std::vector<Operator>> operatorsById(const std::vector<std::int64_t>& ids);
+    // Narrow scans, in storage order, for linking GPU ops to operators (operatorlinks.h); names
+    // and modules are ids into the session's strings (0: empty), resolved with strings().
+    struct OperatorSpan {
+        std::int64_t id, processId, threadId, parentId, domainId, nameId, moduleId, startNs, endNs, externalId;
+    };
+    Status forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit);
+    struct CallSpan {
+        std::int64_t processId, threadId, correlationId, externalId, startNs, endNs;
+    };
+    Status forEachApiCallSpan(const std::function<void(const CallSpan&)>& visit);
+    // Interned strings by id; 0 and unknown ids are left out.
+    Result<std::map<std::int64_t, std::string>> strings(const std::vector<std::int64_t>& ids);
+    Result<std::vector<Verdict>> verdicts();
+
+    Result<TableCounts> counts();
+    Result<TimeSpan> gpuTimeSpan();
+    // Full page-level consistency check (PRAGMA quick_check): finds truncation and corruption
+    // that opening alone does not read. Empty when the file is sound.
+    Result<std::vector<std::string>> integrityProblems();
+    // The open database, at the current schema (an older file is read from a migrated copy): for
+    // core's value checks, which are SQL over every table. Read only.
+    sqlite::Database& database();
+
+private:
+    struct Impl;
+    explicit SessionReader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace ridgeline::core

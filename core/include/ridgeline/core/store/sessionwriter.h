@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Writes a .ridge session: bulk inserts with prepared statements, one transaction per call
+// (or per batch), atomic publication of the finished file.
+#pragma once
+
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ridgeline::core {
+
+enum class SessionStatus { Complete, Partial };
+const char* toString(SessionStatus status);
+
+struct WriterOptions {
+    // Replace a file that already exists at the path (only once finish() succeeds).
+    bool replaceExisting = false;
+    // Write into "<path>.tmp-<pid>" and rename onto <path> in finish(): a crash or a full disk
+    // never leaves a half-written session under the final name. Off for live part files that
+    // others read while they grow.
+    bool atomic = true;
+    // Build the time-range indexes at once instead of in finish() (slower bulk inserts).
+    bool indexesUpFront = false;
+    // Test hook: limit the database to this many pages to simulate a full disk (0 = no limit).
+    std::int64_t maxPageCount = 0;
+};
+
+class SessionWriter {
+public:
+    static Result<SessionWriter> create(const std::string& path, const WriterOptions& options = {});
+
+    SessionWriter(SessionWriter&&) noexcept;
+    SessionWriter& operator=(SessionWriter&&) noexcept;
+    // Without finish(): an atomic writer removes its temporary file; a live one leaves a partial session.
+    ~SessionWriter();
+
+    Status setMeta(std::string_view key, std::string_view value);
+
+    // Group several calls below into one transaction (e.g. one CUPTI buffer).
+    Status beginBatch();
+    Status commitBatch();
+
+    // Device ids are taken as given (0 is the first device); returns the id.
+    Result<std::int64_t> addDevice(const Device& device);
+    // For every other record an id of 0 means "the next free id"; the first id assigned is returned.
+    Result<std::int64_t> addProcess(const Process& process);
+    Status addThreads(std::span<const Thread> threads);
+    Status addCeilings(std::span<const Ceiling> ceilings);
+    // Interns a kernel name; an empty `demangled` is demangled here.
+    Result<std::int64_t> internKernelName(std::string_view raw, std::string_view demangled = {});
+    Result<std::int64_t> addKernels(std::span<const Kernel> kernels);
+    // Metric values, in any order and for any kernels; a value given again for the same kernel
+    // and metric (in this call or an earlier one) replaces the earlier one.
+    Status addMetrics(std::span<const MetricValue> metrics);
+    // The same by interned name: what a bulk importer writes (one name lookup per metric, not per
+    // value). A metric's unit is recorded from the first call that gives one.
+    Result<std::int64_t> internMetricName(std::string_view name, std::string_view unit = {});
+    Status addKernelMetrics(std::int64_t kernelId, std::span<const MetricById> values);
+    Result<std::int64_t> addMemOps(std::span<const MemOp> memops);
+    Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
+    Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
+    Result<std::int64_t> addCommOps(std::span<const CommOp> ops);
+    // Operators with their ids and parents set by the caller (parents may follow their children).
+    Status addOperators(std::span<const Operator> ops);
+    // The same as rows whose strings are already interned (internString; 0 = empty): what a bulk
+    // importer writes, without a string per operator.
+    struct OperatorRow {
+        std::int64_t id = 0, processId = 0, threadId = 0, parentId = 0, domainId = 0, nameId = 0, startNs = 0,
+                     endNs = 0, externalId = 0, sequenceNumber = -1, inputDimsId = 0, inputTypesId = 0, moduleId = 0,
+                     callStackId = 0;
+    };
+    Status addOperatorRows(std::span<const OperatorRow> rows);
+    // The id of a string in the session's string table (added when new); 0 for the empty string.
+    Result<std::int64_t> internString(std::string_view value);
+    // Replaces the verdicts of the given kernels.
+    Status setVerdicts(std::span<const Verdict> verdicts);
+
+    // Marks the session complete or partial, builds indexes, leaves a single self-contained
+    // file (no -wal) and, for an atomic writer, publishes it under its final name.
+    Status finish(SessionStatus status);
+
+    const std::string& path() const;
+
+private:
+    struct Impl;
+    explicit SessionWriter(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace ridgeline::core

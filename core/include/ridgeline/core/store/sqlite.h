@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Thin RAII wrappers over the SQLite C API, returning Results instead of codes. Every database
+// is opened hardened for untrusted input (defensive mode, no triggers, views or extensions).
+#pragma once
+
+#include "ridgeline/core/base/result.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ridgeline::core::sqlite {
+
+class Statement;
+
+class Database {
+public:
+    enum class Mode { ReadOnly, ReadWrite, Create };
+
+    // Opens with every hardening option SQLite offers for untrusted files (see harden()).
+    // `oneThreadAtATime`: the caller never uses the connection from two threads at once, so it
+    // needs no mutex of its own (SQLITE_OPEN_NOMUTEX; saves a lock per bind and step).
+    static Result<Database> open(const std::string& path, Mode mode, bool oneThreadAtATime = false);
+    static Result<Database> openMemory();
+
+    Database(Database&&) noexcept;
+    Database& operator=(Database&&) noexcept;
+    ~Database();
+
+    void close();
+    Status exec(const char* sql);
+    Result<Statement> prepare(std::string_view sql);
+    // First column of the first row as an integer (PRAGMA user_version and friends).
+    Result<std::int64_t> queryInt(std::string_view sql);
+
+    std::int64_t lastInsertRowid() const;
+    std::string errorMessage() const;
+    int errorCode() const;
+    sqlite3* handle() const { return m_db; }
+
+    // Wraps the current SQLite error of this connection into an Error with context.
+    Error lastError(std::string_view context) const;
+
+private:
+    explicit Database(sqlite3* db)
+        : m_db(db)
+    { }
+    Status harden();
+    sqlite3* m_db = nullptr;
+};
+
+class Statement {
+public:
+    enum class Step { Row, Done };
+
+    Statement(Statement&&) noexcept;
+    Statement& operator=(Statement&&) noexcept;
+    ~Statement();
+
+    void bind(int index, std::int64_t value);
+    void bind(int index, int value) { bind(index, static_cast<std::int64_t>(value)); }
+    void bind(int index, std::uint32_t value) { bind(index, static_cast<std::int64_t>(value)); }
+    void bind(int index, double value);
+    void bind(int index, std::string_view value); // copied by SQLite
+    void bind(int index, const std::string& value) { bind(index, std::string_view(value)); }
+    void bind(int index, const char* value) { bind(index, std::string_view(value)); }
+    void bindNull(int index);
+    void bindBlob(int index, std::string_view bytes); // copied by SQLite
+    template <typename T> void bind(int index, const std::optional<T>& value)
+    {
+        if (value)
+            bind(index, *value);
+        else
+            bindNull(index);
+    }
+
+    Result<Step> step();
+    // step() until Done, for statements without results.
+    Status run();
+    void reset();
+
+    std::int64_t columnInt(int col) const;
+    double columnDouble(int col) const;
+    std::string columnText(int col) const;
+    bool columnIsNull(int col) const;
+    // The bytes of a BLOB (or TEXT) column, valid until the next step or reset.
+    std::string_view columnBlob(int col) const;
+    std::optional<std::int64_t> columnOptionalInt(int col) const;
+    std::optional<double> columnOptionalDouble(int col) const;
+
+private:
+    friend class Database;
+    Statement(sqlite3_stmt* stmt, sqlite3* db)
+        : m_stmt(stmt)
+        , m_db(db)
+    { }
+    sqlite3_stmt* m_stmt = nullptr;
+    sqlite3* m_db = nullptr;
+};
+
+// Runs a statement body inside BEGIN/COMMIT; rolls back when it fails.
+class Transaction {
+public:
+    static Result<Transaction> begin(Database& db);
+    Transaction(Transaction&&) noexcept;
+    Transaction& operator=(Transaction&&) = delete;
+    ~Transaction();
+    Status commit();
+
+private:
+    explicit Transaction(Database* db)
+        : m_db(db)
+    { }
+    Database* m_db = nullptr;
+};
+
+} // namespace ridgeline::core::sqlite

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/analysis/kernelsummary.h"
+
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "sessionanalysis.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <unordered_map>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::array<std::pair<KernelSort, const char*>, 5> kSortNames { {
+    { KernelSort::TotalTime, "total" },
+    { KernelSort::Launches, "launches" },
+    { KernelSort::AverageTime, "avg" },
+    { KernelSort::MaxTime, "max" },
+    { KernelSort::Name, "name" },
+} };
+
+struct Key {
+    std::int64_t nameId;
+    std::int64_t deviceId;
+    bool operator==(const Key&) const = default;
+};
+
+struct KeyHash {
+    std::size_t operator()(const Key& k) const { return std::hash<std::int64_t>()(k.nameId * 1000003 ^ k.deviceId); }
+};
+
+} // namespace
+
+std::optional<KernelSort> kernelSortFromString(std::string_view text)
+{
+    for (const auto& [sort, name] : kSortNames) {
+        if (text == name)
+            return sort;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> kernelSortNames()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : kSortNames)
+        names.emplace_back(entry.second);
+    return names;
+}
+
+Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
+{
+    std::unordered_map<Key, KernelSummary, KeyHash> byKey;
+    std::int64_t allKernelNs = 0;
+    auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
+        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
+        auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId });
+        KernelSummary& row = it->second;
+        if (inserted) {
+            row.nameId = k.nameId;
+            row.deviceId = k.deviceId;
+            row.minNs = duration;
+            row.maxNs = duration;
+        }
+        row.launches += 1;
+        row.totalNs = saturatingAdd(row.totalNs, duration);
+        row.minNs = std::min(row.minNs, duration);
+        row.maxNs = std::max(row.maxNs, duration);
+        allKernelNs = saturatingAdd(allKernelNs, duration);
+    });
+    if (scanned.hasError())
+        return scanned.error();
+
+    auto facts = detail::SessionFacts::load(reader);
+    if (facts.hasError())
+        return facts.error();
+    auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
+    if (analysed.hasError())
+        return analysed.error();
+    std::unordered_map<Key, LaunchAccumulator, KeyHash> accumulators;
+    for (const auto& kernel : analysed.value())
+        accumulators[Key { kernel.nameId, kernel.deviceId }].add(analyzeKernel(facts.value().factsFor(kernel)));
+
+    auto names = reader.kernelNames();
+    if (names.hasError())
+        return names.error();
+    auto devices = reader.devices();
+    if (devices.hasError())
+        return devices.error();
+    std::unordered_map<std::int64_t, const KernelName*> nameById;
+    for (const auto& n : names.value())
+        nameById[n.id] = &n;
+    std::unordered_map<std::int64_t, std::string> deviceNameById;
+    for (const auto& d : devices.value())
+        deviceNameById[d.id] = d.name;
+
+    std::vector<KernelSummary> rows;
+    rows.reserve(byKey.size());
+    for (auto& [key, row] : byKey) {
+        if (auto it = nameById.find(key.nameId); it != nameById.end()) {
+            row.name = it->second->demangled.empty() ? it->second->raw : it->second->demangled;
+            row.mangledName = it->second->raw;
+        } else {
+            row.name = "<unnamed kernel>";
+        }
+        row.shortName = shortKernelName(row.name);
+        if (auto it = deviceNameById.find(key.deviceId); it != deviceNameById.end())
+            row.deviceName = it->second;
+        row.shareOfKernelTime
+            = allKernelNs > 0 ? static_cast<double>(row.totalNs) / static_cast<double>(allKernelNs) : 0.0;
+        auto acc = accumulators.find(key);
+        row.analysis = acc != accumulators.end() ? acc->second.result() : LaunchAccumulator().result();
+        rows.push_back(std::move(row));
+    }
+    sortKernelSummaries(rows, KernelSort::TotalTime);
+    return rows;
+}
+
+void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort)
+{
+    // Ties fall back to name and device so that output is stable across runs.
+    auto tieBreak = [](const KernelSummary& a, const KernelSummary& b) {
+        return std::tie(a.name, a.deviceId) < std::tie(b.name, b.deviceId);
+    };
+    auto descending = [&](auto key) {
+        std::sort(rows.begin(), rows.end(), [&](const KernelSummary& a, const KernelSummary& b) {
+            const auto ka = key(a), kb = key(b);
+            return ka != kb ? ka > kb : tieBreak(a, b);
+        });
+    };
+    switch (sort) {
+    case KernelSort::TotalTime:
+        descending([](const KernelSummary& r) { return r.totalNs; });
+        break;
+    case KernelSort::Launches:
+        descending([](const KernelSummary& r) { return r.launches; });
+        break;
+    case KernelSort::AverageTime:
+        descending([](const KernelSummary& r) { return r.averageNs(); });
+        break;
+    case KernelSort::MaxTime:
+        descending([](const KernelSummary& r) { return r.maxNs; });
+        break;
+    case KernelSort::Name: // by the name tables show, ignoring case as a person reading it does
+        std::sort(rows.begin(), rows.end(), [&](const KernelSummary& a, const KernelSummary& b) {
+            const auto& x = a.displayName();
+            const auto& y = b.displayName();
+            const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+            const auto [ix, iy] = std::mismatch(
+                x.begin(), x.end(), y.begin(), y.end(), [&](char l, char r) { return lower(l) == lower(r); });
+            if (ix != x.end() || iy != y.end()) {
+                if (ix == x.end() || iy == y.end())
+                    return ix == x.end();
+                return lower(*ix) < lower(*iy);
+            }
+            return tieBreak(a, b);
+        });
+        break;
+    }
+}
+
+} // namespace ridgeline::core

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/analysis/roofline.h"
+
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
+#include "rooflinemetrics.h"
+#include "speedoflight.h"
+#include "verdictrules.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ridgeline::core {
+
+using namespace detail;
+
+namespace {
+
+constexpr const char* kTensor = toString(Resource::Tensor); // all tensor types share the tensor pipe
+
+// Total FLOPs (INT8 ops excluded) and, when every precision has a ceiling, the seconds the
+// mix would take at peak.
+struct MixFigures {
+    double flops = 0;
+    double peakSeconds = 0;
+    bool complete = true;
+};
+
+MixFigures mixOf(const std::map<std::string, double>& ops, const std::map<std::string, CeilingUsed>& ceilings)
+{
+    MixFigures mix;
+    for (const auto& [precision, count] : ops) {
+        // Integer ops are no FLOPs; a precision that did no work needs no ceiling.
+        if (!isFloatingPoint(precision) || !(count > 0))
+            continue;
+        mix.flops += count;
+        auto c = ceilings.find(precision);
+        if (c == ceilings.end())
+            mix.complete = false;
+        else
+            mix.peakSeconds += count / c->second.value;
+    }
+    return mix;
+}
+
+// Intensity, achieved FLOP/s and the combined point from totals over `seconds`.
+void deriveRates(KernelAnalysis& a, double seconds, const MixFigures& mix)
+{
+    if (a.flopsByPrecision.empty())
+        return;
+    a.flops = mix.flops;
+    if (seconds > 0)
+        a.achievedFlopsPerS = mix.flops / seconds;
+    for (const auto* level : resource::Memory) {
+        auto bytes = a.bytesByLevel.find(level);
+        if (bytes != a.bytesByLevel.end() && bytes->second > 0)
+            a.intensity[level] = mix.flops / bytes->second;
+    }
+    if (mix.complete && mix.peakSeconds > 0)
+        a.mixCeilingFlopsPerS = mix.flops / mix.peakSeconds;
+}
+
+} // namespace
+
+KernelAnalysis analyzeKernel(const KernelFacts& facts)
+{
+    KernelAnalysis a;
+    a.kernelId = facts.kernelId;
+    a.collective = facts.collective;
+    a.comm = facts.comm;
+    a.deviceName = facts.device ? facts.device->name : std::string();
+    const auto measured = metricValue(facts.metrics, metric::Duration);
+    a.durationNs
+        = measured && *measured > 0 ? *measured : static_cast<double>(std::max<std::int64_t>(facts.durationNs, 0));
+
+    a.flopsByPrecision = opsByPrecision(facts.metrics);
+    a.bytesByLevel = bytesByLevel(facts.metrics);
+    a.speedOfLight = readSpeedOfLight(facts.metrics);
+    a.hasCounters = !a.flopsByPrecision.empty() || !a.bytesByLevel.empty() || !a.speedOfLight.empty();
+    a.ncclByName = facts.collective.empty() && isNcclKernelName(facts.name);
+    a.ceilingsUsed = chooseCeilings(facts);
+    a.latencyHint = latencyHint(facts, a.durationNs);
+
+    const double seconds = a.durationNs / 1e9;
+    if (a.hasCounters && seconds > 0) {
+        double tensor = 0;
+        bool anyTensor = false;
+        for (const auto& [precision, ops] : a.flopsByPrecision) {
+            auto c = a.ceilingsUsed.find(precision);
+            if (c == a.ceilingsUsed.end())
+                continue;
+            const double util = ops / seconds / c->second.value;
+            if (isTensor(precision)) {
+                tensor += util;
+                anyTensor = true;
+            } else {
+                a.utilization[precision] = util;
+            }
+        }
+        if (anyTensor)
+            a.utilization[kTensor] = tensor;
+        for (const auto& [level, bytes] : a.bytesByLevel) {
+            if (auto c = a.ceilingsUsed.find(level); c != a.ceilingsUsed.end())
+                a.utilization[level] = bytes / seconds / c->second.value;
+        }
+    }
+    deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
+    classify(a, a.collective, a.deviceName, a.latencyHint);
+    return a;
+}
+
+KernelAnalysis analyzeMemOp(const MemOp& op)
+{
+    KernelAnalysis a;
+    a.kernelId = op.id;
+    a.durationNs = static_cast<double>(std::max<std::int64_t>(saturatingSub(op.endNs, op.startNs), 0));
+    const auto bytes = static_cast<double>(op.bytes);
+    const std::string rate = a.durationNs > 0 ? " at " + formatRate(bytes / (a.durationNs / 1e9), "B/s") : "";
+    const std::string size = fmt::format("{:.0f} bytes", bytes);
+    switch (op.kind) {
+    case MemOpKind::MemcpyHtoD:
+    case MemOpKind::MemcpyDtoH:
+        a.verdict = VerdictClass::CommunicationBound;
+        a.boundBy = resource::PCIe;
+        a.reason = fmt::format("communication-bound (PCIe): {} copy of {}{}",
+            op.kind == MemOpKind::MemcpyHtoD ? "host-to-device" : "device-to-host", size, rate);
+        a.bytesByLevel[resource::PCIe] = bytes;
+        break;
+    case MemOpKind::MemcpyPtoP:
+        a.verdict = VerdictClass::CommunicationBound;
+        a.boundBy = resource::NVLink;
+        a.reason = fmt::format("communication-bound (NVLink): peer-to-peer copy of {}{}", size, rate);
+        a.bytesByLevel[resource::NVLink] = bytes;
+        break;
+    case MemOpKind::MemcpyDtoD:
+    case MemOpKind::Memset:
+        a.verdict = VerdictClass::MemoryBound;
+        a.boundBy = resource::DRAM;
+        a.reason = fmt::format("memory-bound (DRAM): {} of {} in device memory{}",
+            op.kind == MemOpKind::Memset ? "memset" : "device-to-device copy", size, rate);
+        a.bytesByLevel[resource::DRAM] = bytes;
+        break;
+    case MemOpKind::MemcpyHtoH:
+    case MemOpKind::Other:
+        a.verdict = VerdictClass::Unknown;
+        a.reason = "unknown: a copy that does not involve a GPU's memory";
+        break;
+    }
+    return a;
+}
+
+void LaunchAccumulator::add(const KernelAnalysis& launch)
+{
+    if (m_launches++ == 0) {
+        m_kernelId = launch.kernelId;
+        m_deviceName = launch.deviceName;
+    }
+    m_durationNs += launch.durationNs;
+    if (!launch.collective.empty())
+        m_collective = launch.collective;
+    m_ncclByName = m_ncclByName || launch.ncclByName;
+    if (launch.comm) {
+        if (!m_comm)
+            m_comm.emplace();
+        m_comm->add(*launch.comm);
+    }
+    if (!launch.hasCounters)
+        return;
+    ++m_counted;
+    m_countedDurationNs += launch.durationNs;
+    m_hintTime[launch.latencyHint] += launch.durationNs;
+    for (const auto& [precision, ops] : launch.flopsByPrecision)
+        m_ops[precision] += ops;
+    for (const auto& [level, bytes] : launch.bytesByLevel)
+        m_bytes[level] += bytes;
+    for (const auto& [res, util] : launch.utilization) {
+        auto& [weighted, time] = m_utilization[res];
+        weighted += util * launch.durationNs;
+        time += launch.durationNs;
+    }
+    for (const auto& [unit, fraction] : launch.speedOfLight) {
+        auto& [weighted, time] = m_speedOfLight[unit];
+        weighted += fraction * launch.durationNs;
+        time += launch.durationNs;
+    }
+    const MixFigures mix = mixOf(launch.flopsByPrecision, launch.ceilingsUsed);
+    m_peakSeconds += mix.peakSeconds;
+    m_mixComplete = m_mixComplete && mix.complete;
+    if (launch.durationNs > m_longestCountedNs) {
+        m_longestCountedNs = launch.durationNs;
+        m_ceilings = launch.ceilingsUsed;
+    }
+}
+
+KernelAnalysis LaunchAccumulator::result() const
+{
+    KernelAnalysis a;
+    a.kernelId = m_kernelId;
+    a.collective = m_collective;
+    a.comm = m_comm;
+    a.deviceName = m_deviceName;
+    a.hasCounters = m_counted > 0;
+    a.flopsByPrecision = m_ops;
+    a.bytesByLevel = m_bytes;
+    a.ceilingsUsed = m_ceilings;
+    a.ncclByName = m_ncclByName && m_collective.empty();
+    for (const auto& [res, sums] : m_utilization) {
+        if (sums.second > 0)
+            a.utilization[res] = sums.first / sums.second;
+    }
+    for (const auto& [unit, sums] : m_speedOfLight) {
+        if (sums.second > 0)
+            a.speedOfLight[unit] = sums.first / sums.second;
+    }
+    // The latency hint that covers the most time.
+    double hintTime = -1;
+    for (const auto& [hint, time] : m_hintTime) {
+        if (time > hintTime) {
+            hintTime = time;
+            a.latencyHint = hint;
+        }
+    }
+    MixFigures mix = mixOf(m_ops, {});
+    mix.peakSeconds = m_peakSeconds;
+    mix.complete = m_mixComplete;
+    deriveRates(a, m_countedDurationNs / 1e9, mix);
+    // Rates in the sentence are over the launches that were measured.
+    a.durationNs = m_countedDurationNs;
+    classify(a, a.collective, a.deviceName, a.latencyHint);
+    a.durationNs = m_durationNs;
+    return a;
+}
+
+KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches)
+{
+    LaunchAccumulator accumulator;
+    for (const auto& launch : launches)
+        accumulator.add(launch);
+    return accumulator.result();
+}
+
+bool isNcclKernelName(std::string_view name)
+{
+    return name.substr(0, 4) == "nccl" || name.find("ncclKernel") != std::string_view::npos
+        || name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+Verdict toVerdict(const KernelAnalysis& a)
+{
+    return Verdict { a.kernelId, a.verdict, a.boundBy, a.boundUtilization, a.reason };
+}
+
+} // namespace ridgeline::core

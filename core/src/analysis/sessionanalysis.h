@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Loads what the roofline needs from a session: devices, ceilings, counters and collectives.
+#pragma once
+
+#include "ridgeline/core/analysis/roofline.h"
+
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ridgeline::core::detail {
+
+class SessionFacts {
+public:
+    static Result<SessionFacts> load(SessionReader& reader);
+
+    KernelFacts factsFor(const Kernel& kernel) const;
+    // Kernels whose verdict needs more than their duration: counted or carrying a collective.
+    std::vector<std::int64_t> analysedKernelIds() const;
+
+private:
+    std::map<std::int64_t, Device> m_devices;
+    std::map<std::int64_t, std::vector<Ceiling>> m_ceilings;
+    std::unordered_map<std::int64_t, std::map<std::string, double, std::less<>>> m_metrics;
+    std::unordered_map<std::int64_t, std::string> m_collectives;
+    std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
+    std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
+    std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
+};
+
+} // namespace ridgeline::core::detail

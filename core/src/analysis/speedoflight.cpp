@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "speedoflight.h"
+
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/metricnames.h"
+#include "verdictrules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ridgeline::core::detail {
+
+namespace {
+
+constexpr const char* kSm = "SM";
+constexpr const char* kMemory = "Memory";
+
+// The roofline position beside ncu's class: "AI 0.3 FLOP/B, 62 % of the L1 roof", where the
+// kernel's intensity at `level` and that level's ceiling are known. The roof at an intensity is
+// min(the precision mix's peak, intensity x bandwidth), as on the chart.
+std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
+{
+    const auto ai = a.intensity.find(level);
+    const auto bandwidth = a.ceilingsUsed.find(level);
+    if (ai == a.intensity.end() || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
+        return {};
+    // Without the compute roof the position would be against the slope alone: not said.
+    if (!a.mixCeilingFlopsPerS)
+        return {};
+    const double slope = ai->second * bandwidth->second.value;
+    const double roof = std::min(slope, *a.mixCeilingFlopsPerS);
+    if (!(roof > 0))
+        return {};
+    // Right of the ridge the roof at this intensity is the compute peak of the kernel's mix.
+    const std::string which = slope < *a.mixCeilingFlopsPerS ? level + " roof" : "compute roof";
+    return fmt::format(
+        "AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof), which);
+}
+
+// The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".
+std::string busiestPipe(const KernelAnalysis& a)
+{
+    std::string best;
+    double most = -1;
+    for (const auto& [res, util] : a.utilization) {
+        if (res != resource::DRAM && res != resource::L2 && res != resource::L1 && res != resource::NVLink
+            && res != resource::PCIe && util > most) {
+            most = util;
+            best = res;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::map<std::string, double> readSpeedOfLight(const MetricMap& metrics)
+{
+    std::map<std::string, double> sol;
+    const auto put = [&](const char* key, std::initializer_list<std::string_view> names) {
+        for (auto name : names) {
+            if (auto pct = metricValue(metrics, name); pct && *pct >= 0) {
+                sol[key] = *pct / 100.0;
+                return;
+            }
+        }
+    };
+    put(kSm, { metric::SolSm });
+    put(kMemory, { metric::SolMemory });
+    put(resource::DRAM, { metric::SolDram, metric::SolDramAlt });
+    put(resource::L2, { metric::SolL2 });
+    put(resource::L1, { metric::SolL1, metric::SolL1Active });
+    return sol;
+}
+
+bool hasSolInputs(const std::map<std::string, double>& sol)
+{
+    return sol.contains(kSm) && sol.contains(kMemory);
+}
+
+std::string withoutCeilings(const KernelAnalysis& a)
+{
+    const double seconds = a.durationNs / 1e9;
+    if (!(seconds > 0))
+        return {};
+    std::string out;
+    const auto name = [&](const std::string& res, double amount, const char* unit) {
+        if (amount > 0 && !a.ceilingsUsed.contains(res))
+            out += fmt::format(
+                "{}{}: {}, no ceiling known", out.empty() ? "" : "; ", res, formatRate(amount / seconds, unit));
+    };
+    for (const auto& [precision, ops] : a.flopsByPrecision)
+        name(precision, ops, precision == resource::INT8Tensor ? "op/s" : "FLOP/s");
+    for (const auto& [level, bytes] : a.bytesByLevel)
+        name(level, bytes, "B/s");
+    return out;
+}
+
+void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
+{
+    const double sm = a.speedOfLight.at(kSm);
+    const double memory = a.speedOfLight.at(kMemory);
+    const std::string both = fmt::format("SM {}, memory {}", percentText(sm), percentText(memory));
+    std::string position;
+    if (sm >= kBoundThreshold && sm >= memory) {
+        a.verdict = VerdictClass::ComputeBound;
+        a.boundBy = busiestPipe(a);
+        if (a.boundBy.empty())
+            a.boundBy = kSm;
+        a.boundUtilization = sm;
+        a.reason = fmt::format(
+            "compute-bound ({}): SM {} of peak; memory {}", a.boundBy, percentText(sm), percentText(memory));
+        position = rooflinePosition(a, resource::DRAM);
+    } else if (memory >= kBoundThreshold) {
+        // The unit ncu names: the busiest of DRAM, L2 and L1 (SOLBottleneck's breakdown).
+        std::string unit;
+        double busiest = -1;
+        for (const char* level : resource::Memory) {
+            if (auto it = a.speedOfLight.find(level); it != a.speedOfLight.end() && it->second > busiest) {
+                busiest = it->second;
+                unit = level;
+            }
+        }
+        a.verdict = VerdictClass::MemoryBound;
+        a.boundBy = unit.empty() ? std::string(kMemory) : unit;
+        a.boundUtilization = unit.empty() ? memory : busiest;
+        a.reason = fmt::format(
+            "memory-bound ({}): {} of peak; SM {}", a.boundBy, percentText(*a.boundUtilization), percentText(sm));
+        if (!unit.empty())
+            position = rooflinePosition(a, unit);
+    } else {
+        a.verdict = VerdictClass::LatencyBound;
+        a.reason = fmt::format("latency-bound: {} of peak, both under 60 %; {}", both, hint);
+        position = rooflinePosition(a, resource::DRAM);
+    }
+    if (!position.empty())
+        a.reason += "; " + position;
+}
+
+} // namespace ridgeline::core::detail

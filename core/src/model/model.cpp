@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/model/model.h"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::array<std::pair<CeilingSource, const char*>, 3> kCeilingSources { {
+    { CeilingSource::Measured, "measured" },
+    { CeilingSource::Counters, "counters" },
+    { CeilingSource::Datasheet, "datasheet" },
+} };
+
+constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
+    { MemOpKind::MemcpyHtoD, "memcpy_htod" },
+    { MemOpKind::MemcpyDtoH, "memcpy_dtoh" },
+    { MemOpKind::MemcpyDtoD, "memcpy_dtod" },
+    { MemOpKind::MemcpyHtoH, "memcpy_htoh" },
+    { MemOpKind::MemcpyPtoP, "memcpy_ptop" },
+    { MemOpKind::Memset, "memset" },
+    { MemOpKind::Other, "other" },
+} };
+
+constexpr std::array<std::pair<VerdictClass, const char*>, kVerdictClassCount> kVerdictClassNames { {
+    { VerdictClass::ComputeBound, "compute-bound" },
+    { VerdictClass::MemoryBound, "memory-bound" },
+    { VerdictClass::CommunicationBound, "communication-bound" },
+    { VerdictClass::LatencyBound, "latency-bound" },
+    { VerdictClass::Unknown, "unknown" },
+} };
+
+template <typename Enum, std::size_t N>
+const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
+{
+    for (const auto& [key, name] : table) {
+        if (key == value)
+            return name;
+    }
+    return "unknown";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
+{
+    for (const auto& [key, name] : table) {
+        if (text == name)
+            return key;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+const char* toString(VerdictClass verdict)
+{
+    return nameOf(kVerdictClassNames, verdict);
+}
+
+std::string verdictText(VerdictClass verdict, std::string_view boundBy)
+{
+    std::string text = toString(verdict);
+    if (!boundBy.empty())
+        text.append(" (").append(boundBy).append(")");
+    return text;
+}
+
+VerdictClass verdictClassFromString(std::string_view text)
+{
+    return valueOf(kVerdictClassNames, text).value_or(VerdictClass::Unknown);
+}
+
+const char* toString(CeilingSource source)
+{
+    return nameOf(kCeilingSources, source);
+}
+
+int preferenceOf(CeilingSource source)
+{
+    switch (source) {
+    case CeilingSource::Counters:
+        return 0;
+    case CeilingSource::Measured:
+        return 1;
+    case CeilingSource::Datasheet:
+        break;
+    }
+    return 2;
+}
+
+std::vector<Ceiling> selectCeilings(std::span<const Ceiling> ceilings)
+{
+    std::map<std::pair<std::int64_t, std::string>, const Ceiling*> best;
+    for (const auto& c : ceilings) {
+        if (!(c.value > 0) || !std::isfinite(c.value))
+            continue;
+        auto [it, added] = best.try_emplace({ c.deviceId, c.resource }, &c);
+        if (!added && preferenceOf(c.source) < preferenceOf(it->second->source))
+            it->second = &c;
+    }
+    std::vector<Ceiling> out;
+    out.reserve(best.size());
+    for (const auto& [key, c] : best)
+        out.push_back(*c);
+    return out;
+}
+
+std::optional<CeilingSource> ceilingSourceFromString(std::string_view text)
+{
+    return valueOf(kCeilingSources, text);
+}
+
+const char* toString(MemOpKind kind)
+{
+    return nameOf(kMemOpKinds, kind);
+}
+
+std::optional<MemOpKind> memOpKindFromString(std::string_view text)
+{
+    return valueOf(kMemOpKinds, text);
+}
+
+std::string describeDevice(const Device& device)
+{
+    std::string facts;
+    const auto add = [&facts](const std::string& fact) { facts += (facts.empty() ? "" : ", ") + fact; };
+    if (device.ccMajor > 0)
+        add("compute capability " + std::to_string(device.ccMajor) + "." + std::to_string(device.ccMinor));
+    if (device.smCount > 0)
+        add(std::to_string(device.smCount) + " SMs");
+    if (!device.host.empty())
+        add("host " + device.host);
+    return facts;
+}
+
+} // namespace ridgeline::core

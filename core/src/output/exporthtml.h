@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Parts of the HTML report (exporters.h): the SVG roofline.
+#pragma once
+
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/model/model.h"
+
+#include <string>
+#include <vector>
+
+namespace ridgeline::core::detail {
+
+// A log-log roofline of one device as an inline <svg> element: a slope per memory level with a
+// ceiling, a flat roof per compute resource, and the kernels of `rows` on that device that have
+// counters at (FLOP per DRAM byte, FLOP/s), coloured by verdict and sized by their share of time.
+// Always exactly one <svg> element, with a note inside when there is nothing to draw.
+std::string rooflineSvg(const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows,
+    std::int64_t deviceId, const std::string& title);
+
+// The same for a chart already built by htmlRooflineChart from `rows`.
+std::string rooflineSvg(const RooflineChart& chart, const std::vector<KernelSummary>& rows, const std::string& title);
+
+// The chart rooflineSvg draws: DRAM points (combined) and the ceilings of one device.
+RooflineChart htmlRooflineChart(
+    const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows, std::int64_t deviceId);
+
+} // namespace ridgeline::core::detail

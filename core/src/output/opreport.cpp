@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Aggregation of `report --by op|module` (opreport.h); the writers are in opreportwrite.cpp.
+#include "ridgeline/core/output/opreport.h"
+
+#include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionreader.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::size_t kNone = GpuOpLink::kNone;
+constexpr std::string_view kModulePrefix = "nn.Module: ";
+
+// Rows by key, created as operators are met.
+class Rows {
+public:
+    std::size_t rowOf(const std::string& key)
+    {
+        auto [it, added] = m_index.try_emplace(key, m_rows.size());
+        if (added) {
+            m_rows.emplace_back();
+            m_rows.back().name = key;
+        }
+        return it->second;
+    }
+    OpRow& operator[](std::size_t row) { return m_rows[row]; }
+    std::vector<OpRow> take() { return std::move(m_rows); }
+
+private:
+    std::map<std::string, std::size_t, std::less<>> m_index;
+    std::vector<OpRow> m_rows;
+};
+
+// The row of each operator: by its name, or by its module path. The module path is the "Module
+// Hierarchy" of the operator or of the nearest operator above it that has one; without any, the
+// python_function "nn.Module: X" operators around it, outer to inner, joined by '.'.
+std::vector<std::size_t> rowsOfOperators(
+    const OperatorLinks& links, ReportGrouping by, const std::map<std::int64_t, std::string>& strings, Rows& rows)
+{
+    const auto& ops = links.operators;
+    auto text = [&strings](std::int64_t id) -> const std::string& {
+        static const std::string kEmpty;
+        auto it = strings.find(id);
+        return it == strings.end() ? kEmpty : it->second;
+    };
+    std::vector<std::size_t> rowOf(ops.size(), kNone);
+    if (by == ReportGrouping::Op) {
+        std::unordered_map<std::int64_t, std::size_t> byName;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            auto [it, added] = byName.try_emplace(ops[i].nameId, 0);
+            if (added)
+                it->second = rows.rowOf(text(ops[i].nameId));
+            rowOf[i] = it->second;
+        }
+        return rowOf;
+    }
+    // Module paths, memoised per operator; an operator's path depends on its ancestors' only.
+    std::vector<std::string> pathOf(ops.size());
+    std::vector<char> known(ops.size(), 0);
+    std::vector<std::size_t> chain;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        chain.clear();
+        for (std::size_t at = i; at != kNone && !known[at]; at = links.parent[at])
+            chain.push_back(at);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const std::size_t at = *it;
+            const std::string inherited = links.parent[at] == kNone ? std::string() : pathOf[links.parent[at]];
+            const std::string& name = text(ops[at].nameId);
+            if (ops[at].moduleId != 0)
+                pathOf[at] = text(ops[at].moduleId);
+            else if (!links.isCpuOp(at) && name.starts_with(kModulePrefix))
+                pathOf[at] = (inherited.empty() ? "" : inherited + ".") + name.substr(kModulePrefix.size());
+            else
+                pathOf[at] = inherited;
+            known[at] = 1;
+        }
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        rowOf[i] = rows.rowOf(pathOf[i].empty() ? std::string("(no module)") : pathOf[i]);
+    return rowOf;
+}
+
+} // namespace
+
+std::optional<ReportGrouping> reportGroupingFromString(std::string_view text)
+{
+    if (text == "kernel")
+        return ReportGrouping::Kernel;
+    if (text == "op")
+        return ReportGrouping::Op;
+    if (text == "module")
+        return ReportGrouping::Module;
+    return std::nullopt;
+}
+
+Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
+{
+    auto linked = linkOperators(reader);
+    if (linked.hasError())
+        return linked.error();
+    const OperatorLinks& links = linked.value();
+    const auto& ops = links.operators;
+
+    OpReport report;
+    report.path = reader.path();
+    report.by = by;
+    report.operators = static_cast<std::int64_t>(ops.size());
+    report.byExternalId = links.byExternalId;
+    report.externalIdDisagrees = links.externalIdDisagrees;
+    report.externalIdUnmatched = links.externalIdUnmatched;
+
+    std::set<std::int64_t> ids;
+    for (const auto& op : ops) {
+        ids.insert(op.nameId);
+        if (by == ReportGrouping::Module && op.moduleId != 0)
+            ids.insert(op.moduleId);
+    }
+    auto strings = reader.strings({ ids.begin(), ids.end() });
+    if (strings.hasError())
+        return strings.error();
+    Rows rows;
+    const auto rowOf = rowsOfOperators(links, by, strings.value(), rows);
+
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const std::int64_t duration = saturatingSub(ops[i].endNs, ops[i].startNs);
+        OpRow& row = rows[rowOf[i]];
+        ++row.calls;
+        row.selfCpuTimeNs = saturatingAdd(row.selfCpuTimeNs, duration);
+        const std::size_t parent = links.parent[i];
+        if (parent != kNone)
+            rows[rowOf[parent]].selfCpuTimeNs = saturatingSub(rows[rowOf[parent]].selfCpuTimeNs, duration);
+        // By module, an operator's time counts once: for the outermost operator of the module.
+        if (by == ReportGrouping::Op || parent == kNone || rowOf[parent] != rowOf[i])
+            row.cpuTimeNs = saturatingAdd(row.cpuTimeNs, duration);
+    }
+    for (const auto& g : links.gpuOps) {
+        const std::int64_t duration = g.durationNs();
+        report.gpuTimeNs = saturatingAdd(report.gpuTimeNs, duration);
+        ++report.gpuOps;
+        if (g.innermost == kNone) {
+            report.unattributedGpuTimeNs = saturatingAdd(report.unattributedGpuTimeNs, duration);
+            ++report.unattributedGpuOps;
+            report.withoutCall += g.hasCall ? 0 : 1;
+            continue;
+        }
+        OpRow& row = rows[rowOf[g.innermost]];
+        row.gpuTimeNs += duration;
+        ++row.gpuOps;
+        row.kernels += g.kind == LinkedOpKind::Kernel || g.kind == LinkedOpKind::Collective ? 1 : 0;
+        row.timeByVerdictNs[static_cast<std::size_t>(g.verdict)] += duration;
+        if (by == ReportGrouping::Op && g.outermost != kNone)
+            rows[rowOf[g.outermost]].topLevelGpuTimeNs += duration;
+    }
+    report.rows = rows.take();
+    for (auto& row : report.rows)
+        row.shareOfGpuTime
+            = report.gpuTimeNs > 0 ? static_cast<double>(row.gpuTimeNs) / static_cast<double>(report.gpuTimeNs) : 0.0;
+    std::sort(report.rows.begin(), report.rows.end(), [](const OpRow& a, const OpRow& b) {
+        return std::tie(b.gpuTimeNs, b.cpuTimeNs, a.name) < std::tie(a.gpuTimeNs, a.cpuTimeNs, b.name);
+    });
+    return report;
+}
+
+} // namespace ridgeline::core

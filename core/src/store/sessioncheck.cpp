@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/store/sessioncheck.h"
+
+#include "ridgeline/core/base/units.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sqlite.h"
+#include "sessionvalues.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+namespace ridgeline::core {
+
+namespace {
+
+std::string metaOr(const SessionCheck& check, const char* key, const char* fallback)
+{
+    auto it = check.meta.find(key);
+    return it == check.meta.end() || it->second.empty() ? fallback : it->second;
+}
+
+void writeText(std::ostream& out, const SessionCheck& c)
+{
+    const auto& n = c.counts;
+    fmt::print(out, "{}\n", c.path);
+    fmt::print(out, "  schema:        v{}{}\n", c.fileSchemaVersion,
+        c.fileSchemaVersion == kSchemaVersion ? " (current)"
+                                              : fmt::format(" (migrated to v{} when read)", kSchemaVersion));
+    fmt::print(
+        out, "  status:        {}\n", c.complete() ? "complete" : "partial (the capture or import did not finish)");
+    fmt::print(out, "  written by:    Ridgeline {} on {} at {}\n", metaOr(c, metakey::ToolVersion, "?"),
+        metaOr(c, metakey::Host, "an unknown host"), metaOr(c, metakey::CreatedAt, "an unknown time"));
+    fmt::print(out, "  source:        {}\n", metaOr(c, metakey::Source, "unknown"));
+    if (auto origin = c.meta.find(metakey::Origin); origin != c.meta.end() && !origin->second.empty())
+        fmt::print(out, "  origin:        {}\n", origin->second);
+    fmt::print(out, "  devices:       {}\n", n.devices);
+    for (const auto& d : c.devices) {
+        fmt::print(out, "    [{}] {} (CC {}.{}, {} SMs{}{})\n", d.id, d.name, d.ccMajor, d.ccMinor, d.smCount,
+            d.memoryBytes > 0 ? ", " + formatBytes(static_cast<double>(d.memoryBytes)) : std::string(),
+            d.host.empty() ? std::string() : ", host " + d.host);
+    }
+    fmt::print(out, "  processes:     {} ({} threads)\n", formatCount(n.processes), formatCount(n.threads));
+    fmt::print(out, "  kernels:       {} launches of {} kernels\n", formatCount(n.kernels), formatCount(n.kernelNames));
+    fmt::print(out, "  memcpy:        {}\n", formatCount(n.memcpys));
+    fmt::print(out, "  memset:        {}\n", formatCount(n.memsets));
+    fmt::print(out, "  collectives:   {}\n", formatCount(n.commOps));
+    fmt::print(out, "  API calls:     {}\n", formatCount(n.apiCalls));
+    fmt::print(out, "  NVTX ranges:   {}\n", formatCount(n.nvtxRanges));
+    fmt::print(out, "  metrics:       {} values\n", formatCount(n.metrics));
+    fmt::print(out, "  ceilings:      {}\n", formatCount(n.ceilings));
+    fmt::print(out, "  verdicts:      {}\n", formatCount(n.verdicts));
+    if (c.span.empty)
+        fmt::print(out, "  time span:     no GPU activity\n");
+    else
+        fmt::print(out, "  time span:     {} (first GPU op start to last end)\n",
+            formatDuration(static_cast<double>(c.span.durationNs())));
+    if (c.problems.empty()) {
+        fmt::print(out, "  integrity:     ok\n");
+    } else {
+        fmt::print(out, "  integrity:     DAMAGED ({} problems)\n", c.problems.size());
+        for (const auto& p : c.problems)
+            fmt::print(out, "    {}\n", p);
+    }
+    if (!c.problems.empty())
+        return;
+    if (c.warnings.empty()) {
+        fmt::print(out, "  values:        ok\n");
+        return;
+    }
+    std::int64_t total = 0;
+    for (const auto& w : c.warnings)
+        total += w.count;
+    fmt::print(out,
+        "  values:        {} warning{} ({} kind{}; the file reads, figures from these records are suspect)\n",
+        formatCount(total), total == 1 ? "" : "s", c.warnings.size(), c.warnings.size() == 1 ? "" : "s");
+    for (const auto& w : c.warnings) {
+        fmt::print(out, "    {}: {}\n", w.what, formatCount(w.count));
+        for (const auto& e : w.examples)
+            fmt::print(out, "      e.g. {}\n", e);
+    }
+}
+
+void writeJson(std::ostream& out, const SessionCheck& c)
+{
+    using nlohmann::json;
+    const auto& n = c.counts;
+    json devices = json::array();
+    for (const auto& d : c.devices)
+        devices.push_back({ { "id", d.id }, { "name", d.name }, { "host", d.host },
+            { "compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor) }, { "sm_count", d.smCount } });
+    json warnings = json::array();
+    for (const auto& w : c.warnings)
+        warnings.push_back(
+            { { "kind", w.kind }, { "what", w.what }, { "count", w.count }, { "examples", w.examples } });
+    json meta = json::object();
+    for (const auto& [key, value] : c.meta)
+        meta[key] = value;
+    const json doc = {
+        { "path", c.path },
+        { "schema_version", c.fileSchemaVersion },
+        { "status", c.complete() ? "complete" : "partial" },
+        { "valid", c.problems.empty() },
+        { "problems", c.problems },
+        { "warnings", warnings },
+        { "meta", meta },
+        { "devices", devices },
+        { "counts",
+            { { "devices", n.devices }, { "processes", n.processes }, { "threads", n.threads },
+                { "kernel_names", n.kernelNames }, { "kernels", n.kernels }, { "memcpy", n.memcpys },
+                { "memset", n.memsets }, { "collectives", n.commOps }, { "api_calls", n.apiCalls },
+                { "nvtx_ranges", n.nvtxRanges }, { "metrics", n.metrics }, { "ceilings", n.ceilings },
+                { "verdicts", n.verdicts } } },
+        { "span_ns", c.span.durationNs() },
+        { "start_ns", c.span.empty ? json(nullptr) : json(c.span.startNs) },
+        { "end_ns", c.span.empty ? json(nullptr) : json(c.span.endNs) },
+    };
+    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+} // namespace
+
+bool SessionCheck::complete() const
+{
+    auto it = meta.find(metakey::Status);
+    return it != meta.end() && it->second == "complete";
+}
+
+Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path)
+{
+    // Through a reader: the schema is validated, and an older file is checked in its migrated copy.
+    auto reader = SessionReader::open(path);
+    if (reader.hasError())
+        return reader.error();
+    auto warnings = checkSessionValues(reader.value().database());
+    if (warnings.hasError())
+        return makeError(ErrorCode::BadFile, fmt::format("{}: {}", path, warnings.error().message));
+    return warnings;
+}
+
+Result<SessionCheck> checkSession(const std::string& path)
+{
+    auto reader = SessionReader::open(path);
+    if (reader.hasError())
+        return reader.error();
+    auto& r = reader.value();
+    SessionCheck check;
+    check.path = path;
+    check.fileSchemaVersion = r.fileSchemaVersion();
+    // Integrity first: counting a damaged file could fail half way with a vaguer message.
+    auto problems = r.integrityProblems();
+    if (problems.hasError())
+        return problems.error();
+    check.problems = std::move(problems).value();
+    if (!check.problems.empty())
+        return check;
+    auto meta = r.meta();
+    if (meta.hasError())
+        return meta.error();
+    check.meta = std::move(meta).value();
+    auto devices = r.devices();
+    if (devices.hasError())
+        return devices.error();
+    check.devices = std::move(devices).value();
+    auto counts = r.counts();
+    if (counts.hasError())
+        return counts.error();
+    check.counts = counts.value();
+    auto span = r.gpuTimeSpan();
+    if (span.hasError())
+        return span.error();
+    check.span = span.value();
+    auto warnings = checkSessionValues(path);
+    if (warnings.hasError())
+        return warnings.error();
+    check.warnings = std::move(warnings).value();
+    return check;
+}
+
+void writeSessionCheck(std::ostream& out, const SessionCheck& check, bool json)
+{
+    if (json)
+        writeJson(out, check);
+    else
+        writeText(out, check);
+}
+
+} // namespace ridgeline::core

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/store/sessionreader.h"
+
+#include "fileheader.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sqlite.h"
+#include "schema.h"
+#include "sessionreaderimpl.h"
+
+#include <array>
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+namespace ridgeline::core {
+
+using sqlite::Statement;
+
+using detail::inFile;
+
+namespace {
+
+// Copies an older session into memory and migrates it there: the file itself stays untouched.
+Result<sqlite::Database> migratedCopy(sqlite::Database& file, int fromVersion)
+{
+    auto memory = sqlite::Database::openMemory();
+    if (memory.hasError())
+        return memory.error();
+    sqlite3_backup* backup = sqlite3_backup_init(memory.value().handle(), "main", file.handle(), "main");
+    if (!backup)
+        return memory.value().lastError("copying the session for migration");
+    sqlite3_backup_step(backup, -1);
+    if (sqlite3_backup_finish(backup) != SQLITE_OK)
+        return memory.value().lastError("copying the session for migration");
+    RIDGELINE_TRY(schema::migrate(memory.value(), fromVersion));
+    return memory;
+}
+
+} // namespace
+
+SessionReader::SessionReader(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{ }
+SessionReader::SessionReader(SessionReader&&) noexcept = default;
+SessionReader& SessionReader::operator=(SessionReader&&) noexcept = default;
+SessionReader::~SessionReader() = default;
+
+Result<SessionReader> SessionReader::open(const std::string& path)
+{
+    auto header = inspectFileHeader(path);
+    if (header.hasError())
+        return header.error();
+    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly);
+    if (db.hasError())
+        return makeError(ErrorCode::Io, db.error().message);
+
+    // SQLite's own view of the header must agree with ours (it also reads a hot journal).
+    auto version = db.value().queryInt("PRAGMA user_version");
+    if (version.hasError())
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
+    if (version.value() != header.value().schemaVersion)
+        return makeError(ErrorCode::BadFile, fmt::format("{}: inconsistent schema version", path));
+    const int fileVersion = header.value().schemaVersion;
+    auto validated = schema::validate(db.value(), fileVersion);
+    if (validated.hasError())
+        return inFile(path, validated.error());
+
+    if (fileVersion < kSchemaVersion) {
+        auto migrated = migratedCopy(db.value(), fileVersion);
+        if (migrated.hasError())
+            return inFile(path, migrated.error());
+        // What the migration added must now be there, like in a file of this version.
+        if (auto complete = schema::validate(migrated.value(), kSchemaVersion); complete.hasError())
+            return inFile(path, complete.error());
+        db = std::move(migrated);
+    }
+    auto impl = std::make_unique<Impl>(std::move(db).value());
+    impl->path = path;
+    impl->fileSchemaVersion = fileVersion;
+    return SessionReader(std::move(impl));
+}
+
+const std::string& SessionReader::path() const
+{
+    return m_impl->path;
+}
+
+int SessionReader::fileSchemaVersion() const
+{
+    return m_impl->fileSchemaVersion;
+}
+
+Result<std::map<std::string, std::string>> SessionReader::meta()
+{
+    std::map<std::string, std::string> out;
+    auto status = m_impl->query("SELECT key, value FROM meta", {}, [&](Statement& s) {
+        out[s.columnText(0)] = s.columnText(1);
+        return true;
+    });
+    if (status.hasError())
+        return status.error();
+    return out;
+}
+
+Result<std::vector<Device>> SessionReader::devices()
+{
+    return m_impl->collect<Device>(
+        "SELECT id, host, ordinal, uuid, name, cc_major, cc_minor, sm_count, core_clock_khz, memory_clock_khz, "
+        "memory_bytes, memory_bus_width_bits, l2_cache_bytes, max_threads_per_sm, shared_memory_per_sm_bytes, "
+        "nvlink_bandwidth, pcie_bandwidth FROM devices ORDER BY id",
+        {}, [](Statement& s) {
+            Device d;
+            d.id = s.columnInt(0);
+            d.host = s.columnText(1);
+            d.ordinal = static_cast<int>(s.columnInt(2));
+            d.uuid = s.columnText(3);
+            d.name = s.columnText(4);
+            d.ccMajor = static_cast<int>(s.columnInt(5));
+            d.ccMinor = static_cast<int>(s.columnInt(6));
+            d.smCount = static_cast<int>(s.columnInt(7));
+            d.coreClockKhz = s.columnInt(8);
+            d.memoryClockKhz = s.columnInt(9);
+            d.memoryBytes = s.columnInt(10);
+            d.memoryBusWidthBits = static_cast<int>(s.columnInt(11));
+            d.l2CacheBytes = s.columnInt(12);
+            d.maxThreadsPerSm = static_cast<int>(s.columnInt(13));
+            d.sharedMemoryPerSmBytes = s.columnInt(14);
+            d.nvlinkBandwidthBytesPerS = s.columnDouble(15);
+            d.pcieBandwidthBytesPerS = s.columnDouble(16);
+            return d;
+        });
+}
+
+Result<std::vector<Ceiling>> SessionReader::ceilings(std::optional<std::int64_t> deviceId)
+{
+    std::string sql = "SELECT device_id, resource, source, value, unit, note FROM ceilings";
+    std::vector<std::int64_t> args;
+    if (deviceId) {
+        sql += " WHERE device_id = ?1";
+        args.push_back(*deviceId);
+    }
+    sql += " ORDER BY device_id, resource, source";
+    return m_impl->collect<Ceiling>(sql, args, [](Statement& s) {
+        Ceiling c;
+        c.deviceId = s.columnInt(0);
+        c.resource = s.columnText(1);
+        // An unknown source word in a foreign file is shown as the least trusted one.
+        c.source = ceilingSourceFromString(s.columnText(2)).value_or(CeilingSource::Datasheet);
+        c.value = s.columnDouble(3);
+        c.unit = s.columnText(4);
+        c.note = s.columnText(5);
+        return c;
+    });
+}
+
+Result<std::vector<Process>> SessionReader::processes()
+{
+    return m_impl->collect<Process>(
+        "SELECT id, pid, host, rank, world_size, command, start_ns, end_ns, exit_status FROM processes ORDER BY id", {},
+        [](Statement& s) {
+            Process p;
+            p.id = s.columnInt(0);
+            p.pid = s.columnInt(1);
+            p.host = s.columnText(2);
+            p.rank = static_cast<int>(s.columnInt(3));
+            p.worldSize = static_cast<int>(s.columnInt(4));
+            p.command = s.columnText(5);
+            p.startNs = s.columnInt(6);
+            p.endNs = s.columnInt(7);
+            if (auto status = s.columnOptionalInt(8))
+                p.exitStatus = static_cast<int>(*status);
+            return p;
+        });
+}
+
+Result<std::vector<Thread>> SessionReader::threads()
+{
+    return m_impl->collect<Thread>("SELECT id, process_id, tid, name FROM threads ORDER BY id", {}, [](Statement& s) {
+        return Thread { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3) };
+    });
+}
+
+Result<std::vector<KernelName>> SessionReader::kernelNames()
+{
+    return m_impl->collect<KernelName>("SELECT id, raw, demangled FROM kernel_names ORDER BY id", {}, [](Statement& s) {
+        return KernelName { s.columnInt(0), s.columnText(1), s.columnText(2) };
+    });
+}
+
+Result<TableCounts> SessionReader::counts()
+{
+    TableCounts c;
+    const std::array<std::pair<std::int64_t*, const char*>, 14> queries { {
+        { &c.devices, "SELECT count(*) FROM devices" },
+        { &c.processes, "SELECT count(*) FROM processes" },
+        { &c.threads, "SELECT count(*) FROM threads" },
+        { &c.kernelNames, "SELECT count(*) FROM kernel_names" },
+        { &c.kernels, "SELECT count(*) FROM kernels" },
+        { &c.metrics, "SELECT CAST(total(count) AS INTEGER) FROM metric_values" },
+        { &c.memcpys, "SELECT count(*) FROM memops WHERE kind <> 'memset'" },
+        { &c.memsets, "SELECT count(*) FROM memops WHERE kind = 'memset'" },
+        { &c.apiCalls, "SELECT count(*) FROM api_calls" },
+        { &c.nvtxRanges, "SELECT count(*) FROM nvtx_ranges" },
+        { &c.commOps, "SELECT count(*) FROM comm_ops" },
+        { &c.verdicts, "SELECT count(*) FROM verdicts" },
+        { &c.ceilings, "SELECT count(*) FROM ceilings" },
+        { &c.operators, "SELECT CAST(total(count) AS INTEGER) FROM operator_chunks" },
+    } };
+    for (const auto& [target, sql] : queries) {
+        auto value = m_impl->db.queryInt(sql);
+        if (value.hasError())
+            return inFile(m_impl->path, value.error());
+        *target = value.value();
+    }
+    return c;
+}
+
+Result<TimeSpan> SessionReader::gpuTimeSpan()
+{
+    TimeSpan span;
+    auto status = m_impl->query("SELECT min(s), max(e) FROM ("
+                                "SELECT min(start_ns) AS s, max(end_ns) AS e FROM kernels "
+                                "UNION ALL SELECT min(start_ns), max(end_ns) FROM memops "
+                                "UNION ALL SELECT min(start_ns), max(end_ns) FROM comm_ops)",
+        {}, [&](Statement& s) {
+            if (!s.columnIsNull(0) && !s.columnIsNull(1)) {
+                span.startNs = s.columnInt(0);
+                span.endNs = s.columnInt(1);
+                span.empty = false;
+            }
+            return false;
+        });
+    if (status.hasError())
+        return status.error();
+    return span;
+}
+
+sqlite::Database& SessionReader::database()
+{
+    return m_impl->db;
+}
+
+Result<std::vector<std::string>> SessionReader::integrityProblems()
+{
+    std::vector<std::string> problems;
+    auto status = m_impl->query("PRAGMA quick_check(20)", {}, [&](Statement& s) {
+        auto line = s.columnText(0);
+        if (line != "ok")
+            problems.push_back(std::move(line));
+        return true;
+    });
+    if (status.hasError()) {
+        // A file too damaged for the check to run is itself the finding.
+        problems.push_back(status.error().message);
+    }
+    return problems;
+}
+
+} // namespace ridgeline::core

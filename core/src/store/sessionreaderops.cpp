@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// The session reader's queries of recorded operations: kernels and their metrics, copies and
+// memsets, API calls, NVTX ranges, collectives and verdicts (sessionreader.cpp opens the file).
+#include "metricblob.h"
+#include "sessionreaderimpl.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ridgeline::core {
+
+using detail::inFile;
+using sqlite::Statement;
+
+namespace {
+
+constexpr const char* kKernelColumns
+    = "id, process_id, device_id, context_id, stream_id, correlation_id, name_id, start_ns, end_ns, grid_x, grid_y, "
+      "grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id";
+
+std::uint32_t dim(const Statement& s, int col)
+{
+    return static_cast<std::uint32_t>(s.columnInt(col));
+}
+
+Kernel kernelFromRow(const Statement& s)
+{
+    Kernel k;
+    k.id = s.columnInt(0);
+    k.processId = s.columnInt(1);
+    k.deviceId = s.columnInt(2);
+    k.contextId = s.columnInt(3);
+    k.streamId = s.columnInt(4);
+    k.correlationId = s.columnInt(5);
+    k.nameId = s.columnInt(6);
+    k.startNs = s.columnInt(7);
+    k.endNs = s.columnInt(8);
+    k.grid = { dim(s, 9), dim(s, 10), dim(s, 11) };
+    k.block = { dim(s, 12), dim(s, 13), dim(s, 14) };
+    k.registersPerThread = static_cast<int>(s.columnInt(15));
+    k.staticSharedBytes = static_cast<int>(s.columnInt(16));
+    k.dynamicSharedBytes = static_cast<int>(s.columnInt(17));
+    k.graphId = s.columnInt(18);
+    return k;
+}
+
+} // namespace
+
+Result<std::vector<Kernel>> SessionReader::kernels(const TimeQuery& query)
+{
+    return m_impl->collectWindow<Kernel>("kernels", kKernelColumns, query, true, kernelFromRow);
+}
+
+Status SessionReader::forEachKernel(const TimeQuery& query, const std::function<bool(const Kernel&)>& visit)
+{
+    return m_impl->queryWindow(
+        "kernels", kKernelColumns, query, true, [&](Statement& s) { return visit(kernelFromRow(s)); });
+}
+
+Status SessionReader::forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit)
+{
+    return m_impl->query("SELECT device_id, name_id, start_ns, end_ns FROM kernels", {}, [&](Statement& s) {
+        visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
+        return true;
+    });
+}
+
+Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
+{
+    return m_impl->query(
+        "SELECT id, process_id, device_id, stream_id, correlation_id, name_id, start_ns, end_ns FROM kernels", {},
+        [&](Statement& s) {
+            return visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                s.columnInt(5), s.columnInt(6), s.columnInt(7) });
+        });
+}
+
+Result<std::vector<MetricValue>> SessionReader::metrics(std::int64_t kernelId)
+{
+    auto names = m_impl->metricNames();
+    if (names.hasError())
+        return names.error();
+    std::vector<MetricValue> out;
+    std::vector<MetricById> entries;
+    auto status
+        = m_impl->query("SELECT count, data FROM metric_values WHERE kernel_id = ?1", { kernelId }, [&](Statement& s) {
+              if (!detail::decodeMetricBlob(s.columnBlob(1), s.columnInt(0), entries))
+                  return false;
+              for (const auto& e : entries) {
+                  if (auto it = names.value()->find(e.metricId); it != names.value()->end())
+                      out.push_back({ kernelId, it->second.name, e.value, it->second.unit });
+              }
+              return false;
+          });
+    if (status.hasError())
+        return status.error();
+    std::sort(out.begin(), out.end(), [](const MetricValue& a, const MetricValue& b) { return a.name < b.name; });
+    return out;
+}
+
+Status SessionReader::forEachMetric(const MetricVisitor& visit)
+{
+    return forEachMetric([](std::string_view) { return true; }, visit);
+}
+
+Status SessionReader::forEachMetric(
+    const std::function<bool(std::string_view name)>& wanted, const MetricVisitor& visit)
+{
+    auto names = m_impl->metricNames();
+    if (names.hasError())
+        return names.error();
+    std::unordered_map<std::int64_t, const std::string*> chosen; // metric id -> its name, when wanted
+    for (const auto& [id, name] : *names.value()) {
+        if (wanted(name.name))
+            chosen.emplace(id, &name.name);
+    }
+    if (chosen.empty())
+        return {};
+    std::vector<MetricById> entries;
+    return m_impl->query("SELECT kernel_id, count, data FROM metric_values ORDER BY kernel_id", {}, [&](Statement& s) {
+        if (!detail::decodeMetricBlob(s.columnBlob(2), s.columnInt(1), entries))
+            return true;
+        const std::int64_t kernelId = s.columnInt(0);
+        for (const auto& e : entries) {
+            if (auto it = chosen.find(e.metricId); it != chosen.end())
+                visit(kernelId, *it->second, e.value);
+        }
+        return true;
+    });
+}
+
+Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)
+{
+    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns));
+    if (stmt.hasError())
+        return stmt.error();
+    std::vector<Kernel> out;
+    out.reserve(ids.size());
+    for (const auto id : ids) {
+        auto& s = stmt.value();
+        s.reset();
+        s.bind(1, id);
+        auto step = s.step();
+        if (step.hasError())
+            return inFile(m_impl->path, step.error());
+        if (step.value() == Statement::Step::Row)
+            out.push_back(kernelFromRow(s));
+    }
+    return out;
+}
+
+Result<std::vector<Kernel>> SessionReader::kernelsOfName(std::int64_t nameId, std::int64_t deviceId)
+{
+    return m_impl->collect<Kernel>(
+        fmt::format("SELECT {} FROM kernels WHERE name_id = ?1 AND device_id = ?2 ORDER BY start_ns", kKernelColumns),
+        { nameId, deviceId }, kernelFromRow);
+}
+
+Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
+{
+    return m_impl->collectWindow<MemOp>("memops",
+        "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
+        "dst_device_id, src_memory, dst_memory",
+        query, true, [](Statement& s) {
+            MemOp m;
+            m.id = s.columnInt(0);
+            m.processId = s.columnInt(1);
+            m.deviceId = s.columnInt(2);
+            m.streamId = s.columnInt(3);
+            m.correlationId = s.columnInt(4);
+            m.kind = memOpKindFromString(s.columnText(5)).value_or(MemOpKind::Other);
+            m.bytes = s.columnInt(6);
+            m.startNs = s.columnInt(7);
+            m.endNs = s.columnInt(8);
+            m.srcDeviceId = s.columnOptionalInt(9);
+            m.dstDeviceId = s.columnOptionalInt(10);
+            m.srcMemory = s.columnText(11);
+            m.dstMemory = s.columnText(12);
+            return m;
+        });
+}
+
+namespace {
+
+constexpr const char* kApiCallColumns
+    = "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+      "(SELECT value FROM strings WHERE id = name_id), correlation_id, start_ns, end_ns, return_code, external_id";
+
+ApiCall apiCallFromRow(const Statement& s)
+{
+    return ApiCall { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4), s.columnInt(5),
+        s.columnInt(6), s.columnInt(7), s.columnInt(8), s.columnInt(9) };
+}
+
+} // namespace
+
+Result<std::vector<ApiCall>> SessionReader::apiCalls(const TimeQuery& query)
+{
+    return m_impl->collectWindow<ApiCall>("api_calls", kApiCallColumns, query, false, apiCallFromRow);
+}
+
+Result<std::optional<ApiCall>> SessionReader::launchingCall(const Kernel& kernel)
+{
+    if (kernel.correlationId == 0) // 0: not recorded
+        return std::optional<ApiCall> {};
+    auto calls = m_impl->collect<ApiCall>(fmt::format("SELECT {} FROM api_calls WHERE process_id = ?1 AND "
+                                                      "correlation_id = ?2 ORDER BY start_ns, id LIMIT 1",
+                                              kApiCallColumns),
+        { kernel.processId, kernel.correlationId }, apiCallFromRow);
+    if (calls.hasError())
+        return calls.error();
+    if (calls.value().empty())
+        return std::optional<ApiCall> {};
+    return std::optional<ApiCall>(std::move(calls.value().front()));
+}
+
+Result<LaunchDelays> SessionReader::launchDelays(std::int64_t nameId, std::int64_t deviceId)
+{
+    // The earliest call of the launch's process with its correlation id, per launch; launches
+    // without one drop out of the aggregates (NULL delays).
+    LaunchDelays out;
+    auto status
+        = m_impl->query("SELECT count(delay), avg(delay), min(delay), max(delay), avg(call) FROM ("
+                        " SELECT k.start_ns - c.start_ns AS delay, c.end_ns - c.start_ns AS call FROM kernels k"
+                        " JOIN api_calls c ON c.id = (SELECT id FROM api_calls a WHERE a.process_id = k.process_id"
+                        "  AND a.correlation_id = k.correlation_id ORDER BY a.start_ns, a.id LIMIT 1)"
+                        " WHERE k.name_id = ?1 AND k.device_id = ?2 AND k.correlation_id <> 0)",
+            { nameId, deviceId }, [&out](Statement& s) {
+                out.launches = s.columnInt(0);
+                if (out.launches > 0) {
+                    out.averageNs = s.columnDouble(1);
+                    out.minNs = s.columnInt(2);
+                    out.maxNs = s.columnInt(3);
+                    out.averageCallNs = s.columnDouble(4);
+                }
+                return false;
+            });
+    if (status.hasError())
+        return status.error();
+    return out;
+}
+
+Result<std::vector<NvtxRange>> SessionReader::nvtxRanges(const TimeQuery& query)
+{
+    return m_impl->collectWindow<NvtxRange>("nvtx_ranges",
+        "id, process_id, thread_id, (SELECT value FROM strings WHERE id = domain_id), "
+        "(SELECT value FROM strings WHERE id = name_id), start_ns, end_ns, color, category",
+        query, false, [](Statement& s) {
+            return NvtxRange { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3), s.columnText(4),
+                s.columnInt(5), s.columnInt(6), static_cast<std::uint32_t>(s.columnInt(7)), s.columnInt(8) };
+        });
+}
+
+Result<std::vector<CommOp>> SessionReader::commOps(const TimeQuery& query)
+{
+    return m_impl->collectWindow<CommOp>("comm_ops",
+        "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, protocol, "
+        "process_group, start_ns, end_ns, seq",
+        query, true, [](Statement& s) {
+            CommOp c;
+            c.id = s.columnInt(0);
+            c.kernelId = s.columnOptionalInt(1);
+            c.processId = s.columnInt(2);
+            c.deviceId = s.columnInt(3);
+            c.collective = s.columnText(4);
+            c.bytes = s.columnInt(5);
+            c.dataType = s.columnText(6);
+            c.groupSize = static_cast<int>(s.columnInt(7));
+            c.root = static_cast<int>(s.columnInt(8));
+            c.algorithm = s.columnText(9);
+            c.protocol = s.columnText(10);
+            c.processGroup = s.columnText(11);
+            c.startNs = s.columnInt(12);
+            c.endNs = s.columnInt(13);
+            c.seq = s.columnInt(14);
+            return c;
+        });
+}
+
+Result<std::vector<Verdict>> SessionReader::verdicts()
+{
+    return m_impl->collect<Verdict>(
+        "SELECT kernel_id, verdict, bound_by, utilization, reason FROM verdicts ORDER BY kernel_id", {},
+        [](Statement& s) {
+            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2), s.columnOptionalDouble(3),
+                s.columnText(4) };
+        });
+}
+
+} // namespace ridgeline::core

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+#include "sessiongpuops.h"
+
+#include "analysis/sessionanalysis.h"
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/store/sessionreader.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+#include <utility>
+
+namespace ridgeline::core::detail {
+
+Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan& scan)
+{
+    SessionGpuOps ops;
+    ops.m_scan = scan;
+    if (scan.window)
+        ops.m_scan.ordered = true;
+
+    auto processes = reader.processes();
+    if (processes.hasError())
+        return processes.error();
+    for (const auto& p : processes.value())
+        ops.m_rankOf[p.id] = p.rank;
+
+    auto facts = SessionFacts::load(reader);
+    if (facts.hasError())
+        return facts.error();
+    // All of them, also with a window: a kernel in the window may carry one that starts before it.
+    auto comms = reader.commOps();
+    if (comms.hasError())
+        return comms.error();
+    ops.m_comms = std::move(comms).value();
+    for (const auto& c : ops.m_comms) {
+        if (c.kernelId)
+            ops.m_collectiveKernel.insert(*c.kernelId);
+    }
+    // Only counted or collective kernels have a verdict beyond "unknown (no counters)".
+    auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
+    if (analysed.hasError())
+        return analysed.error();
+    for (const auto& k : analysed.value())
+        ops.m_verdictOf[k.id] = analyzeKernel(facts.value().factsFor(k)).verdict;
+
+    if (scan.launches) {
+        auto calls = reader.apiCalls();
+        if (calls.hasError())
+            return calls.error();
+        ops.m_launches.reserve(calls.value().size());
+        for (const auto& c : calls.value())
+            ops.m_launches.push_back({ c.processId, c.correlationId, c.startNs, c.endNs });
+        std::sort(ops.m_launches.begin(), ops.m_launches.end(), [](const Launch& a, const Launch& b) {
+            return std::tie(a.processId, a.correlationId, a.startNs)
+                < std::tie(b.processId, b.correlationId, b.startNs);
+        });
+    }
+    return ops;
+}
+
+int SessionGpuOps::rankOf(std::int64_t processId) const
+{
+    auto it = m_rankOf.find(processId);
+    return it == m_rankOf.end() ? -1 : it->second;
+}
+
+// With several calls of one correlation id, the earliest (outermost) launched the op.
+void SessionGpuOps::applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const
+{
+    if (!m_scan.launches)
+        return;
+    auto it = std::lower_bound(m_launches.begin(), m_launches.end(), std::pair { processId, correlationId },
+        [](const Launch& l, const std::pair<std::int64_t, std::int64_t>& key) {
+            return std::tie(l.processId, l.correlationId) < std::tie(key.first, key.second);
+        });
+    if (it != m_launches.end() && it->processId == processId && it->correlationId == correlationId) {
+        op.launchStartNs = it->startNs;
+        op.launchEndNs = it->endNs;
+    }
+}
+
+SessionGpuOp SessionGpuOps::kernelOp(std::int64_t id, std::int64_t processId, std::int64_t deviceId,
+    std::int64_t streamId, std::int64_t correlationId, std::int64_t nameId, std::int64_t startNs,
+    std::int64_t endNs) const
+{
+    SessionGpuOp g;
+    g.source = GpuOpSource::Kernel;
+    g.sourceId = id;
+    g.processId = processId;
+    g.deviceId = deviceId;
+    g.rank = rankOf(processId);
+    g.nameId = nameId;
+    g.correlationId = correlationId;
+    g.op.startNs = startNs;
+    g.op.endNs = endNs;
+    g.op.streamId = streamId;
+    g.op.kind = m_collectiveKernel.contains(id) ? GpuOpKind::Collective : GpuOpKind::Kernel;
+    if (auto it = m_verdictOf.find(id); it != m_verdictOf.end())
+        g.op.verdict = it->second;
+    applyLaunch(processId, correlationId, g.op);
+    return g;
+}
+
+Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const
+{
+    bool go = true;
+    Status scanned;
+    if (m_scan.ordered) {
+        TimeQuery query;
+        if (m_scan.window) {
+            query.startNs = m_scan.window->startNs;
+            query.endNs = m_scan.window->endNs;
+        }
+        scanned = reader.forEachKernel(query, [&](const Kernel& k) {
+            go = visit(
+                kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
+            return go;
+        });
+    } else {
+        scanned = reader.forEachKernelPlacement([&](const SessionReader::KernelPlacement& k) {
+            go = visit(
+                kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
+            return go;
+        });
+    }
+    if (scanned.hasError() || !go)
+        return scanned;
+
+    TimeQuery query;
+    if (m_scan.window) {
+        query.startNs = m_scan.window->startNs;
+        query.endNs = m_scan.window->endNs;
+    }
+    auto memOps = reader.memOps(query);
+    if (memOps.hasError())
+        return memOps.error();
+    for (const auto& m : memOps.value()) {
+        SessionGpuOp g;
+        g.source = GpuOpSource::MemOp;
+        g.sourceId = m.id;
+        g.processId = m.processId;
+        g.deviceId = m.deviceId;
+        g.rank = rankOf(m.processId);
+        g.memOpKind = m.kind;
+        g.correlationId = m.correlationId;
+        g.op.startNs = m.startNs;
+        g.op.endNs = m.endNs;
+        g.op.streamId = m.streamId;
+        g.op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
+        g.op.verdict = analyzeMemOp(m).verdict;
+        applyLaunch(m.processId, m.correlationId, g.op);
+        if (!visit(g))
+            return {};
+    }
+    for (const auto& c : m_comms) {
+        if (c.kernelId)
+            continue; // carried by its kernel, visited there
+        SessionGpuOp g;
+        g.source = GpuOpSource::CommOp;
+        g.sourceId = c.id;
+        g.processId = c.processId;
+        g.deviceId = c.deviceId;
+        g.rank = rankOf(c.processId);
+        g.op.startNs = c.startNs;
+        g.op.endNs = c.endNs;
+        g.op.kind = GpuOpKind::Collective;
+        g.op.verdict = VerdictClass::CommunicationBound;
+        if (!visit(g))
+            return {};
+    }
+    return {};
+}
+
+} // namespace ridgeline::core::detail

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The GPU ops of a session as the timeline consumers need them (the timeline analysis and the
+// timeline level-of-detail data): kernels, copies, memsets and collectives without a kernel, each
+// with its rank, device, kind and verdict, and optionally the API call that launched it.
+#pragma once
+
+#include "ridgeline/core/base/result.h"
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timeline.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ridgeline::core {
+class SessionReader;
+}
+
+namespace ridgeline::core::detail {
+
+enum class GpuOpSource : std::uint8_t { Kernel, MemOp, CommOp };
+
+struct SessionGpuOp {
+    TimelineOp op; // times, stream, kind, verdict; launch times when the scan asked for them
+    GpuOpSource source = GpuOpSource::Kernel;
+    int rank = -1; // of the op's process; -1 when unknown
+    std::int64_t deviceId = 0;
+    std::int64_t processId = 0;
+    std::int64_t sourceId = 0; // kernels.id, memops.id or comm_ops.id, after `source`
+    std::int64_t nameId = -1; // kernel_names.id of a kernel; -1 otherwise
+    std::int64_t correlationId = 0; // links it to the API call that launched it; 0: none
+    MemOpKind memOpKind = MemOpKind::Other; // of a MemOp
+};
+
+struct GpuOpScan {
+    std::optional<TimeWindow> window; // ops overlapping it; every op when unset
+    bool launches = false; // fill op.launchStartNs / launchEndNs from the API calls
+    // Kernels in start order (an SQL sort); false reads them in storage order, a narrow scan several
+    // times faster on large sessions (not possible with a window).
+    bool ordered = true;
+};
+
+// What a scan needs besides the ops themselves, loaded once: ranks, verdicts, collectives and
+// launch calls. The session's comm_ops rows stay available to the caller.
+class SessionGpuOps {
+public:
+    static Result<SessionGpuOps> load(SessionReader& reader, const GpuOpScan& scan);
+
+    // Every op, kernels first, then copies and memsets, then collectives without a kernel; `visit`
+    // returns false to stop (the result is then still ok).
+    Status forEach(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const;
+
+    const std::vector<CommOp>& commOps() const { return m_comms; }
+    int rankOf(std::int64_t processId) const;
+
+private:
+    struct Launch {
+        std::int64_t processId;
+        std::int64_t correlationId;
+        std::int64_t startNs;
+        std::int64_t endNs;
+    };
+    void applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const;
+    SessionGpuOp kernelOp(std::int64_t id, std::int64_t processId, std::int64_t deviceId, std::int64_t streamId,
+        std::int64_t correlationId, std::int64_t nameId, std::int64_t startNs, std::int64_t endNs) const;
+
+    GpuOpScan m_scan;
+    std::unordered_map<std::int64_t, int> m_rankOf;
+    std::unordered_map<std::int64_t, VerdictClass> m_verdictOf; // kernels with counters or a collective
+    std::unordered_set<std::int64_t> m_collectiveKernel; // kernels that carry a collective
+    std::vector<CommOp> m_comms;
+    std::vector<Launch> m_launches; // by process, correlation id, start
+};
+
+} // namespace ridgeline::core::detail

@@ -1,0 +1,2 @@
+// Deliberate layering violation: collectors include nothing of ui or app.
+#include "window/mainwindow.h"

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "session/sessiondocument.h"
+
+#include <QSet>
+#include <QWidget>
+#include <optional>
+
+class QComboBox;
+class QLineEdit;
+
+namespace ridgeline::ui {
+
+class KernelFilterProxy;
+
+enum class KernelGrouping { ByName, PerLaunch };
+
+// Text, verdict, device and rank filters above the kernel table, plus the grouping switch.
+// Applies the filters to the proxies it is given.
+class KernelFilterBar final : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelFilterBar(QWidget* parent = nullptr);
+
+    void addProxy(KernelFilterProxy* proxy);
+    // Offers the verdicts, devices and ranks of the session.
+    void setDocument(const SessionDocumentPtr& document);
+
+    KernelGrouping grouping() const;
+    void setGrouping(KernelGrouping grouping);
+    void setTextFilter(const QString& text);
+    void setVerdictFilter(const QString& verdict); // must be one offered, or empty for all
+    void setDeviceFilter(std::optional<qint64> deviceId);
+    void setRankFilter(std::optional<int> rank);
+    void clear();
+    QLineEdit* textEdit() const { return m_text; }
+
+Q_SIGNALS:
+    void groupingChanged(ridgeline::ui::KernelGrouping grouping);
+
+private:
+    void apply();
+
+    QLineEdit* m_text;
+    QComboBox* m_verdict;
+    QComboBox* m_device;
+    QComboBox* m_rank;
+    QComboBox* m_grouping;
+    QList<KernelFilterProxy*> m_proxies;
+    QHash<int, QSet<qint64>> m_devicesOfRank;
+};
+
+} // namespace ridgeline::ui

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "documentreader.h"
+
+#include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/timeline.h"
+#include "ridgeline/core/timeline/timelinelod.h"
+
+#include <QCoreApplication>
+#include <atomic>
+#include <future>
+
+namespace ridgeline::ui {
+
+namespace {
+
+class Stages {
+public:
+    explicit Stages(const ReadHooks& hooks)
+        : m_hooks(hooks)
+    { }
+    // Reports the start of a stage; false when the user cancelled.
+    bool begin(int permille, const QString& what) const
+    {
+        if (m_hooks.cancelled && m_hooks.cancelled())
+            return false;
+        if (m_hooks.progress)
+            m_hooks.progress(permille, what);
+        return true;
+    }
+
+private:
+    const ReadHooks& m_hooks;
+};
+
+core::Error cancelledError()
+{
+    return core::makeError(core::ErrorCode::InvalidArgument, "Opening was cancelled.");
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ridgeline::ui::SessionDocumentLoader", text);
+}
+
+} // namespace
+
+core::Result<SessionDocument> readSessionDocument(const QString& path, const ReadHooks& hooks)
+{
+    const Stages stages(hooks);
+    if (!stages.begin(0, tr("Opening session")))
+        return cancelledError();
+    auto reader = core::SessionReader::open(path.toStdString());
+    if (reader.hasError())
+        return reader.error();
+    auto& session = reader.value();
+
+    SessionDocument doc;
+    doc.path = path;
+    auto& report = doc.report;
+    report.path = session.path();
+    report.schemaVersion = session.fileSchemaVersion();
+    if (!stages.begin(50, tr("Reading devices")))
+        return cancelledError();
+    auto meta = session.meta();
+    if (meta.hasError())
+        return meta.error();
+    report.meta = std::move(meta).value();
+    auto devices = session.devices();
+    if (devices.hasError())
+        return devices.error();
+    report.devices = std::move(devices).value();
+    auto ceilings = session.ceilings();
+    if (ceilings.hasError())
+        return ceilings.error();
+    doc.ceilings = std::move(ceilings).value();
+
+    // The same figures as core::buildKernelReport over the whole session, in cancellable stages.
+    if (!stages.begin(100, tr("Summarising kernels and their verdicts")))
+        return cancelledError();
+    auto kernels = core::summarizeKernels(session);
+    if (kernels.hasError())
+        return kernels.error();
+    report.kernels = std::move(kernels).value();
+    if (hooks.tableReady) {
+        doc.tableStage = true;
+        hooks.tableReady(doc);
+        doc.tableStage = false;
+    }
+
+    if (!stages.begin(550, tr("Analysing the timeline")))
+        return cancelledError();
+    // The timeline view's lanes load on a second reader while this thread analyses the timeline:
+    // the two scans together take about as long as the longer one.
+    std::atomic<bool> stop { false };
+    auto lanes = std::async(std::launch::async, [&path, &stop]() -> core::Result<core::TimelineData> {
+        auto second = core::SessionReader::open(path.toStdString());
+        if (second.hasError())
+            return second.error();
+        return core::loadTimelineData(second.value(), [&stop](double) { return !stop.load(); });
+    });
+    auto timeline = core::analyzeSessionTimeline(session);
+    if (timeline.hasError()) {
+        stop = true;
+        return timeline.error();
+    }
+    report.timeline = std::move(timeline).value();
+    if (!stages.begin(900, tr("Laying out the timeline"))) {
+        stop = true;
+        return cancelledError();
+    }
+    auto laidOut = lanes.get();
+    if (laidOut.hasError())
+        return laidOut.error();
+    doc.timeline = std::make_shared<const core::TimelineData>(std::move(laidOut).value());
+
+    if (!stages.begin(950, tr("Checking values")))
+        return cancelledError();
+    auto warnings = core::checkSessionValues(path.toStdString());
+    if (warnings.hasError())
+        return warnings.error();
+    doc.warnings = std::move(warnings).value();
+
+    if (!stages.begin(1000, tr("Done")))
+        return cancelledError();
+    return doc;
+}
+
+} // namespace ridgeline::ui

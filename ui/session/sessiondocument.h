@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Everything the views show of one open session, loaded off the GUI thread and then shared
+// read-only by every view (the views hold a shared_ptr; nothing in it changes after loading).
+#pragma once
+
+#include "ridgeline/core/model/model.h"
+#include "ridgeline/core/output/report.h"
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/timeline/timelinelod.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace ridgeline::ui {
+
+struct SessionDocument {
+    QString path;
+    core::KernelReport report; // meta, devices, kernel summaries, timeline summaries
+    std::vector<core::Ceiling> ceilings; // of every device, every source
+    // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
+    std::shared_ptr<const core::TimelineData> timeline;
+    // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
+    // the views built on them follow with the complete document of the same session.
+    bool tableStage = false;
+    // What `ridgeline check` warns of in this session's values (bad times, dangling ids, NaN metrics...).
+    std::vector<core::ValueWarning> warnings;
+};
+
+using SessionDocumentPtr = std::shared_ptr<const SessionDocument>;
+
+} // namespace ridgeline::ui

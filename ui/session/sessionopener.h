@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "sessiondocument.h"
+
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+namespace ridgeline::ui {
+
+// Opens a session off the GUI thread (readSessionDocument, documentreader.h, in a worker) with
+// progress and cancel, and delivers the document as a shared read-only value: first tableReady()
+// with what the kernel table needs (so it paints before the slow stages end), then loaded() with
+// everything.
+class SessionOpener final : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionOpener(QObject* parent = nullptr);
+    ~SessionOpener() override;
+
+    // Starts opening `path`; a load still running is cancelled and its results dropped.
+    void load(const QString& path);
+    void cancel();
+    bool isLoading() const;
+    QString loadingPath() const { return m_path; }
+
+Q_SIGNALS:
+    void progressChanged(int permille, const QString& what);
+    void tableReady(const ridgeline::ui::SessionDocumentPtr& tableStage);
+    void loaded(const ridgeline::ui::SessionDocumentPtr& document);
+    void failed(const QString& path, const QString& message);
+    void cancelled(const QString& path);
+
+private:
+    struct Outcome {
+        SessionDocumentPtr document;
+        bool complete = false; // false: the table stage
+        QString error; // empty on success
+    };
+    void deliverStage(int index);
+    void deliver();
+
+    QFutureWatcher<Outcome> m_watcher;
+    QList<QFuture<Outcome>> m_abandoned; // cancelled loads still finishing their current stage
+    QString m_path;
+};
+
+} // namespace ridgeline::ui

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "session/sessiondocument.h"
+#include "session/sessionexporter.h"
+#include "session/sessionimporter.h"
+
+#include <QHash>
+#include <QMainWindow>
+#include <functional>
+
+class QAction;
+class QActionGroup;
+class QMenu;
+class QDockWidget;
+class QTabWidget;
+
+namespace ridgeline::ui {
+
+class CaptureDialog;
+class KernelPage;
+class RecentFiles;
+class SelectionModel;
+class SessionOpener;
+class TaskProgress;
+class ThemeController;
+
+// Assembles pages, docks, menus and actions; owns no analysis. Pages are tabs added with
+// addPage() (each gets Ctrl+<n> and a view name for showView / --screenshot --view); views get
+// the open session through documentChanged() and the comparison session through baselineChanged().
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // One line per page: the tab, View menu entry, Ctrl+<n> and the view name.
+    int addPage(QWidget* page, const QString& title, const QString& viewName);
+    // Puts `widget` in the Details dock (registered as view "details").
+    void setDetailsWidget(QWidget* widget);
+    // A named view outside the tabs (e.g. a dock): `show` brings it to the front.
+    void registerView(const QString& name, std::function<void()> show);
+    QStringList viewNames() const { return m_viewOrder; }
+    bool showView(const QString& name);
+    // Selects the kernel with the most time whose name contains `nameContains` (any kernel when
+    // empty) in every view; false when no kernel of the open session matches.
+    bool selectKernel(const QString& nameContains);
+
+    void openSession(const QString& path);
+    void openBaseline(const QString& path);
+    void clearBaseline();
+    void closeSession();
+    // Imports traces into `output` (off the GUI thread), then opens it. `gpuName` names devices
+    // the traces leave unnamed (`ridgeline import --gpu`); empty: as the traces name them.
+    void importTraces(const QStringList& inputs, const QString& output, const QString& gpuName = {});
+    void setImportFunction(ImportFunction function);
+    // The GPU names the import dialog offers (the app wires in the datasheet catalogue's).
+    void setKnownGpus(const QStringList& names) { m_knownGpus = names; }
+    // Where File ▸ Open Example looks for bundled sessions (default: defaultExampleDirectories()).
+    void setExampleDirectories(const QStringList& directories) { m_exampleDirectories = directories; }
+    QMenu* exampleMenu() const { return m_exampleMenu; }
+    // Opens .ridge files, imports anything else (asking where to save): drag and drop, command line.
+    void openFiles(const QStringList& paths);
+    void exportSession(SessionExporter::Format format, const QString& target);
+    bool exportCurrentChart(const QString& path);
+    void saveSessionCopy(const QString& target);
+
+    SessionDocumentPtr document() const { return m_document; }
+    SessionDocumentPtr baseline() const { return m_baseline; }
+    SelectionModel* selectionModel() const { return m_selection; }
+    KernelPage* kernelPage() const { return m_kernelPage; }
+    QTabWidget* pages() const { return m_pages; }
+    QDockWidget* detailsDock() const { return m_detailsDock; }
+    RecentFiles* recentFiles() const { return m_recent; }
+    ThemeController* theme() const { return m_theme; }
+    SessionOpener* loader() const { return m_loader; }
+    TaskProgress* taskProgress() const { return m_progress; }
+    CaptureDialog* captureDialog();
+
+Q_SIGNALS:
+    // The kernel table shows the session being opened; the other figures are still loading.
+    void tableReady(const QString& path);
+    void sessionOpened(const QString& path);
+    void sessionFailed(const QString& path, const QString& message);
+    void documentChanged(const ridgeline::ui::SessionDocumentPtr& document);
+    void baselineChanged(const ridgeline::ui::SessionDocumentPtr& baseline);
+    void importFinished(const QString& output);
+    void importFailed(const QString& message);
+    void exportFinished(const QString& target);
+    void exportFailed(const QString& target, const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    // mainwindowmenus.cpp
+    void createMenus();
+    void createFileMenu();
+    void createViewMenu();
+    void fillRecentMenu();
+    void fillExampleMenu();
+    void chooseSession();
+    void chooseImport();
+    void chooseSaveAs();
+    void chooseExport(SessionExporter::Format format);
+    void chooseChartExport(const QString& suffix);
+    void chooseBaseline();
+    void askImport(const QStringList& inputs);
+    QString lastDirectory(const QString& purpose) const;
+    void rememberDirectory(const QString& purpose, const QString& path);
+    void updateActions();
+
+    // mainwindow.cpp
+    void showTableStage(const SessionDocumentPtr& tableStage);
+    void showDocument(const SessionDocumentPtr& document);
+    void showBaseline(const SessionDocumentPtr& baseline);
+    void showError(const QString& title, const QString& message);
+    void connectLoader(SessionOpener* loader, bool baseline);
+    void restoreSettings();
+    void saveSettings() const;
+
+    QTabWidget* m_pages;
+    KernelPage* m_kernelPage;
+    QDockWidget* m_detailsDock;
+    SelectionModel* m_selection;
+    SessionOpener* m_loader;
+    SessionOpener* m_baselineLoader;
+    SessionImporter* m_importer;
+    SessionExporter* m_exporter;
+    TaskProgress* m_progress;
+    RecentFiles* m_recent;
+    ThemeController* m_theme;
+    CaptureDialog* m_capture = nullptr;
+    SessionDocumentPtr m_document;
+    SessionDocumentPtr m_baseline;
+    QString m_stagedPath; // the session whose table stage is shown while the rest loads
+    QHash<QString, std::function<void()>> m_views;
+    QStringList m_viewOrder;
+    QMenu* m_viewMenu = nullptr;
+    QAction* m_pagesEnd = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_exampleMenu = nullptr;
+    QStringList m_exampleDirectories;
+    QStringList m_knownGpus;
+    QList<QAction*> m_sessionActions; // enabled only while a session is open
+    QAction* m_clearBaseline = nullptr;
+    QActionGroup* m_groupingActions = nullptr;
+};
+
+} // namespace ridgeline::ui

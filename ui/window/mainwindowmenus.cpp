@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's menus and the file dialogs behind them.
+#include "aboutdialog.h"
+#include "capture/capturedialog.h"
+#include "kernels/kernelpage.h"
+#include "mainwindow.h"
+#include "palette.h"
+#include "recentfiles.h"
+#include "session/examplesessions.h"
+#include "session/importdialog.h"
+#include "shortcutsdialog.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QSettings>
+
+namespace ridgeline::ui {
+
+namespace {
+
+const QString kSessionFilter = QStringLiteral("Ridgeline sessions (*.ridge);;All files (*)");
+const QString kTraceFilter
+    = QStringLiteral("Traces (*.json *.json.gz *.sqlite *.csv *.csv.gz *.ncu-rep);;"
+                     "PyTorch profiler / Kineto (*.json *.json.gz);;Nsight Systems SQLite export (*.sqlite);;"
+                     "Nsight Compute CSV, any page (*.csv *.csv.gz);;Nsight Compute report (*.ncu-rep);;All files (*)");
+
+} // namespace
+
+void MainWindow::createMenus()
+{
+    createFileMenu();
+    auto* capture = menuBar()->addMenu(tr("&Capture"));
+    capture->addAction(tr("&New Capture…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+        captureDialog()->show();
+        captureDialog()->raise();
+    });
+    createViewMenu();
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(
+        tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] { showShortcutsDialog(this, menuBar()); });
+    help->addAction(tr("&About Ridgeline"), this, [this] { showAboutDialog(this, m_document); });
+}
+
+void MainWindow::createFileMenu()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::chooseSession);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
+    m_exampleMenu = file->addMenu(tr("Open &Example"));
+    connect(m_exampleMenu, &QMenu::aboutToShow, this, &MainWindow::fillExampleMenu);
+    file->addAction(tr("&Import Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::chooseImport);
+    file->addSeparator();
+    m_sessionActions.append(file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::chooseSaveAs));
+    auto* exportMenu = file->addMenu(tr("&Export"));
+    m_sessionActions.append(exportMenu->menuAction());
+    exportMenu->addAction(tr("&HTML Report…"), this, [this] { chooseExport(SessionExporter::Format::Html); });
+    exportMenu->addAction(
+        tr("&Perfetto Trace (JSON)…"), this, [this] { chooseExport(SessionExporter::Format::Perfetto); });
+    exportMenu->addAction(
+        tr("&CSV Tables (Folder)…"), this, [this] { chooseExport(SessionExporter::Format::CsvFolder); });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Current Chart as P&NG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+        [this] { chooseChartExport(QStringLiteral("png")); });
+    exportMenu->addAction(tr("Current Chart as &SVG…"), this, [this] { chooseChartExport(QStringLiteral("svg")); });
+    file->addSeparator();
+    m_sessionActions.append(file->addAction(
+        tr("Compare with &Baseline…"), QKeySequence(Qt::CTRL | Qt::Key_B), this, &MainWindow::chooseBaseline));
+    m_clearBaseline = file->addAction(tr("Clear Baseline"), this, &MainWindow::clearBaseline);
+    file->addSeparator();
+    m_sessionActions.append(file->addAction(tr("&Close"), QKeySequence::Close, this, &MainWindow::closeSession));
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::createViewMenu()
+{
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    // Page entries (Ctrl+1…) are inserted above this separator by addPage().
+    m_pagesEnd = m_viewMenu->addSeparator();
+    QMenu* extras = m_viewMenu;
+    QAction* details = m_detailsDock->toggleViewAction();
+    details->setText(tr("&Details Pane"));
+    details->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    extras->addAction(details);
+    auto* grouping = extras->addMenu(tr("Kernel Table &Grouping"));
+    m_groupingActions = new QActionGroup(this);
+    const auto addGrouping = [&](const QString& text, KernelGrouping value, const QKeySequence& key) {
+        auto* action = grouping->addAction(text, key, this, [this, value] { m_kernelPage->setGrouping(value); });
+        action->setCheckable(true);
+        action->setData(int(value));
+        m_groupingActions->addAction(action);
+    };
+    addGrouping(tr("One Row per &Kernel"), KernelGrouping::ByName, QKeySequence(Qt::CTRL | Qt::Key_G));
+    addGrouping(tr("One Row per &Launch"), KernelGrouping::PerLaunch, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    const auto syncGrouping = [this] {
+        for (auto* action : m_groupingActions->actions())
+            action->setChecked(action->data().toInt() == int(m_kernelPage->grouping()));
+    };
+    connect(m_kernelPage, &KernelPage::groupingChanged, this, syncGrouping);
+    syncGrouping();
+    auto* themes = extras->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(this);
+    const auto addTheme = [&](const QString& text, ThemeChoice choice) {
+        auto* action = themes->addAction(text, this, [this, choice] { m_theme->setChoice(choice); });
+        action->setCheckable(true);
+        themeGroup->addAction(action);
+        connect(themes, &QMenu::aboutToShow, action,
+            [this, action, choice] { action->setChecked(m_theme->choice() == choice); });
+    };
+    addTheme(tr("Follow the &System"), ThemeChoice::System);
+    addTheme(tr("&Light"), ThemeChoice::Light);
+    addTheme(tr("&Dark"), ThemeChoice::Dark);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_recent->files();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        const QString label = QStringLiteral("&%1 %2").arg(
+            i + 1 < 10 ? QString::number(i + 1) : QStringLiteral("0"), QFileInfo(path).fileName());
+        m_recentMenu->addAction(label, this, [this, path] { openSession(path); })->setToolTip(path);
+    }
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("No recent sessions"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("&Clear Menu"), m_recent, &RecentFiles::clear)->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::fillExampleMenu()
+{
+    m_exampleMenu->clear();
+    const auto examples = findExampleSessions(m_exampleDirectories);
+    for (const auto& example : examples) {
+        auto* action
+            = m_exampleMenu->addAction(example.title, this, [this, path = example.path] { openSession(path); });
+        action->setToolTip(example.note.isEmpty() ? example.path : example.note);
+        action->setStatusTip(example.note);
+    }
+    m_exampleMenu->setToolTipsVisible(true);
+    if (examples.isEmpty())
+        m_exampleMenu->addAction(tr("No examples found (looked in %1)").arg(m_exampleDirectories.join(tr(", "))))
+            ->setEnabled(false);
+}
+
+QString MainWindow::lastDirectory(const QString& purpose) const
+{
+    return QSettings().value(QStringLiteral("lastDirectory/") + purpose, QDir::homePath()).toString();
+}
+
+void MainWindow::rememberDirectory(const QString& purpose, const QString& path)
+{
+    const QFileInfo info(path);
+    QSettings().setValue(
+        QStringLiteral("lastDirectory/") + purpose, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+}
+
+void MainWindow::chooseSession()
+{
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open Session"), lastDirectory(QStringLiteral("open")), kSessionFilter);
+    if (path.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("open"), path);
+    openSession(path);
+}
+
+void MainWindow::askImport(const QStringList& inputs)
+{
+    ImportDialog dialog(inputs, m_knownGpus, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    rememberDirectory(QStringLiteral("import"), dialog.output());
+    importTraces(inputs, dialog.output(), dialog.gpuName());
+}
+
+void MainWindow::chooseImport()
+{
+    const QStringList inputs = QFileDialog::getOpenFileNames(
+        this, tr("Import Traces (one file, or one per rank)"), lastDirectory(QStringLiteral("import")), kTraceFilter);
+    if (inputs.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("import"), inputs.first());
+    askImport(inputs);
+}
+
+void MainWindow::chooseSaveAs()
+{
+    if (!m_document)
+        return;
+    const QString target = QFileDialog::getSaveFileName(this, tr("Save Session As"),
+        QDir(lastDirectory(QStringLiteral("export"))).filePath(QFileInfo(m_document->path).fileName()), kSessionFilter);
+    if (target.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("export"), target);
+    saveSessionCopy(target);
+}
+
+void MainWindow::chooseExport(SessionExporter::Format format)
+{
+    if (!m_document)
+        return;
+    const QString base
+        = QDir(lastDirectory(QStringLiteral("export"))).filePath(QFileInfo(m_document->path).completeBaseName());
+    QString target;
+    if (format == SessionExporter::Format::CsvFolder)
+        target = QFileDialog::getExistingDirectory(
+            this, tr("Export CSV Tables to Folder"), lastDirectory(QStringLiteral("export")));
+    else if (format == SessionExporter::Format::Html)
+        target = QFileDialog::getSaveFileName(
+            this, tr("Export HTML Report"), base + QStringLiteral(".html"), tr("HTML (*.html)"));
+    else
+        target = QFileDialog::getSaveFileName(
+            this, tr("Export Perfetto Trace"), base + QStringLiteral(".json"), tr("Chrome trace JSON (*.json)"));
+    if (target.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("export"), target);
+    exportSession(format, target);
+}
+
+void MainWindow::chooseChartExport(const QString& suffix)
+{
+    const QString name = m_pages->tabText(m_pages->currentIndex()).remove(u'&').toLower();
+    const QString target = QFileDialog::getSaveFileName(this, tr("Export Current Chart"),
+        QDir(lastDirectory(QStringLiteral("export"))).filePath(name + u'.' + suffix),
+        suffix == u"svg" ? tr("SVG image (*.svg)") : tr("PNG image (*.png)"));
+    if (target.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("export"), target);
+    exportCurrentChart(target);
+}
+
+void MainWindow::chooseBaseline()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare with Baseline Session"), lastDirectory(QStringLiteral("open")), kSessionFilter);
+    if (!path.isEmpty())
+        openBaseline(path);
+}
+
+void MainWindow::updateActions()
+{
+    for (auto* action : m_sessionActions)
+        action->setEnabled(m_document != nullptr);
+    m_clearBaseline->setEnabled(m_baseline != nullptr);
+}
+
+} // namespace ridgeline::ui
