@@ -42,6 +42,14 @@ TEST(Migrations, V1SessionOpensInThisVersion)
     ASSERT_TRUE(comms.ok());
     ASSERT_EQ(comms.value().size(), 1u);
     EXPECT_EQ(comms.value()[0].seq, -1);
+    // v3 added kernels.graph_node_id and graph_range_kernels: 0 (none) in a migrated file.
+    auto kernels = r.kernels();
+    ASSERT_TRUE(kernels.ok());
+    ASSERT_EQ(kernels.value().size(), 8u);
+    for (const auto& k : kernels.value()) {
+        EXPECT_EQ(k.graphNodeId, 0);
+        EXPECT_EQ(k.graphRangeKernels, 0);
+    }
     // Opening never writes to the file, not even to migrate it.
     EXPECT_EQ(ridgeline::testing::readBytes(path), before);
 }

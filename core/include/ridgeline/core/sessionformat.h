@@ -9,7 +9,8 @@ namespace ridgeline::core {
 // PRAGMA application_id of every session: "RDGL" in ASCII.
 inline constexpr std::int32_t kApplicationId = 0x5244474C;
 // PRAGMA user_version: the schema this build writes. Older versions are migrated on open.
-inline constexpr int kSchemaVersion = 2; // 2: operators, api_calls.external_id, comm_ops.seq
+inline constexpr int kSchemaVersion
+    = 3; // 2: operators, api_calls.external_id, comm_ops.seq; 3: kernels.graph_node_id, graph_range_kernels
 inline constexpr const char* kSessionExtension = ".ridge";
 
 // Meta keys every session carries.

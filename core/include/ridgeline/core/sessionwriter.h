@@ -55,6 +55,9 @@ public:
     Result<std::int64_t> internKernelName(std::string_view raw, std::string_view demangled = {});
     Result<std::int64_t> addKernels(std::span<const Kernel> kernels);
     Status addMetrics(std::span<const MetricValue> metrics);
+    // Marks kernels already written as part of a CUDA graph launch profiled as one range over
+    // `kernels` kernels (Kernel::graphRangeKernels).
+    Status setGraphRangeKernels(std::span<const std::int64_t> kernelIds, std::int64_t kernels);
     Result<std::int64_t> addMemOps(std::span<const MemOp> memops);
     Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
     Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
