@@ -20,6 +20,7 @@
 #include <ctime>
 #include <dlfcn.h>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -83,7 +84,7 @@ struct GraphNode {
 
 struct Graph {
     std::uint32_t id = 0;
-    std::vector<GraphNode> nodes;
+    std::vector<GraphNode> nodes {};
 };
 
 struct GraphExec {
@@ -101,11 +102,28 @@ struct Driver {
     std::uint32_t nextStreamId = 7;
     std::uint32_t nextGraphId = 1;
     std::uint64_t nextAddress = 0x7f0000000000ULL;
+    // Every handle the driver gave out stays reachable from here (never freed, as a program's
+    // handles live as long as it does; no leak for LeakSanitizer to report).
+    std::vector<std::shared_ptr<void>> handles;
 };
 Driver& driver()
 {
     static Driver* d = new Driver();
     return *d;
+}
+
+// A new handle object, kept by the driver. Caller holds the driver's mutex when `locked`.
+template <typename T, typename... Args> T* handle(bool locked, Args&&... args)
+{
+    auto object = std::make_shared<T>(T { std::forward<Args>(args)... });
+    T* raw = object.get();
+    if (locked) {
+        driver().handles.push_back(std::move(object));
+    } else {
+        std::lock_guard lock(driver().mutex);
+        driver().handles.push_back(std::move(object));
+    }
+    return raw;
 }
 
 thread_local Context* t_current = nullptr;
@@ -118,7 +136,7 @@ Stream* streamOf(CUstream stream, Context* context)
     std::lock_guard lock(d.mutex);
     auto& s = d.defaultStreams[{ context, 0 }];
     if (s == nullptr)
-        s = new Stream { d.nextStreamId++, context, 0 };
+        s = handle<Stream>(true, d.nextStreamId++, context, std::uint64_t { 0 });
     return s;
 }
 
@@ -184,7 +202,7 @@ Context* contextFor(int device)
             d.primary.resize(static_cast<std::size_t>(deviceCount()), nullptr);
         auto& c = d.primary.at(static_cast<std::size_t>(device));
         if (c == nullptr) {
-            c = new Context { d.nextContextId++, device };
+            c = handle<Context>(true, d.nextContextId++, device);
             created = c;
         }
         if (created == nullptr)
@@ -429,7 +447,7 @@ CUresult cuModuleLoadData(CUmodule* module, const void* image)
     if (module == nullptr || image == nullptr)
         return CUDA_ERROR_INVALID_VALUE;
     Api api(CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData, "cuModuleLoadData", nullptr);
-    *module = reinterpret_cast<CUmodule>(new int(1));
+    *module = reinterpret_cast<CUmodule>(handle<int>(false, 1));
     return api.done(kOk);
 }
 
@@ -438,7 +456,7 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const char* name)
     if (function == nullptr || name == nullptr)
         return CUDA_ERROR_INVALID_VALUE;
     Api api(CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction, "cuModuleGetFunction", nullptr);
-    *function = reinterpret_cast<CUfunction>(new Function { name, { 1, 1, 1 } });
+    *function = reinterpret_cast<CUfunction>(handle<Function>(false, std::string(name)));
     return api.done(kOk);
 }
 
@@ -461,7 +479,7 @@ CUresult cuStreamCreate(CUstream* stream, unsigned int)
     Api api(CUPTI_DRIVER_TRACE_CBID_cuStreamCreate, "cuStreamCreate", nullptr);
     Driver& d = driver();
     std::lock_guard lock(d.mutex);
-    *stream = reinterpret_cast<CUstream>(new Stream { d.nextStreamId++, t_current, 0 });
+    *stream = reinterpret_cast<CUstream>(handle<Stream>(true, d.nextStreamId++, t_current, std::uint64_t { 0 }));
     return api.done(kOk);
 }
 
@@ -672,7 +690,7 @@ CUresult cuGraphCreate(CUgraph* graph, unsigned int)
     Api api(CUPTI_DRIVER_TRACE_CBID_cuGraphCreate, "cuGraphCreate", nullptr);
     Driver& d = driver();
     std::lock_guard lock(d.mutex);
-    *graph = reinterpret_cast<CUgraph>(new Graph { d.nextGraphId++, {} });
+    *graph = reinterpret_cast<CUgraph>(handle<Graph>(true, d.nextGraphId++));
     return api.done(kOk);
 }
 
@@ -703,7 +721,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec* exec, CUgraph graph, unsigned 
     if (exec == nullptr || graph == nullptr)
         return CUDA_ERROR_INVALID_VALUE;
     Api api(CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", nullptr);
-    *exec = reinterpret_cast<CUgraphExec>(new GraphExec { reinterpret_cast<Graph*>(graph) });
+    *exec = reinterpret_cast<CUgraphExec>(handle<GraphExec>(false, reinterpret_cast<Graph*>(graph)));
     return api.done(kOk);
 }
 

@@ -345,7 +345,7 @@ int modeCrash(bool segv, int launches)
         launch(g_kernels.small, 16, 64);
         nvtxRangePop();
         if (i % 50 == 49)
-            usleep(30'000); // periodic flushes happen in between: some records reach the part file
+            usleep(60'000); // CUPTI's worker hands over the full buffers: some records reach the part file
     }
     void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     g_crashing = true;

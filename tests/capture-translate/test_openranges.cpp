@@ -43,8 +43,8 @@ TEST(OpenRanges, AResumedTranslatorClosesRangesStartedBeforeTheCrash)
 {
     ActivityTranslator before(1, {});
     TranslatedBatch written;
-    const auto start = testing::markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 42, 1000, "step", nullptr);
-    before.translate(*testing::asActivity(start), written);
+    const auto start = ridgeline::testing::markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 42, 1000, "step", nullptr);
+    before.translate(*ridgeline::testing::asActivity(start), written);
     EXPECT_TRUE(written.nvtxRanges.empty());
     const auto kept = decodeOpenRanges(encodeOpenRanges(before.openRangeList()));
     ASSERT_EQ(kept.size(), 1u);
@@ -53,8 +53,8 @@ TEST(OpenRanges, AResumedTranslatorClosesRangesStartedBeforeTheCrash)
     for (const auto& [id, range] : kept)
         after.resumeOpenRange(id, range);
     TranslatedBatch recovered;
-    const auto end = testing::markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_END, 5, 42, 2500, nullptr, nullptr);
-    after.translate(*testing::asActivity(end), recovered);
+    const auto end = ridgeline::testing::markerRecord(CUPTI_ACTIVITY_FLAG_MARKER_END, 5, 42, 2500, nullptr, nullptr);
+    after.translate(*ridgeline::testing::asActivity(end), recovered);
     ASSERT_EQ(recovered.nvtxRanges.size(), 1u);
     EXPECT_EQ(recovered.nvtxRanges[0].name, "step");
     EXPECT_EQ(recovered.nvtxRanges[0].startNs, 1000);
