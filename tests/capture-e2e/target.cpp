@@ -45,7 +45,7 @@ namespace {
 std::atomic<bool> g_crashing { false };
 int g_ledger = -1;
 
-void noteAllocation(const char* function)
+[[maybe_unused]] void noteAllocation(const char* function)
 {
     if (!g_crashing.load(std::memory_order_relaxed) || g_ledger < 0)
         return;
