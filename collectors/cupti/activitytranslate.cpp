@@ -203,6 +203,7 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& k, TranslatedBatch
     kernel.staticSharedBytes = k.staticSharedMemory;
     kernel.dynamicSharedBytes = k.dynamicSharedMemory;
     kernel.graphId = k.graphId;
+    kernel.graphNodeId = static_cast<std::int64_t>(k.graphNodeId);
     const std::string rawName = k.name ? k.name : "";
     if (auto nccl = ncclKernelInfo(rawName)) {
         PendingCommOp comm;
@@ -324,6 +325,21 @@ void ActivityTranslator::marker(const CUpti_ActivityMarker2& m, TranslatedBatch&
         return;
     }
     m_open[m.id] = OpenRange { std::move(range) };
+}
+
+std::vector<std::pair<std::uint32_t, core::NvtxRange>> ActivityTranslator::openRangeList() const
+{
+    std::vector<std::pair<std::uint32_t, core::NvtxRange>> out;
+    out.reserve(m_open.size());
+    for (const auto& [id, open] : m_open)
+        out.emplace_back(id, open.range);
+    return out;
+}
+
+void ActivityTranslator::resumeOpenRange(std::uint32_t markerId, core::NvtxRange range)
+{
+    range.processId = m_processId;
+    m_open[markerId] = OpenRange { std::move(range) };
 }
 
 void ActivityTranslator::markerData(const CUpti_ActivityMarkerData2& d)

@@ -61,6 +61,10 @@ public:
 
     // NVTX ranges started and not (yet) ended.
     std::size_t openRanges() const { return m_open.size(); }
+    // Those ranges by CUPTI marker id (kept in the part file for the crash path, openranges.h),
+    // and ranges started in an earlier life of the translator, whose end markers may still come.
+    std::vector<std::pair<std::uint32_t, core::NvtxRange>> openRangeList() const;
+    void resumeOpenRange(std::uint32_t markerId, core::NvtxRange range);
 
 private:
     struct OpenRange {

@@ -2,6 +2,7 @@
 // The launcher's half of the crash path (crashlog.h): a crash file becomes a part file. Not in
 // the injection library, which never reads sessions.
 #include "crashlog.h"
+#include "openranges.h"
 #include "partwriter.h"
 #include "ridgeline/collectors/launch/partfiles.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -23,6 +24,7 @@ core::Result<CrashRecovery> recoverCrashFile(
         return out;
     PartIdentity identity;
     TranslatedBatch batch;
+    OpenRanges open; // NVTX ranges the main part saw start: their ends may be in the crash file
     if (auto main = core::SessionReader::open(mainPart); main.ok()) {
         auto meta = main.value().meta();
         if (meta.ok()) {
@@ -30,6 +32,7 @@ core::Result<CrashRecovery> recoverCrashFile(
             identity.command = meta.value()[partmeta::Command];
             identity.sessionId = meta.value()[partmeta::SessionId];
             identity.pid = std::strtoll(meta.value()[partmeta::Pid].c_str(), nullptr, 10);
+            open = decodeOpenRanges(meta.value()[kOpenNvtxMeta]);
         }
         if (auto devices = main.value().devices(); devices.ok())
             batch.devices = devices.value();
@@ -40,6 +43,8 @@ core::Result<CrashRecovery> recoverCrashFile(
     if (part.hasError())
         return part.error();
     ActivityTranslator translator(part.value().processId(), namer);
+    for (auto& [id, range] : open)
+        translator.resumeOpenRange(id, std::move(range));
     auto& records = contents.value().records;
     for (std::size_t i = 0; i < records.size(); ++i) {
         // The strings the record pointed to in the dead process: point at the recovered copies.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "partwriter.h"
 
+#include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionformat.h"
 
 #include <utility>
@@ -89,6 +90,16 @@ Status PartWriter::write(const TranslatedBatch& batch)
                 }
             }
             RIDGELINE_TRY(m_writer.addMetrics(metrics));
+            // Kernels of profiled graph launches, by launch (all of this buffer's at once).
+            std::map<std::uint32_t, std::vector<GraphKernelRow>> graphKernels;
+            for (std::size_t i = 0; i < kernels.size(); ++i) {
+                const auto correlation = static_cast<std::uint32_t>(kernels[i].correlationId);
+                if (kernels[i].graphId != 0 && m_graphs.expects(correlation))
+                    graphKernels[correlation].push_back(GraphKernelRow { firstKernel + static_cast<std::int64_t>(i),
+                        batch.kernelNames.at(i), core::demangle(batch.kernelNames.at(i)), kernels[i].startNs });
+            }
+            for (auto& [correlation, rows] : graphKernels)
+                RIDGELINE_TRY(apply(m_graphs.kernels(correlation, std::move(rows))));
         }
         if (!batch.commOps.empty()) {
             std::vector<core::CommOp> ops;
@@ -129,6 +140,28 @@ Status PartWriter::addCounters(std::uint32_t correlationId, std::vector<core::Me
     auto& pending = m_pendingCounters[correlationId];
     for (auto& value : values)
         pending.push_back(std::move(value));
+    return {};
+}
+
+void PartWriter::expectGraphCounters(std::uint32_t correlationId)
+{
+    m_graphs.expect(correlationId);
+}
+
+Status PartWriter::addGraphCounters(std::uint32_t correlationId, std::vector<GraphRange> ranges)
+{
+    return apply(m_graphs.ranges(correlationId, std::move(ranges)));
+}
+
+Status PartWriter::apply(const GraphAttribution& attribution)
+{
+    if (attribution.empty())
+        return {};
+    RIDGELINE_TRY(m_writer.addMetrics(attribution.metrics));
+    if (!attribution.graphLevel.empty())
+        RIDGELINE_TRY(m_writer.setGraphRangeKernels(attribution.graphLevel, attribution.graphLevelKernels));
+    if (!attribution.warning.empty())
+        RIDGELINE_TRY(addWarning(attribution.warning));
     return {};
 }
 

@@ -8,6 +8,7 @@
 #include "activitytranslate.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/store/sessionwriter.h"
+#include "graphcounters.h"
 
 #include <cstdint>
 #include <map>
@@ -52,6 +53,12 @@ public:
     core::Status addCounters(std::uint32_t correlationId, std::vector<core::MetricValue> values);
     // Kernels profiled with counters: their ids are remembered so late counters still find them.
     void expectCounters(std::uint32_t correlationId);
+    // A CUDA graph launch profiled with counters, and its ranges once known (graphcounters.h):
+    // per kernel node, or graph-level (kept on the launch's first kernel, every kernel marked).
+    void expectGraphCounters(std::uint32_t correlationId);
+    core::Status addGraphCounters(std::uint32_t correlationId, std::vector<GraphRange> ranges);
+    // Graph launches whose ranges met none of their kernels (dropped or still in flight).
+    std::size_t orphanGraphCounters() const { return m_graphs.orphans(); }
 
     // Adds to the running count and stores it (capture.dropped_records is always present).
     core::Status addDropped(std::uint64_t records);
@@ -72,6 +79,7 @@ public:
 private:
     PartWriter(core::SessionWriter writer, std::int64_t processId);
     core::Status appendMeta(const char* key, std::string& text, const std::string& sentence);
+    core::Status apply(const GraphAttribution& attribution);
 
     core::SessionWriter m_writer;
     std::int64_t m_processId = 0;
@@ -81,6 +89,7 @@ private:
     std::map<std::uint32_t, std::vector<core::MetricValue>> m_pendingCounters; // by correlation id
     std::map<std::uint32_t, std::optional<std::int64_t>> m_expected; // correlation id -> kernel id once written
     std::map<std::string, std::int64_t> m_nameIds;
+    GraphCounters m_graphs;
 };
 
 } // namespace ridgeline::inject

@@ -87,7 +87,10 @@ RangeJudgement judgeRange(std::size_t before, std::size_t after, std::size_t dro
             shown, after - before);
         return j;
     }
-    if (!rangeNameMatches(rangeName, mangled, demangled)) {
+    // A launch the callback named no kernel for (it gave no symbol) cannot be checked by name; the
+    // launch gate still keeps other kernels out of its range.
+    const bool named = !mangled.empty() || !demangled.empty();
+    if (named && !rangeNameMatches(rangeName, mangled, demangled)) {
         j.outcome = RangeOutcome::Foreign;
         j.sentence = fmt::format(
             "the counter range of a launch of {} is named \"{}\"; the counters are not that launch's and are not kept.",

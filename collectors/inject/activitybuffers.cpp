@@ -3,6 +3,7 @@
 
 #include "cuptierrors.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <utility>
 
@@ -13,13 +14,26 @@ namespace {
 constexpr std::size_t kBufferSize = 8 * 1024 * 1024; // as CUPTI's samples: large enough for ~100k records
 constexpr std::size_t kAlignment = 8;
 
+// The fatal-signal path may not allocate: CUPTI's flush there can still ask for a buffer (for the
+// records it moves out of its own queues), so one buffer is reserved at start-up and handed out
+// then, once; any later request in that path gets none (CUPTI counts what it cannot store as
+// dropped records).
+std::atomic<bool> g_inSignal { false };
+std::atomic<std::uint8_t*> g_reserved { nullptr };
+
 void CUPTIAPI requestBuffer(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords)
 {
+    *maxNumRecords = 0; // as many as fit
+    if (g_inSignal.load()) {
+        std::uint8_t* reserved = g_reserved.exchange(nullptr);
+        *buffer = reserved;
+        *size = reserved != nullptr ? kBufferSize : 0;
+        return;
+    }
     void* memory = std::aligned_alloc(kAlignment, kBufferSize);
     // On failure CUPTI gets no buffer and counts what it cannot store as dropped records.
     *buffer = static_cast<std::uint8_t*>(memory);
     *size = memory ? kBufferSize : 0;
-    *maxNumRecords = 0; // as many as fit
 }
 
 BufferCompleted g_completed = nullptr;
@@ -60,6 +74,8 @@ ActivitySetup enableActivities(BufferCompleted completed, std::uint32_t flushPer
 {
     ActivitySetup setup;
     g_completed = completed;
+    if (g_reserved.load() == nullptr)
+        g_reserved.store(static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferSize)));
     if (const CUptiResult r = cuptiActivityRegisterCallbacks(requestBuffer, completeBuffer); r != CUPTI_SUCCESS) {
         setup.error = cuptiErrorSentence(r, CuptiStage::Tracing, "cuptiActivityRegisterCallbacks");
         return setup;
@@ -100,6 +116,11 @@ std::uint64_t droppedRecords(CUcontext context, std::uint32_t streamId)
     if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) != CUPTI_SUCCESS)
         return 0;
     return dropped;
+}
+
+void enterSignalPath() noexcept
+{
+    g_inSignal.store(true);
 }
 
 void releaseBuffer(std::uint8_t* buffer)

@@ -32,6 +32,11 @@ std::vector<const CUpti_Activity*> bufferRecords(std::uint8_t* buffer, std::size
 // Records CUPTI dropped for this context and stream since the last call.
 std::uint64_t droppedRecords(CUcontext context, std::uint32_t streamId);
 
+// From here on the buffer request callback allocates nothing (called by the fatal-signal handler
+// before it asks CUPTI to flush): it hands out the one buffer reserved by enableActivities, then
+// none. Async-signal-safe.
+void enterSignalPath() noexcept;
+
 // Frees a buffer handed out by the request callback.
 void releaseBuffer(std::uint8_t* buffer);
 

@@ -6,7 +6,9 @@
 #include "crashlog.h"
 #include "fatalsignals.h"
 #include "injectionconfig.h"
+#include "openranges.h"
 #include "partwriter.h"
+#include "periodicflush.h"
 
 #include <atomic>
 #include <cstdio>
@@ -21,6 +23,9 @@
 #include <pthread.h>
 #include <set>
 #include <unistd.h>
+
+// Exported by libcupti.so.13 and documented in the CUPTI guide, declared by no header.
+extern "C" CUptiResult CUPTIAPI cuptiNvtxInitialize2(void* pfnGetExportTable);
 
 namespace ridgeline::inject {
 
@@ -38,6 +43,8 @@ struct Capture {
     bool droppedPrinted = false;
     std::atomic<bool> finished { false };
     std::atomic<bool> inSignal { false };
+    PeriodicFlush periodicFlush; // cuptiActivityFlushAll(0) every RIDGELINE_FLUSH_PERIOD_MS
+    std::string openNvtx; // the part's capture.open_nvtx as last written
     // The crash file (crashlog.h), opened at start-up: all the signal handler writes to.
     int crashFd = -1;
     std::string crashPath;
@@ -174,6 +181,11 @@ void CUPTIAPI onBuffer(
     if (batch.unknownRecords > 0)
         (void)capture->part->addWarning(
             "CUPTI delivered records of kinds Ridgeline does not record; they were skipped.");
+    // The ranges still open, for the crash path: their ends may come from the crash file.
+    if (std::string open = encodeOpenRanges(capture->translator->openRangeList()); open != capture->openNvtx) {
+        (void)capture->part->setMeta(kOpenNvtxMeta, open);
+        capture->openNvtx = std::move(open);
+    }
     noteDropped(*capture, droppedRecords(context, streamId));
 }
 
@@ -184,6 +196,7 @@ void finishCapture()
         return;
     if (capture->counters)
         capture->counters->stop();
+    capture->periodicFlush.stop();
     (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     std::lock_guard lock(capture->mutex);
     if (!capture->part)
@@ -197,6 +210,12 @@ void finishCapture()
             std::to_string(orphans)
                 + " kernels were profiled whose activity record never arrived; their counters "
                   "are not in the session.",
+            false);
+    if (const auto orphans = capture->part->orphanGraphCounters(); orphans > 0)
+        report(*capture,
+            std::to_string(orphans)
+                + " CUDA graph launches were profiled whose kernel records never arrived; their counters are not "
+                  "in the session.",
             false);
     if (capture->translator && capture->translator->openRanges() > 0)
         report(*capture,
@@ -227,6 +246,7 @@ void onFatalSignal(int signal)
     Capture* capture = g_capture;
     if (!ownedHere(capture) || capture->finished.load() || capture->crashFd < 0 || capture->inSignal.exchange(true))
         return;
+    enterSignalPath(); // CUPTI may ask for a buffer while it flushes: the reserved one, no malloc
     (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     (void)crashWriteSignal(capture->crashFd, signal);
 }
@@ -296,21 +316,47 @@ int finishUntraced(Capture& capture)
 // Where the counter collector's values, replay passes and problems go: the part file and stderr.
 CounterSink counterSink(Capture* capture)
 {
+    // A forked child shares the part file's descriptor: it never writes (ownedHere).
     CounterSink sink;
     sink.expect = [capture](std::uint32_t correlationId) {
+        if (!ownedHere(capture))
+            return;
         std::lock_guard guard(capture->mutex);
         if (capture->part)
             capture->part->expectCounters(correlationId);
     };
     sink.values = [capture](std::uint32_t correlationId, std::vector<core::MetricValue> values) {
+        if (!ownedHere(capture))
+            return;
         std::lock_guard guard(capture->mutex);
         if (!capture->part)
             return;
         if (auto added = capture->part->addCounters(correlationId, std::move(values)); added.hasError())
             report(*capture, "writing counters failed (" + added.error().message + ").", false);
     };
-    sink.problem = [capture](const std::string& sentence, bool fatal) { reportLocked(*capture, sentence, fatal); };
+    sink.problem = [capture](const std::string& sentence, bool fatal) {
+        if (ownedHere(capture))
+            reportLocked(*capture, sentence, fatal);
+    };
+    sink.expectGraph = [capture](std::uint32_t correlationId) {
+        if (!ownedHere(capture))
+            return;
+        std::lock_guard guard(capture->mutex);
+        if (capture->part)
+            capture->part->expectGraphCounters(correlationId);
+    };
+    sink.graphValues = [capture](std::uint32_t correlationId, std::vector<GraphRange> ranges) {
+        if (!ownedHere(capture))
+            return;
+        std::lock_guard guard(capture->mutex);
+        if (!capture->part)
+            return;
+        if (auto added = capture->part->addGraphCounters(correlationId, std::move(ranges)); added.hasError())
+            report(*capture, "writing counters failed (" + added.error().message + ").", false);
+    };
     sink.passes = [capture](const std::string& passes) {
+        if (!ownedHere(capture))
+            return;
         std::lock_guard guard(capture->mutex);
         if (capture->part)
             (void)capture->part->setMeta("capture.replay_passes", passes);
@@ -355,6 +401,12 @@ int setUp()
         reportLocked(*capture, setup.error, true);
         return finishUntraced(*capture);
     }
+    // CUPTI's own periodic flush hands over only full buffers: complete ones are asked for here.
+    if (!capture->periodicFlush.start(config.flushPeriodMs, [] { (void)cuptiActivityFlushAll(0); }))
+        reportLocked(*capture,
+            "the periodic flush could not be started; records reach the part file when CUPTI's buffers fill and "
+            "at exit.",
+            false);
 
     if (config.metricsMode != MetricsMode::None) {
         auto counters = CounterCollector::start(config, counterSink(capture));
@@ -387,16 +439,10 @@ int startCapture() noexcept
 
 int forwardNvtxInjection(void* getExportTable) noexcept
 {
-    // CUPTI's own entry point, found in libcupti (not this library, which exports the same name).
-    Dl_info info {};
-    if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || !info.dli_fname)
-        return 0;
-    void* cupti = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    if (!cupti)
-        return 0;
-    using Entry = int (*)(void*);
-    auto* entry = reinterpret_cast<Entry>(dlsym(cupti, "InitializeInjectionNvtx2"));
-    return entry ? entry(getExportTable) : 0;
+    // As the CUPTI guide says a CUPTI-based injection library should ("Initialization to Receive
+    // NVTX Callbacks or Activity Records"): libcupti.so.13 exports cuptiNvtxInitialize2, which no
+    // header declares.
+    return cuptiNvtxInitialize2(getExportTable) == CUPTI_SUCCESS ? 1 : 0;
 }
 
 } // namespace ridgeline::inject

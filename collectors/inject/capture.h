@@ -10,8 +10,8 @@ namespace ridgeline::inject {
 // (the CUDA driver's convention for InitializeInjection).
 int startCapture() noexcept;
 
-// Hands NVTX's injection call (NVTX_INJECTION64_PATH) to CUPTI, which records the NVTX ranges.
-// Returns CUPTI's answer, 0 when CUPTI cannot be found.
+// Hands NVTX's injection call (NVTX_INJECTION64_PATH) to CUPTI (cuptiNvtxInitialize2), which
+// records the NVTX ranges. Returns 1 when CUPTI took it, else 0.
 int forwardNvtxInjection(void* getExportTable) noexcept;
 
 } // namespace ridgeline::inject

@@ -3,6 +3,7 @@
 
 #include "cuptierrors.h"
 
+#include <algorithm>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
@@ -110,7 +111,7 @@ core::Status ContextProfiler::prepareCounterData(Group& group)
     return {};
 }
 
-core::Status ContextProfiler::configure(std::size_t groupIndex)
+core::Status ContextProfiler::configure(std::size_t groupIndex, bool graph)
 {
     m_configured = kNotConfigured;
     Group& group = m_groups.at(groupIndex);
@@ -124,20 +125,22 @@ core::Status ContextProfiler::configure(std::size_t groupIndex)
     config.pCounterDataImage = group.counterData.data();
     config.range = CUPTI_AutoRange;
     config.replayMode = CUPTI_KernelReplay;
-    config.maxRangesPerPass = 1; // one kernel between Start and Stop
+    // One kernel between Start and Stop; a graph launch may add a range per kernel node.
+    config.maxRangesPerPass = graph ? kRangesPerImage : 1;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.passIndex = 0;
     config.targetNestingLevel = 1;
     RIDGELINE_CUPTI(cuptiRangeProfilerSetConfig, config);
     m_configured = groupIndex;
+    m_configuredForGraph = graph;
     return {};
 }
 
 core::Status ContextProfiler::begin(std::size_t groupIndex)
 {
     const Group& group = m_groups.at(groupIndex);
-    if (m_configured != groupIndex || group.ranges >= kRangesPerImage)
+    if (m_configured != groupIndex || m_configuredForGraph || group.ranges >= kRangesPerImage)
         RIDGELINE_TRY(configure(groupIndex));
     CUpti_RangeProfiler_Start_Params start {};
     start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
@@ -217,6 +220,74 @@ core::Result<ContextProfiler::LaunchCounters> ContextProfiler::collect(
     auto collected = collectedValues(group.config.metrics(), values.value());
     out.values = std::move(collected.values);
     out.missing = std::move(collected.missing);
+    return out;
+}
+
+core::Status ContextProfiler::beginGraph()
+{
+    // A fresh image for every graph launch: its kernel nodes may fill many ranges.
+    RIDGELINE_TRY(configure(0, true));
+    CUpti_RangeProfiler_Start_Params start {};
+    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    start.pRangeProfilerObject = m_object;
+    if (const CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
+        m_configured = kNotConfigured;
+        return failure(r, "cuptiRangeProfilerStart");
+    }
+    m_active = 0;
+    m_started = true;
+    return {};
+}
+
+core::Result<ContextProfiler::GraphLaunchCounters> ContextProfiler::endGraph()
+{
+    if (!m_started)
+        return core::makeError(core::ErrorCode::Internal, "ContextProfiler::endGraph() without beginGraph()");
+    m_started = false;
+    m_configured = kNotConfigured; // the next launch configures again (a fresh image)
+    Group& group = m_groups.at(0);
+    CUpti_RangeProfiler_Stop_Params stop {};
+    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    stop.pRangeProfilerObject = m_object;
+    RIDGELINE_CUPTI(cuptiRangeProfilerStop, stop);
+    if (!stop.isAllPassSubmitted)
+        return core::makeError(core::ErrorCode::Internal,
+            "CUPTI did not replay every counter pass of a CUDA graph launch; that launch has no counters.");
+    CUpti_RangeProfiler_DecodeData_Params decode {};
+    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    decode.pRangeProfilerObject = m_object;
+    RIDGELINE_CUPTI(cuptiRangeProfilerDecodeData, decode);
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info {};
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = group.counterData.data();
+    info.counterDataImageSize = group.counterData.size();
+    RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
+    group.ranges = kRangesPerImage; // used up: a kernel launch starts a fresh image
+
+    GraphLaunchCounters out;
+    const auto judgement = judgeGraphRanges(info.numTotalRanges, decode.numOfRangeDropped);
+    if (!judgement.keep) {
+        out.lost = judgement.sentence;
+        return out;
+    }
+    for (std::size_t index = 0; index < info.numTotalRanges; ++index) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range {};
+        range.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
+        range.pCounterDataImage = group.counterData.data();
+        range.counterDataImageSize = group.counterData.size();
+        range.rangeIndex = index;
+        range.rangeDelimiter = "/";
+        RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo, range);
+        auto values = group.config.evaluate(group.counterData, index);
+        if (values.hasError())
+            return values.error();
+        auto collected = collectedValues(group.config.metrics(), values.value());
+        for (auto& name : collected.missing) {
+            if (std::find(out.missing.begin(), out.missing.end(), name) == out.missing.end())
+                out.missing.push_back(std::move(name));
+        }
+        out.ranges.push_back(GraphRange { range.rangeName ? range.rangeName : "", std::move(collected.values) });
+    }
     return out;
 }
 

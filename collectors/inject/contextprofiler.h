@@ -9,6 +9,7 @@
 #pragma once
 
 #include "counterconfig.h"
+#include "graphcounters.h"
 #include "rangecheck.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
@@ -50,6 +51,17 @@ public:
     // The counters of the one kernel launched since begin(), whose names are given to check the range.
     core::Result<LaunchCounters> end(std::string_view mangled, std::string_view demangled);
 
+    // A CUDA graph launch (GPU counters): a fresh counter data image that takes up to
+    // kRangesPerImage ranges in one pass, and every range it holds after the launch
+    // (graphcounters.h pairs them with the launch's kernels).
+    struct GraphLaunchCounters {
+        std::vector<GraphRange> ranges;
+        std::vector<std::string> missing; // counters not collected in some range (not stored as 0)
+        std::string lost; // why the launch has no counters
+    };
+    core::Status beginGraph();
+    core::Result<GraphLaunchCounters> endGraph();
+
 private:
     struct Group {
         CounterConfig config;
@@ -59,7 +71,7 @@ private:
     static constexpr std::size_t kNotConfigured = static_cast<std::size_t>(-1);
     ContextProfiler() = default;
     core::Status prepareCounterData(Group& group);
-    core::Status configure(std::size_t group);
+    core::Status configure(std::size_t group, bool graph = false);
     core::Result<LaunchCounters> collect(Group& group, std::string_view mangled, std::string_view demangled);
 
     CUpti_RangeProfiler_Object* m_object = nullptr;
@@ -68,6 +80,7 @@ private:
     std::size_t m_active = 0;
     std::size_t m_configured = kNotConfigured; // the group SetConfig was last given
     bool m_started = false;
+    bool m_configuredForGraph = false; // SetConfig was given for a graph launch (many ranges per pass)
 };
 
 } // namespace ridgeline::inject

@@ -24,7 +24,15 @@ namespace ridgeline::inject {
 
 namespace {
 
-bool isLaunch(CUpti_CallbackId cbid)
+// The driver calls that launch work on a context (docs/CAPTURE.md "Serialisation").
+enum class LaunchKind {
+    None,
+    Kernel, // one kernel, named by the callback's symbol: can be profiled
+    Graph, // cuGraphLaunch: the graph's kernels, one correlation id; profiled as a graph launch
+    GateOnly, // kernels on several contexts at once: never profiled, but waits like any launch
+};
+
+LaunchKind launchKindOf(CUpti_CallbackId cbid)
 {
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -33,11 +41,34 @@ bool isLaunch(CUpti_CallbackId cbid)
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return true;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+        return LaunchKind::Kernel;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+        return LaunchKind::Graph;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice:
+        return LaunchKind::GateOnly;
     default:
-        return false;
+        return LaunchKind::None;
     }
 }
+
+constexpr CUpti_CallbackId kLaunchCallbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+};
 
 std::int64_t currentThread()
 {
@@ -58,6 +89,7 @@ struct ActiveLaunch {
     std::uint32_t correlationId = 0;
     std::string mangled;
     const void* plainContext = nullptr;
+    bool graph = false;
 };
 thread_local ActiveLaunch t_active;
 
@@ -76,6 +108,7 @@ struct CounterCollector::Impl {
     std::map<CUcontext, bool> failedContexts;
     bool passesReported = false;
     bool stopped = false;
+    pid_t owner = ::getpid(); // a forked child (no exec) profiles nothing: its records are not kept
 
     ContextProfiler* profilerFor(CUcontext context)
     {
@@ -126,11 +159,14 @@ struct CounterCollector::Impl {
         return 0;
     }
 
-    void onLaunch(const CUpti_CallbackData& data)
+    void onLaunch(const CUpti_CallbackData& data, LaunchKind kind)
     {
         if (data.callbackSite == CUPTI_API_ENTER) {
+            if (::getpid() != owner)
+                return;
             ContextProfiler* profiler = nullptr;
             std::size_t group = 0;
+            const bool graph = kind == LaunchKind::Graph;
             {
                 std::lock_guard lock(stateMutex);
                 // No launch will be profiled any more: no launch needs to wait either.
@@ -139,9 +175,11 @@ struct CounterCollector::Impl {
                 const std::string symbol = data.symbolName ? data.symbolName : "";
                 const bool needsName = !config.kernelRegex.empty();
                 const bool inside = config.nvtxRange.empty() || ranges.inside(currentThread(), config.nvtxRange);
-                if (filter->select(symbol, needsName ? core::demangle(symbol) : std::string(), inside)) {
+                // A graph launch names no kernel: a name filter cannot select it.
+                const bool selectable = kind == LaunchKind::Kernel || (graph && !needsName);
+                if (selectable && filter->select(symbol, needsName ? core::demangle(symbol) : std::string(), inside)) {
                     profiler = profilerFor(data.context);
-                    if (profiler)
+                    if (profiler && !graph)
                         group = groupFor(*profiler, data.symbolName);
                 }
             }
@@ -153,14 +191,18 @@ struct CounterCollector::Impl {
             }
             launchMutex.lock();
             gate.enterProfiled(data.context);
-            if (auto begun = profiler->begin(group); begun.hasError()) {
+            if (auto begun = graph ? profiler->beginGraph() : profiler->begin(group); begun.hasError()) {
                 gate.exitProfiled(data.context);
                 launchMutex.unlock();
                 sink.problem(begun.error().message, false);
                 return;
             }
-            sink.expect(data.correlationId);
-            t_active = ActiveLaunch { profiler, data.correlationId, data.symbolName ? data.symbolName : "", nullptr };
+            if (graph)
+                sink.expectGraph(data.correlationId);
+            else
+                sink.expect(data.correlationId);
+            t_active
+                = ActiveLaunch { profiler, data.correlationId, data.symbolName ? data.symbolName : "", nullptr, graph };
             return;
         }
         ActiveLaunch active = std::move(t_active);
@@ -171,6 +213,10 @@ struct CounterCollector::Impl {
         }
         if (!active.profiler)
             return;
+        if (active.graph) {
+            endGraph(active, data.context);
+            return;
+        }
         auto counters = active.profiler->end(active.mangled, core::demangle(active.mangled));
         gate.exitProfiled(data.context);
         launchMutex.unlock();
@@ -189,6 +235,28 @@ struct CounterCollector::Impl {
                 false);
         if (!c.values.empty())
             sink.values(active.correlationId, std::move(c.values));
+    }
+
+    void endGraph(const ActiveLaunch& active, CUcontext context)
+    {
+        auto counters = active.profiler->endGraph();
+        gate.exitProfiled(context);
+        launchMutex.unlock();
+        if (counters.hasError()) {
+            sink.graphValues(active.correlationId, {});
+            sink.problem(counters.error().message, false);
+            return;
+        }
+        auto& c = counters.value();
+        if (!c.lost.empty())
+            sink.problem(c.lost, false);
+        if (!c.missing.empty())
+            sink.problem(
+                fmt::format("{} counter{} could not be collected for a CUDA graph launch (recorded as missing, "
+                            "not 0): {}.",
+                    c.missing.size(), c.missing.size() == 1 ? "" : "s", fmt::join(c.missing, ", ")),
+                false);
+        sink.graphValues(active.correlationId, std::move(c.ranges));
     }
 
     void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data)
@@ -268,8 +336,9 @@ void CUPTIAPI callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Callba
     auto* impl = static_cast<CounterCollector::Impl*>(userdata);
     if (!impl || !data)
         return;
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && isLaunch(cbid)) {
-        impl->onLaunch(*static_cast<const CUpti_CallbackData*>(data));
+    if (const LaunchKind kind = domain == CUPTI_CB_DOMAIN_DRIVER_API ? launchKindOf(cbid) : LaunchKind::None;
+        kind != LaunchKind::None) {
+        impl->onLaunch(*static_cast<const CUpti_CallbackData*>(data), kind);
     } else if (domain == CUPTI_CB_DOMAIN_NVTX) {
         impl->onNvtx(cbid, *static_cast<const CUpti_NvtxData*>(data));
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
@@ -295,10 +364,7 @@ core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const In
     };
     if (const CUptiResult r = cuptiSubscribe(&impl->subscriber, callback, impl.get()); r != CUPTI_SUCCESS)
         return fail(r, "cuptiSubscribe");
-    for (const CUpti_CallbackId cbid : { CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-             CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-             CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-             CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz }) {
+    for (const CUpti_CallbackId cbid : kLaunchCallbacks) {
         if (const CUptiResult r = cuptiEnableCallback(1, impl->subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
             r != CUPTI_SUCCESS) {
             cuptiUnsubscribe(impl->subscriber);

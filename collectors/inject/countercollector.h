@@ -5,6 +5,7 @@
 // groups, errors) live in pure units with their own tests.
 #pragma once
 
+#include "graphcounters.h"
 #include "injectionconfig.h"
 #include "launchfilter.h"
 #include "ridgeline/core/model/model.h"
@@ -25,6 +26,9 @@ struct CounterSink {
     std::function<void(const std::string& sentence, bool fatal)> problem;
     // Replay passes per config group, once the first context is set up ("3" or "3+1").
     std::function<void(const std::string& passes)> passes;
+    // A CUDA graph launch is about to be profiled, and the ranges it left (graphcounters.h).
+    std::function<void(std::uint32_t correlationId)> expectGraph;
+    std::function<void(std::uint32_t correlationId, std::vector<GraphRange>)> graphValues;
 };
 
 class CounterCollector {

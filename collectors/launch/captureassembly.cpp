@@ -149,7 +149,12 @@ core::Status publish(const std::string& from, const std::string& to, bool overwr
 struct Recovered {
     std::vector<std::string> copies;
     bool allComplete = true;
+    // Part meta the session keeps (each value once, in part order): capture.metrics,
+    // capture.replay_passes and capture.signal (the signal a process died of, from its crash file).
+    std::map<std::string, std::vector<std::string>> carried;
 };
+
+constexpr const char* kCarriedMeta[] = { "capture.metrics", "capture.replay_passes", "capture.signal" };
 
 // A process that died of a signal left `<host>-<pid>.crash` (records its handler flushed): each
 // non-empty one becomes a part of its own before the parts are read.
@@ -199,6 +204,10 @@ Recovered recoverParts(const AssemblyRequest& request, const std::string& recove
             addOnce(result.errors, it->second);
         if (auto it = s.meta.find("capture.warning"); it != s.meta.end())
             addOnce(result.warnings, it->second);
+        for (const char* key : kCarriedMeta) {
+            if (auto it = s.meta.find(key); it != s.meta.end())
+                addOnce(recovered.carried[key], it->second);
+        }
         recovered.copies.push_back(copy.value());
     }
     return recovered;
@@ -236,6 +245,8 @@ core::Status amend(
         amendment.meta["capture.error"] = joined(errors);
     if (!result.warnings.empty())
         amendment.meta["capture.warning"] = joined(result.warnings);
+    for (const auto& [key, values] : recovered.carried)
+        amendment.meta[key] = joined(values);
     amendment.ceilingsByUuid = std::move(ceilings.value().byUuid);
     amendment.processes = { request.program };
     amendment.recomputeVerdicts = true;

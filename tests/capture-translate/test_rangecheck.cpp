@@ -148,6 +148,9 @@ TEST(RangeCheck, DroppedForeignAndEmptyRangesAreNotCounted)
     EXPECT_NE(other.sentence.find("is named \"scale\""), std::string::npos);
     EXPECT_FALSE(rangeNameMatches("", mangled, demangled));
     EXPECT_FALSE(rangeNameMatches("gem", mangled, demangled));
+    // A launch whose callback named no kernel (no symbol) is not checked by name; one range is its.
+    EXPECT_EQ(judgeRange(0, 1, 0, "scale", "", "").outcome, RangeOutcome::Counted);
+    EXPECT_EQ(judgeRange(0, 2, 0, "scale", "", "").outcome, RangeOutcome::Foreign);
 }
 
 TEST(RangeCheck, CountersThatCouldNotBeCollectedAreMissingNotZero)

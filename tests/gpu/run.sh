@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # GPU validation kit (tests/gpu/README.md): builds the kit, captures each program with
 # `ridgeline capture`, checks counted FLOPs (±1 %) and DRAM bytes (±10 %) against the analytic
-# values each program prints, the verdicts, copies, NVTX ranges, processes and crash handling;
-# compares with `ncu --csv` where ncu exists; times capture overhead; prints one table.
+# values each program prints, the verdicts, copies, NVTX ranges, processes, crash and abort
+# handling (every launch before the signal kept), multithreaded serialisation, CUDA graphs, tensor
+# work per type, `ridgeline metrics` passes against the capture's, counter ceilings against ncu's
+# peak x clock; compares with `ncu --csv` where ncu exists; times capture overhead; prints one table.
 # Needs a GPU. Usage: tests/gpu/run.sh [BUILD_DIR]   (default: build). Exit 0 when every check passes.
 set -uo pipefail
 
@@ -16,7 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 cmake --build "$BUILD" --target ridgeline ridgeline-inject ridgeline-gpu-kit >/dev/null || { echo "run.sh: build failed" >&2; exit 2; }
 "$RIDGELINE" devices >/dev/null 2>&1 || { "$RIDGELINE" devices; echo "run.sh: needs a GPU" >&2; exit 2; }
 
-PROGRAMS=(stream_triad sgemm dgemm gemm_bf16 copies latency streams nvtx_loop forks crash)
+PROGRAMS=(stream_triad sgemm dgemm gemm_bf16 copies latency streams nvtx_loop forks crash abort threads graphs)
 NCU=$(command -v ncu || true)
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
@@ -82,11 +84,37 @@ for e in expect:
         row("processes with kernels", e["processes"], count, count == e["processes"])
     elif "crash" in e:
         (kernels,) = db.execute("SELECT count(*) FROM kernels").fetchone()
-        row("exit status", 139, capture_rc, int(capture_rc) == 139)
+        want_rc = 134 if e["crash"] == "SIGABRT" else 139
+        row("exit status", want_rc, capture_rc, int(capture_rc) == want_rc)
         row("session status", "partial", meta.get("status"), meta.get("status") == "partial")
-        row("launches kept (of those before the crash)", f">0, ≤{e['launches_before_crash']}", kernels,
-            0 < kernels <= e["launches_before_crash"])
-if program != "crash":
+        # The fatal-signal handler flushes what CUPTI holds: every launch before the signal is kept.
+        row("every launch before the signal kept", e["launches_before_crash"], kernels,
+            kernels == e["launches_before_crash"])
+        row("signal recovered from the crash file", "warning", "found" if "died of signal" in meta.get(
+            "capture.warning", "") else "missing", "died of signal" in meta.get("capture.warning", ""))
+    elif "serialised" in e:
+        warning = meta.get("capture.warning", "")
+        row("no range held another launch", "no 'instead of one' warning",
+            "warning" if "instead of one" in warning else "none", "instead of one" not in warning)
+    elif "graph" in e:
+        launches, nodes = e["launches"], e["nodes"]
+        (graph_kernels,) = db.execute("SELECT count(*) FROM kernels WHERE graph_id != 0").fetchone()
+        row("graph kernels recorded with their graph id", launches * nodes, graph_kernels,
+            graph_kernels == launches * nodes)
+        reasons = [r for (r,) in db.execute(
+            "SELECT v.reason FROM verdicts v JOIN kernels k ON k.id = v.kernel_id WHERE k.graph_id != 0")]
+        (marked,) = db.execute("SELECT count(*) FROM kernels WHERE graph_id != 0 AND graph_range_kernels > 0").fetchone()
+        per_node = reasons and all(not r.startswith("unknown") and "graph-level" not in r for r in reasons)
+        graph_level = marked == launches * nodes
+        found = "per kernel node" if per_node else "graph-level" if graph_level else "none"
+        # What CUPTI's auto range + kernel replay does with a graph launch: either is handled.
+        row("graph launch counters (per node or graph-level)", "per kernel node | graph-level", found,
+            found != "none")
+        if found == "graph-level":
+            (first,) = db.execute("SELECT count(*) FROM kernels k JOIN verdicts v ON v.kernel_id = k.id "
+                                  "WHERE k.graph_id != 0 AND v.reason LIKE 'graph-level counters (one range%'").fetchone()
+            row("graph-level counters on each launch's first kernel", launches, first, first == launches)
+if program not in ("crash", "abort"):
     row("exit status", plain_rc, capture_rc, plain_rc == capture_rc)
     row("session status", "complete", meta.get("status"), meta.get("status") == "complete")
 if ncu_csv:
@@ -143,6 +171,78 @@ for program in "${PROGRAMS[@]}"; do
     fi
     check "$program" "$WORK" "$plain_rc" "$capture_rc" "$t0" "$t1" "$t2" "$t3" "$ncu_csv" >>"$RESULTS"
 done
+
+# Tensor work per type (gemm_bf16 is a cuBLAS BF16 GEMM): booked as BF16 tensor, not FP16 (the
+# x512 estimate); `ridgeline metrics` (local GPU) gives the passes the capture recorded.
+"$RIDGELINE" metrics --format json >"$WORK/metrics.json" 2>"$WORK/metrics.err"
+python3 - "$WORK" >>"$RESULTS" <<'PY'
+import json, sqlite3, sys
+work = sys.argv[1]
+rows = []
+def row(program, check, expected, measured, ok):
+    rows.append((program, check, str(expected), str(measured), "PASS" if ok else "FAIL"))
+try:
+    report = json.load(open(f"{work}/gemm_bf16.json"))
+    tensor = {}
+    for k in report["kernels"]:
+        for res, flops in k["flops_by_precision"].items():
+            if res.endswith("_tensor"):
+                tensor[res] = tensor.get(res, 0) + flops
+    total = sum(tensor.values())
+    share = tensor.get("BF16_tensor", 0) / total if total else 0
+    row("gemm_bf16", "tensor FLOPs booked as BF16", "≥ 99 %", f"{share * 100:.1f} % of {total:.4g}", share >= 0.99)
+    estimated = any(k.get("tensor_flops_estimated") for k in report["kernels"])
+    row("gemm_bf16", "tensor FLOPs counted, not the x512 estimate", "counted",
+        "estimate" if estimated else "counted", not estimated)
+except Exception as e:
+    row("gemm_bf16", "tensor FLOPs per type", "report", f"unreadable ({e})", False)
+try:
+    doc = json.load(open(f"{work}/metrics.json"))
+    passes = "+".join(str(g["passes"]) for g in doc["config_images"])
+    db = sqlite3.connect(f"file:{work}/sgemm.ridge?mode=ro", uri=True)
+    recorded = dict(db.execute("SELECT key, value FROM meta")).get("capture.replay_passes")
+    row("sgemm", f"replay passes = ridgeline metrics ({doc['chip']})", passes, recorded, passes == recorded)
+except Exception as e:
+    row("sgemm", "replay passes = ridgeline metrics", "metrics json", f"unreadable ({e})", False)
+for r in rows:
+    print("\t".join(r))
+PY
+# Counter ceilings against Nsight Compute's own peak_sustained x clock, on the sgemm run (±10 %:
+# the clock of the two runs can differ a little).
+if [[ -n "$NCU" ]]; then
+    peaks="sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained,sm__cycles_elapsed.avg.per_second"
+    peaks+=",dram__bytes.sum.peak_sustained,dram__cycles_elapsed.avg.per_second"
+    peaks+=",lts__t_bytes.sum.peak_sustained,lts__cycles_elapsed.avg.per_second"
+    peaks+=",l1tex__t_bytes.sum.peak_sustained,l1tex__cycles_elapsed.avg.per_second"
+    "$NCU" --csv --page raw --launch-count 1 --metrics "$peaks" "$BIN/sgemm" >"$WORK/peaks.ncu.csv" 2>/dev/null
+    python3 - "$WORK" >>"$RESULTS" <<'PY'
+import csv, sqlite3, sys
+work = sys.argv[1]
+lines = [l for l in open(f"{work}/peaks.ncu.csv") if l.startswith('"')]
+table = list(csv.reader(lines))
+rows = []
+if len(table) > 2:
+    head, data = table[0], table[2]
+    v = lambda m: float(data[head.index(m)].replace(",", "")) if m in head else 0.0
+    expected = {
+        "FP32": 2 * v("sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained") * v("sm__cycles_elapsed.avg.per_second"),
+        "DRAM": v("dram__bytes.sum.peak_sustained") * v("dram__cycles_elapsed.avg.per_second"),
+        "L2": v("lts__t_bytes.sum.peak_sustained") * v("lts__cycles_elapsed.avg.per_second"),
+        "L1": v("l1tex__t_bytes.sum.peak_sustained") * v("l1tex__cycles_elapsed.avg.per_second"),
+    }
+    db = sqlite3.connect(f"file:{work}/sgemm.ridge?mode=ro", uri=True)
+    ours = {r: val for r, val in db.execute("SELECT resource, value FROM ceilings WHERE source = 'counters'")}
+    for res, want in expected.items():
+        got = ours.get(res, 0.0)
+        ok = want > 0 and abs(got - want) <= 0.10 * want
+        rows.append(("sgemm", f"{res} counter ceiling vs ncu peak x clock ±10%", f"{want:.4g}", f"{got:.4g}",
+                     "PASS" if ok else "FAIL"))
+else:
+    rows.append(("sgemm", "counter ceilings vs ncu", "ncu csv", "no rows", "FAIL"))
+for r in rows:
+    print("\t".join(r))
+PY
+fi
 
 "$RIDGELINE" devices | head -4
 # One table, then the verdict of the run.

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace ridgeline;
 using namespace ridgeline::collectors;
@@ -25,6 +26,18 @@ constexpr const char* kUuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
 // FFMA peak: 132 SMs x 128 FP32 lanes = 16896 thread instructions per cycle at 1.755 GHz;
 // DRAM: 5120-bit HBM3 at 1.593 GHz, double data rate = 5120 / 8 x 2 = 1280 bytes per cycle.
 constexpr double kFfmaPerCycle = 16896, kSmClock = 1.755e9, kDramPerCycle = 1280, kDramClock = 1.593e9;
+// L2: 5120 bytes per L2 cycle; L1: 132 SMs x 128 bytes per cycle; tensor: operations per SM cycle
+// per source type (FP16 dense: 132 SMs x 4096; BF16 the same; FP8 and INT8 twice; TF32 half;
+// FP64 132 x 256). The L2 and L1 clocks differ from the SM clock on purpose.
+constexpr double kL2PerCycle = 5120, kL2Clock = 1.6e9, kL1PerCycle = 16896, kL1Clock = 1.7e9;
+const std::map<std::string, std::pair<const char*, double>> kTensorPeaks {
+    { "fp16", { "FP16_tensor", 540672 } },
+    { "bf16_dst_fp32", { "BF16_tensor", 540672 } },
+    { "tf32_dst_fp32", { "TF32_tensor", 270336 } },
+    { "fp8", { "FP8_tensor", 1081344 } },
+    { "int8", { "INT8_tensor", 1081344 } },
+    { "fp64", { "FP64_tensor", 33792 } },
+};
 
 void writePart(const std::string& path, const std::string& deviceName)
 {
@@ -54,13 +67,21 @@ void writePart(const std::string& path, const std::string& deviceName)
     ASSERT_TRUE(first.ok());
     // Only the second launch was profiled (a launch filter skipped the first).
     const std::int64_t profiled = first.value() + 1;
-    const std::vector<core::MetricValue> metrics {
+    std::vector<core::MetricValue> metrics {
         { profiled, std::string(metric::FfmaPeakPerCycle), kFfmaPerCycle, "" },
         { profiled, std::string(metric::SmClock), kSmClock, "Hz" },
         { profiled, std::string(metric::DramBytesPeakPerCycle), kDramPerCycle, "" },
         { profiled, std::string(metric::DramClock), kDramClock, "Hz" },
         { profiled, std::string(metric::Duration), 500, "ns" },
+        // The roofline set's L2 and L1 peaks (GH100 names) and their clocks.
+        { profiled, "lts__t_bytes.sum.peak_sustained", kL2PerCycle, "" },
+        { profiled, std::string(metric::L2Clock), kL2Clock, "Hz" },
+        { profiled, "l1tex__t_bytes.sum.peak_sustained", kL1PerCycle, "" },
+        { profiled, std::string(metric::L1Clock), kL1Clock, "Hz" },
     };
+    for (const auto& [type, peak] : kTensorPeaks)
+        metrics.push_back(
+            { profiled, std::string(metric::TensorOpsPrefix) + type + ".sum.peak_sustained", peak.second, "" });
     ASSERT_TRUE(w.addMetrics(metrics).ok());
     ASSERT_TRUE(w.commitBatch().ok());
     ASSERT_TRUE(w.finish(core::SessionStatus::Complete).ok());
@@ -137,6 +158,23 @@ TEST(CaptureCeilings, DatasheetCountersAndMeasuredTogether)
     const auto* dram = find(a.ceilings, "DRAM", core::CeilingSource::Counters);
     ASSERT_NE(dram, nullptr);
     EXPECT_DOUBLE_EQ(dram->value, kDramPerCycle * kDramClock); // 2.04 TB/s
+
+    const auto* l2 = find(a.ceilings, "L2", core::CeilingSource::Counters);
+    ASSERT_NE(l2, nullptr);
+    EXPECT_DOUBLE_EQ(l2->value, kL2PerCycle * kL2Clock); // at the L2's own clock
+    const auto* l1 = find(a.ceilings, "L1", core::CeilingSource::Counters);
+    ASSERT_NE(l1, nullptr);
+    EXPECT_DOUBLE_EQ(l1->value, kL1PerCycle * kL1Clock);
+    for (const auto& [type, peak] : kTensorPeaks) {
+        const auto* tensor = find(a.ceilings, peak.first, core::CeilingSource::Counters);
+        ASSERT_NE(tensor, nullptr) << type;
+        EXPECT_DOUBLE_EQ(tensor->value, peak.second * kSmClock) << type; // operations per cycle x SM clock
+    }
+    // Every counter ceiling the peaks allow, and no other.
+    int counters = 0;
+    for (const auto& c : a.ceilings)
+        counters += c.source == core::CeilingSource::Counters ? 1 : 0;
+    EXPECT_EQ(counters, 4 + static_cast<int>(kTensorPeaks.size())); // FP32, DRAM, L2, L1, six tensor types
 
     const auto* measured = find(a.ceilings, "DRAM", core::CeilingSource::Measured);
     ASSERT_NE(measured, nullptr);

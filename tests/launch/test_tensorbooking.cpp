@@ -7,6 +7,7 @@
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/model/metricnames.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 
@@ -113,4 +114,61 @@ TEST(TensorBooking, AmpereSplitsWhatTheEstimateCalledFp16)
     const auto a = core::analyzeKernel(facts);
     EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("TF32_tensor"), 4.0e12);
     EXPECT_EQ(a.flopsByPrecision.count("FP16_tensor"), 0u);
+}
+
+TEST(TensorBooking, TheX512EstimateIsSaidInTheVerdictAndTheSummary)
+{
+    // A Turing (TU102) HMMA kernel: pipe instructions x 512, booked as FP16 tensor, an estimate.
+    const auto set = metricSet("TU102", RooflineSet);
+    ASSERT_TRUE(set);
+    ASSERT_NE(std::find(set->metrics.begin(), set->metrics.end(), metric::TensorPipeInst), set->metrics.end());
+    core::KernelFacts facts;
+    facts.metrics = { { std::string(metric::TensorPipeInst), 1.0e9 }, { std::string(metric::Duration), 1e6 } };
+    facts.ceilings = { { 0, "FP16_tensor", 1.0e15, "FLOP/s", core::CeilingSource::Datasheet, {} } };
+    const auto a = core::analyzeKernel(facts);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 512e9);
+    EXPECT_TRUE(a.tensorEstimated);
+    EXPECT_NE(a.reason.find("FP16 tensor FLOPs are an estimate (tensor pipe instructions x 512"), std::string::npos)
+        << a.reason;
+    // Over several launches (the report's rows) too.
+    core::LaunchAccumulator acc;
+    acc.add(a);
+    acc.add(a);
+    EXPECT_NE(acc.result().reason.find("an estimate"), std::string::npos) << acc.result().reason;
+
+    // Per-type counters are counted, not estimated: nothing is said.
+    core::KernelFacts counted;
+    counted.metrics = { { std::string(metric::TensorOpsPrefix) + "fp16_dst_fp32.sum", 512e9 },
+        { std::string(metric::TensorPipeInst), 1.0e9 }, { std::string(metric::Duration), 1e6 } };
+    counted.ceilings = facts.ceilings;
+    const auto b = core::analyzeKernel(counted);
+    EXPECT_FALSE(b.tensorEstimated);
+    EXPECT_EQ(b.reason.find("estimate"), std::string::npos) << b.reason;
+}
+
+TEST(TensorBooking, GraphLevelCountersAreNamedAsSuch)
+{
+    core::KernelFacts facts;
+    facts.metrics = { { "dram__bytes.sum", 8e8 }, { std::string(metric::Duration), 1e6 } };
+    facts.ceilings = { { 0, "DRAM", 1.0e12, "B/s", core::CeilingSource::Datasheet, {} } };
+    facts.graphRangeKernels = 3;
+    const auto first = core::analyzeKernel(facts);
+    EXPECT_EQ(first.verdict, core::VerdictClass::MemoryBound);
+    EXPECT_EQ(
+        first.reason.rfind("graph-level counters (one range over the 3 kernels of its CUDA graph launch): ", 0), 0u)
+        << first.reason;
+    // Another kernel of the launch: no counters of its own.
+    core::KernelFacts other;
+    other.graphRangeKernels = 3;
+    const auto o = core::analyzeKernel(other);
+    EXPECT_EQ(o.verdict, core::VerdictClass::Unknown);
+    EXPECT_NE(o.reason.find("graph-level counters only"), std::string::npos) << o.reason;
+    // A report row: 2 of 5 launches ran in graph launches counted as one range.
+    auto row = first;
+    core::noteGraphLevelCounters(row, 2, 5);
+    EXPECT_NE(row.reason.find("2 of 5 launches have graph-level counters only"), std::string::npos) << row.reason;
+    core::KernelAnalysis none;
+    core::noteGraphLevelCounters(none, 4, 4);
+    EXPECT_EQ(none.verdict, core::VerdictClass::Unknown);
+    EXPECT_NE(none.reason.find("graph-level counters only (4 of 4 launches"), std::string::npos) << none.reason;
 }

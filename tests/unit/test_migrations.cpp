@@ -52,6 +52,14 @@ TEST(Migrations, V1SessionOpensInThisVersion)
         { 1, "gpu__time_duration.sum", 1000.0, "ns" },
         { 1, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 262'144.0, "inst" } };
     EXPECT_EQ(metrics.value(), expected);
+    // v3 added kernels.graph_node_id and graph_range_kernels: 0 (none) in a migrated file.
+    auto kernels = r.kernels();
+    ASSERT_TRUE(kernels.ok());
+    ASSERT_EQ(kernels.value().size(), 8u);
+    for (const auto& k : kernels.value()) {
+        EXPECT_EQ(k.graphNodeId, 0);
+        EXPECT_EQ(k.graphRangeKernels, 0);
+    }
     // Opening never writes to the file, not even to migrate it.
     EXPECT_EQ(ridgeline::testing::readBytes(path), before);
 }
@@ -108,7 +116,9 @@ TEST(Migrations, V2SessionsMetricRowsArePackedOnOpen)
     }
     // Units come along: the A100 file's DRAM bytes are in bytes.
     auto first = r.metrics(1).value();
-    for (const auto& m : first)
-        if (m.name == "dram__bytes.sum")
+    for (const auto& m : first) {
+        if (m.name == "dram__bytes.sum") {
             EXPECT_EQ(m.unit, "byte");
+        }
+    }
 }

@@ -373,3 +373,39 @@ TEST(Store, EmptySessionHasNoSpan)
     EXPECT_TRUE(valueOf(r.gpuTimeSpan()).empty);
     EXPECT_TRUE(valueOf(r.kernels({ 0, std::nullopt, 0, 10 })).empty());
 }
+
+TEST(Store, GraphNodeAndGraphRangeKernelsRoundTripAndCanBeMarkedLater)
+{
+    TempDir dir;
+    const auto path = dir.file("graph.ridge");
+    {
+        auto w = newWriter(path);
+        Device d;
+        d.name = "NVIDIA H100 80GB HBM3";
+        const auto device = valueOf(w.addDevice(d));
+        const auto name = valueOf(w.internKernelName("_Z1kv"));
+        std::vector<Kernel> kernels(3);
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            kernels[i].deviceId = device;
+            kernels[i].nameId = name;
+            kernels[i].startNs = 10 * static_cast<std::int64_t>(i);
+            kernels[i].endNs = kernels[i].startNs + 5;
+            kernels[i].graphId = 4;
+            kernels[i].graphNodeId = (std::int64_t { 4 } << 32) + static_cast<std::int64_t>(i) + 1;
+        }
+        kernels[0].graphRangeKernels = 2;
+        const auto first = valueOf(w.addKernels(kernels));
+        // Kernels already written are marked once their graph launch's range is known.
+        const std::vector<std::int64_t> later { first + 1, first + 2 };
+        expectOk(w.setGraphRangeKernels(later, 3));
+        expectOk(w.finish(SessionStatus::Complete));
+    }
+    auto r = openReader(path);
+    const auto kernels = valueOf(r.kernels());
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_EQ(kernels[0].graphRangeKernels, 2);
+    EXPECT_EQ(kernels[1].graphRangeKernels, 3);
+    EXPECT_EQ(kernels[2].graphRangeKernels, 3);
+    EXPECT_EQ(kernels[2].graphNodeId, (std::int64_t { 4 } << 32) + 3);
+    EXPECT_EQ(kernels[0].graphId, 4);
+}

@@ -48,6 +48,7 @@ Result<KernelAnalysis> analyzeLaunch(
     facts.durationNs = launch.durationNs();
     facts.grid = launch.grid;
     facts.block = launch.block;
+    facts.graphRangeKernels = launch.graphRangeKernels;
     for (const auto& d : devices.value()) {
         if (d.id == launch.deviceId)
             facts.device = &d;

@@ -67,6 +67,7 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
             row.maxNs = duration;
         }
         row.launches += 1;
+        row.graphLevelLaunches += k.graphRangeKernels > 0 ? 1 : 0;
         row.totalNs = saturatingAdd(row.totalNs, duration);
         row.minNs = std::min(row.minNs, duration);
         row.maxNs = std::max(row.maxNs, duration);
@@ -114,6 +115,7 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
             = allKernelNs > 0 ? static_cast<double>(row.totalNs) / static_cast<double>(allKernelNs) : 0.0;
         auto acc = accumulators.find(key);
         row.analysis = acc != accumulators.end() ? acc->second.result() : LaunchAccumulator().result();
+        noteGraphLevelCounters(row.analysis, row.graphLevelLaunches, row.launches);
         rows.push_back(std::move(row));
     }
     sortKernelSummaries(rows, KernelSort::TotalTime);

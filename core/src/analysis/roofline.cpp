@@ -19,6 +19,8 @@ using namespace detail;
 namespace {
 
 constexpr const char* kTensor = toString(Resource::Tensor); // all tensor types share the tensor pipe
+constexpr const char* kTensorEstimateNote = "; its FP16 tensor FLOPs are an estimate (tensor pipe instructions x 512: "
+                                            "the chip counts no tensor operations by type)";
 
 // Total FLOPs (INT8 ops excluded) and, when every precision has a ceiling, the seconds the
 // mix would take at peak.
@@ -108,7 +110,42 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     }
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
     classify(a, a.collective, a.deviceName, a.latencyHint);
+    a.tensorEstimated = tensorFromPipeEstimate(facts.metrics);
+    if (a.tensorEstimated)
+        a.reason += kTensorEstimateNote;
+    a.graphRangeKernels = facts.graphRangeKernels;
+    if (facts.graphRangeKernels > 0) {
+        if (a.hasCounters) {
+            a.reason = fmt::format("graph-level counters (one range over the {} kernels of its CUDA graph launch): {}",
+                facts.graphRangeKernels, a.reason);
+        } else {
+            a.verdict = VerdictClass::Unknown;
+            a.boundBy.clear();
+            a.boundUtilization.reset();
+            a.reason = fmt::format("unknown: graph-level counters only (its CUDA graph launch of {} kernels was "
+                                   "counted as one range, kept on the launch's first kernel)",
+                facts.graphRangeKernels);
+        }
+    }
     return a;
+}
+
+void noteGraphLevelCounters(KernelAnalysis& a, std::int64_t graphLevel, std::int64_t launches)
+{
+    if (graphLevel <= 0)
+        return;
+    if (!a.hasCounters) {
+        a.verdict = VerdictClass::Unknown;
+        a.boundBy.clear();
+        a.boundUtilization.reset();
+        a.reason = fmt::format("unknown: graph-level counters only ({} of {} launches ran in CUDA graph launches "
+                               "counted as one range each)",
+            graphLevel, launches);
+        return;
+    }
+    a.reason += fmt::format(
+        "; {} of {} launches have graph-level counters only (CUDA graph launches counted as one range each)",
+        graphLevel, launches);
 }
 
 KernelAnalysis analyzeMemOp(const MemOp& op)
@@ -161,6 +198,7 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
     if (!launch.collective.empty())
         m_collective = launch.collective;
     m_ncclByName = m_ncclByName || launch.ncclByName;
+    m_tensorEstimated = m_tensorEstimated || launch.tensorEstimated;
     if (launch.comm) {
         if (!m_comm)
             m_comm.emplace();
@@ -229,6 +267,9 @@ KernelAnalysis LaunchAccumulator::result() const
     // Rates in the sentence are over the launches that were measured.
     a.durationNs = m_countedDurationNs;
     classify(a, a.collective, a.deviceName, a.latencyHint);
+    a.tensorEstimated = m_tensorEstimated && a.flopsByPrecision.count(resource::FP16Tensor) != 0;
+    if (a.tensorEstimated)
+        a.reason += kTensorEstimateNote;
     a.durationNs = m_durationNs;
     return a;
 }

@@ -178,6 +178,22 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
     return ops;
 }
 
+bool tensorFromPipeEstimate(const MetricMap& metrics)
+{
+    const auto ops = opsByPrecision(metrics);
+    if (!ops.count(resource::FP16Tensor))
+        return false;
+    // The per-type counters win in opsByPrecision: the figure is the x512 one only without them.
+    for (auto it = metrics.lower_bound(metric::TensorOpsPrefix); it != metrics.end(); ++it) {
+        if (std::string_view(it->first).substr(0, metric::TensorOpsPrefix.size()) != metric::TensorOpsPrefix)
+            break;
+        if (std::string_view(it->first).ends_with(metric::TensorOpsSuffix))
+            return false;
+    }
+    const auto inst = metricValue(metrics, metric::TensorPipeInst);
+    return inst && *inst > 0;
+}
+
 std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
 {
     std::map<std::string, double> bytes;

@@ -17,6 +17,9 @@ std::optional<double> metricValue(const MetricMap& metrics, std::string_view nam
 // CUDA-core and tensor-core work by resource name; INT8 tensor ops are included (they load the
 // tensor pipe) but are not FLOPs. The Volta/Ampere tensor pipe count is taken as FP16 HMMA.
 std::map<std::string, double> opsByPrecision(const MetricMap& metrics);
+// True when opsByPrecision's FP16 tensor figure is tensor pipe instructions x 512 (a chip without
+// per-type tensor counters): an estimate, which the verdict says.
+bool tensorFromPipeEstimate(const MetricMap& metrics);
 // DRAM, L2, L1 bytes, and NVLink, PCIe bytes in the busier direction (link ceilings are per
 // direction), where counted.
 std::map<std::string, double> bytesByLevel(const MetricMap& metrics);

@@ -68,6 +68,7 @@ KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
     f.durationNs = kernel.durationNs();
     f.grid = kernel.grid;
     f.block = kernel.block;
+    f.graphRangeKernels = kernel.graphRangeKernels;
     if (auto d = m_devices.find(kernel.deviceId); d != m_devices.end())
         f.device = &d->second;
     if (auto c = m_ceilings.find(kernel.deviceId); c != m_ceilings.end())

@@ -216,6 +216,8 @@ nlohmann::json kernelJson(const KernelSummary& r)
         { "mix_ceiling_flops_per_s", optionalJson(a.mixCeilingFlopsPerS) },
         { "utilization", utilization },
         { "ceilings", ceilings },
+        { "graph_level_launches", r.graphLevelLaunches },
+        { "tensor_flops_estimated", a.tensorEstimated },
     };
 }
 

@@ -16,7 +16,8 @@ namespace {
 
 constexpr const char* kKernelColumns
     = "id, process_id, device_id, context_id, stream_id, correlation_id, name_id, start_ns, end_ns, grid_x, grid_y, "
-      "grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id";
+      "grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id, graph_node_id, "
+      "graph_range_kernels";
 
 std::uint32_t dim(const Statement& s, int col)
 {
@@ -41,6 +42,8 @@ Kernel kernelFromRow(const Statement& s)
     k.staticSharedBytes = static_cast<int>(s.columnInt(16));
     k.dynamicSharedBytes = static_cast<int>(s.columnInt(17));
     k.graphId = s.columnInt(18);
+    k.graphNodeId = s.columnInt(19);
+    k.graphRangeKernels = s.columnInt(20);
     return k;
 }
 
@@ -59,10 +62,11 @@ Status SessionReader::forEachKernel(const TimeQuery& query, const std::function<
 
 Status SessionReader::forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit)
 {
-    return m_impl->query("SELECT device_id, name_id, start_ns, end_ns FROM kernels", {}, [&](Statement& s) {
-        visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3) });
-        return true;
-    });
+    return m_impl->query(
+        "SELECT device_id, name_id, start_ns, end_ns, graph_range_kernels FROM kernels", {}, [&](Statement& s) {
+            visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
+            return true;
+        });
 }
 
 Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)

@@ -9,8 +9,9 @@ namespace {
 
 constexpr const char* kInsertKernel
     = "INSERT INTO kernels(id, process_id, device_id, context_id, stream_id, correlation_id, name_id, start_ns, "
-      "end_ns, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id) "
-      "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)";
+      "end_ns, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id, "
+      "graph_node_id, graph_range_kernels) "
+      "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)";
 
 } // namespace
 
@@ -43,6 +44,8 @@ Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
             s.bind(17, k.staticSharedBytes);
             s.bind(18, k.dynamicSharedBytes);
             s.bind(19, k.graphId);
+            s.bind(20, k.graphNodeId);
+            s.bind(21, k.graphRangeKernels);
             RIDGELINE_TRY(s.run());
             if (first == 0)
                 first = m_impl->db.lastInsertRowid();
@@ -66,6 +69,22 @@ Result<std::int64_t> SessionWriter::internMetricName(std::string_view name, std:
         RIDGELINE_TRY(update.value()->run());
     }
     return metricId;
+}
+
+Status SessionWriter::setGraphRangeKernels(std::span<const std::int64_t> kernelIds, std::int64_t kernels)
+{
+    return m_impl->inTransaction("kernels", [&]() -> Status {
+        auto cached = m_impl->statement("UPDATE kernels SET graph_range_kernels = ?1 WHERE id = ?2");
+        if (cached.hasError())
+            return cached.error();
+        Statement& s = *cached.value();
+        for (const std::int64_t id : kernelIds) {
+            s.bind(1, kernels);
+            s.bind(2, id);
+            RIDGELINE_TRY(s.run());
+        }
+        return {};
+    });
 }
 
 Status SessionWriter::addMetrics(std::span<const MetricValue> metrics)

@@ -28,6 +28,8 @@ struct KernelSummary {
     std::int64_t minNs = 0;
     std::int64_t maxNs = 0;
     double shareOfKernelTime = 0; // of all kernel time in the session, 0..1
+    // Launches that ran in CUDA graph launches profiled as one range (graph-level counters only).
+    std::int64_t graphLevelLaunches = 0;
     // The roofline over the launches that have counters (time-weighted), and the verdict.
     KernelAnalysis analysis;
     // The short name, or the full one when the row was built without it.

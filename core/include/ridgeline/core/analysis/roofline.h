@@ -35,6 +35,9 @@ struct KernelFacts {
     std::string collective; // non-empty when the kernel carries a collective (comm_ops)
     std::string name; // the kernel's name, when known: NCCL kernels are recognised by it
     std::optional<CollectiveFigures> comm; // its sizes, link and waits, when known (collectives.h)
+    // Kernel::graphRangeKernels: > 0 when the launch ran in a CUDA graph launch profiled as one
+    // range over that many kernels (its metrics, if any, are the whole graph launch's).
+    std::int64_t graphRangeKernels = 0;
 };
 
 // NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
@@ -78,6 +81,10 @@ struct KernelAnalysis {
     std::optional<CollectiveFigures> comm; // bus bandwidth figures of a collective (collectives.h)
     std::string deviceName;
     std::string latencyHint;
+    // What the counters are, said in the reason: graph-level (KernelFacts::graphRangeKernels) and
+    // tensor FLOPs estimated from pipe instructions x 512 (chips without per-type tensor counters).
+    std::int64_t graphRangeKernels = 0;
+    bool tensorEstimated = false;
 };
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts);
@@ -86,6 +93,9 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts);
 // metricnames.h, by name or prefix. KernelFacts may hold only these; an Nsight Compute launch's
 // other 290-odd values change nothing, and leaving them out keeps a report of 10,000 launches fast.
 bool feedsAnalysis(std::string_view metricName);
+// The reason of launches of a kernel (by name) of which `graphLevel` of `launches` ran in CUDA graph
+// launches profiled as one range: says so, and a row with no counters of its own is "unknown".
+void noteGraphLevelCounters(KernelAnalysis& a, std::int64_t graphLevel, std::int64_t launches);
 
 // Ceilings a launch's own counters give (peak per cycle x the clock it ran at: FP32, FP64, FP16,
 // DRAM), with source `counters`, for recording in a session.
@@ -107,6 +117,7 @@ public:
 
 private:
     std::int64_t m_launches = 0;
+    bool m_tensorEstimated = false;
     std::int64_t m_counted = 0; // launches with counters
     double m_durationNs = 0;
     double m_countedDurationNs = 0;

@@ -77,6 +77,7 @@ public:
     // than forEachKernel on large sessions.
     struct KernelTiming {
         std::int64_t deviceId, nameId, startNs, endNs;
+        std::int64_t graphRangeKernels = 0; // Kernel::graphRangeKernels
     };
     Status forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit);
     // The columns a timeline needs, every kernel in storage order (not time order): also a narrow

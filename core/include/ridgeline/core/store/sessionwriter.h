@@ -61,6 +61,9 @@ public:
     // value). A metric's unit is recorded from the first call that gives one.
     Result<std::int64_t> internMetricName(std::string_view name, std::string_view unit = {});
     Status addKernelMetrics(std::int64_t kernelId, std::span<const MetricById> values);
+    // Marks kernels already written as part of a CUDA graph launch profiled as one range over
+    // `kernels` kernels (Kernel::graphRangeKernels).
+    Status setGraphRangeKernels(std::span<const std::int64_t> kernelIds, std::int64_t kernels);
     Result<std::int64_t> addMemOps(std::span<const MemOp> memops);
     Result<std::int64_t> addApiCalls(std::span<const ApiCall> calls);
     Result<std::int64_t> addNvtxRanges(std::span<const NvtxRange> ranges);
