@@ -152,6 +152,20 @@ std::string joined(const std::vector<std::string>& parts)
 core::Result<ImportSummary> writeSession(
     const CsvFile& file, ParsedProfile profile, const std::string& sessionPath, bool overwrite)
 {
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto summary = writeProfile(created.value(), file, std::move(profile));
+    if (summary.hasError())
+        return summary.error();
+    RIDGELINE_TRY(created.value().finish(core::SessionStatus::Complete));
+    return summary;
+}
+
+core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvFile& file, ParsedProfile profile)
+{
     auto& kernels = profile.kernels;
     // Nsight Compute serialises kernels: its IDs are the launch order.
     std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.ncuId < b.ncuId; });
@@ -183,12 +197,6 @@ core::Result<ImportSummary> writeSession(
             fmt::format("{} no duration (gpu__time_duration.sum not collected): 0 ns on the timeline, verdict unknown",
                 kernelsHave(unknown)));
 
-    core::WriterOptions options;
-    options.replaceExisting = overwrite;
-    auto created = core::SessionWriter::create(sessionPath, options);
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
     RIDGELINE_TRY(writer.beginBatch());
     RIDGELINE_TRY(writer.setMeta(core::metakey::Source, profile.source));
     const auto fileName = std::filesystem::path(file.path).filename().string();
@@ -311,7 +319,6 @@ core::Result<ImportSummary> writeSession(
     if (!summary.warnings.empty())
         RIDGELINE_TRY(writer.setMeta("warning", joined(summary.warnings)));
     RIDGELINE_TRY(writer.commitBatch());
-    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());
     summary.metrics = metricCount;

@@ -98,8 +98,10 @@ std::string joined(const std::vector<std::string>& parts)
     return text;
 }
 
-core::Result<NsysImportSummary> writeSession(
-    Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+} // namespace
+
+core::Result<NsysImportSummary> nsys::writeActivity(
+    core::SessionWriter& writer, Activity& activity, std::string_view origin)
 {
     NsysImportSummary summary;
     const auto ceilings = lookUpCeilings(activity);
@@ -120,15 +122,9 @@ core::Result<NsysImportSummary> writeSession(
         threadKeys.insert({ r.processId, r.threadId });
     }
 
-    core::WriterOptions options;
-    options.replaceExisting = overwrite;
-    auto created = core::SessionWriter::create(sessionPath, options);
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
     RIDGELINE_TRY(writer.beginBatch());
     RIDGELINE_TRY(writer.setMeta(core::metakey::Source, "import:nsys-sqlite"));
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, std::filesystem::path(exportPath).filename().string()));
+    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, origin));
     if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
         summary.productVersion = it->second;
         RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
@@ -217,7 +213,6 @@ core::Result<NsysImportSummary> writeSession(
     if (!activity.warnings.empty())
         RIDGELINE_TRY(writer.setMeta("warning", joined(activity.warnings)));
     RIDGELINE_TRY(writer.commitBatch());
-    RIDGELINE_TRY(writer.finish(core::SessionStatus::Complete));
 
     summary.devices = static_cast<std::int64_t>(activity.devices.size());
     summary.kernels = static_cast<std::int64_t>(activity.kernels.size());
@@ -227,12 +222,8 @@ core::Result<NsysImportSummary> writeSession(
     return summary;
 }
 
-core::Result<Activity> readExport(const std::string& path)
+core::Result<nsys::Activity> nsys::readExport(core::sqlite::Database& db)
 {
-    auto opened = core::sqlite::Database::open(path, core::sqlite::Database::Mode::ReadOnly);
-    if (opened.hasError())
-        return opened.error();
-    auto& db = opened.value();
     auto schema = nsys::Schema::discover(db);
     if (schema.hasError())
         return schema.error();
@@ -255,8 +246,6 @@ core::Result<Activity> readExport(const std::string& path)
     return activity;
 }
 
-} // namespace
-
 core::Result<NsysImportSummary> importNsysSqlite(
     const std::string& exportPath, const std::string& sessionPath, bool overwrite)
 {
@@ -264,7 +253,12 @@ core::Result<NsysImportSummary> importNsysSqlite(
     if (!overwrite && std::filesystem::exists(sessionPath, ec))
         return core::makeError(core::ErrorCode::InvalidArgument,
             fmt::format("{} already exists (choose another name, or overwrite it)", sessionPath));
-    auto activity = readExport(exportPath);
+    auto activity = [&]() -> core::Result<nsys::Activity> {
+        auto opened = core::sqlite::Database::open(exportPath, core::sqlite::Database::Mode::ReadOnly);
+        if (opened.hasError())
+            return opened.error();
+        return nsys::readExport(opened.value());
+    }();
     if (activity.hasError()) {
         // Corrupt, truncated or hostile: one error naming the file.
         const auto& error = activity.error();
@@ -273,7 +267,17 @@ core::Result<NsysImportSummary> importNsysSqlite(
             return core::makeError(code, error.message);
         return core::makeError(code, fmt::format("{}: {}", exportPath, error.message));
     }
-    return writeSession(activity.value(), exportPath, sessionPath, overwrite);
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto summary
+        = nsys::writeActivity(created.value(), activity.value(), std::filesystem::path(exportPath).filename().string());
+    if (summary.hasError())
+        return summary.error();
+    RIDGELINE_TRY(created.value().finish(core::SessionStatus::Complete));
+    return summary;
 }
 
 } // namespace ridgeline::collectors

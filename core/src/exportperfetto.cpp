@@ -221,11 +221,11 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
     std::map<std::int64_t, std::int64_t> devicePids;
     std::int64_t sortIndex = 0;
     for (const auto& d : devices.value()) {
-        devicePids[d.id] = kDevicePidBase + d.id;
-        writer.processName(kDevicePidBase + d.id, deviceLabel(d, hosts.size() > 1), sortIndex++);
+        devicePids[d.id] = saturatingAdd(kDevicePidBase, d.id);
+        writer.processName(saturatingAdd(kDevicePidBase, d.id), deviceLabel(d, hosts.size() > 1), sortIndex++);
     }
     auto devicePid = [&](std::int64_t deviceId) {
-        auto [it, added] = devicePids.emplace(deviceId, kDevicePidBase + deviceId);
+        auto [it, added] = devicePids.emplace(deviceId, saturatingAdd(kDevicePidBase, deviceId));
         if (added)
             writer.processName(it->second, fmt::format("GPU (device {} not described)", deviceId), sortIndex++);
         return it->second;
@@ -233,12 +233,12 @@ Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
     std::map<std::int64_t, std::int64_t> hostPids; // process row id -> pid in the trace
     std::set<std::int64_t> usedPids;
     for (const auto& p : processes.value()) {
-        const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : kHostPidFallbackBase + p.id;
+        const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : saturatingAdd(kHostPidFallbackBase, p.id);
         hostPids[p.id] = pid;
         writer.processName(pid, processLabel(p), 1000 + sortIndex++);
     }
     auto hostPid = [&](std::int64_t processId) {
-        auto [it, added] = hostPids.emplace(processId, kHostPidFallbackBase + processId);
+        auto [it, added] = hostPids.emplace(processId, saturatingAdd(kHostPidFallbackBase, processId));
         if (added)
             writer.processName(it->second, fmt::format("process {} (not described)", processId), 1000 + sortIndex++);
         return it->second;
