@@ -439,10 +439,12 @@ core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<TraceSourc
             return parsed.error();
         trace = std::move(parsed).value();
     }
+    const std::string name = source->name();
+    source.reset(); // the file is read: its buffers go before the events are written
     if (!trace->baseTimeNs.empty())
         RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", index), trace->baseTimeNs));
     if (progress)
-        progress(0.7, fmt::format("writing the events of {}", source->name()));
+        progress(0.7, fmt::format("writing the events of {}", name));
     return writeTrace(writer, *trace, state, summary);
 }
 

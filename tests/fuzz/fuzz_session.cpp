@@ -15,6 +15,7 @@
 #include "ridgeline/core/opreport.h"
 #include "ridgeline/core/report.h"
 #include "ridgeline/core/rooflinechart.h"
+#include "ridgeline/core/saturating.h"
 #include "ridgeline/core/timeline.h"
 #include "ridgeline/core/timelinelod.h"
 #include "ridgeline/core/timelinerow.h"
@@ -38,7 +39,8 @@ void reports(core::SessionReader& reader, std::ostream& out)
     }
     // A window over the first half of the session, as `report --window` asks for.
     if (auto span = reader.gpuTimeSpan(); span.ok() && !span.value().empty) {
-        const core::TimeWindow half { span.value().startNs, span.value().startNs + span.value().durationNs() / 2 + 1 };
+        const auto start = span.value().startNs;
+        const core::TimeWindow half { start, core::saturatingAdd(start, span.value().durationNs() / 2 + 1) };
         (void)core::buildKernelReport(reader, { half, std::nullopt });
     }
     (void)core::buildKernelReport(reader, { std::nullopt, 1 }); // ProfilerStep#1

@@ -61,7 +61,8 @@ void run(const std::string& bytes)
 // Mutants of one seed: each must still be an SQLite database, and most must differ from the seed.
 bool mutate(const std::string& seed, int count, const fs::path& path)
 {
-    const std::size_t maxSize = seed.size() * 2 + (std::size_t { 1 } << 21);
+    // Room for the mutator's 1 MB strings (sqlitemutator.cpp, bigString).
+    const std::size_t maxSize = seed.size() * 2 + (std::size_t { 8 } << 20);
     int changed = 0;
     for (int i = 0; i < count; ++i) {
         std::vector<std::uint8_t> buffer(maxSize);
@@ -75,7 +76,7 @@ bool mutate(const std::string& seed, int count, const fs::path& path)
             std::cerr << path << ": mutant " << i << " is no longer an SQLite database\n";
             return false;
         }
-        if (size != seed.size() || !std::equal(seed.begin(), seed.end(), buffer.begin()))
+        if (size != seed.size() || std::memcmp(seed.data(), buffer.data(), size) != 0)
             ++changed;
         buffer.resize(size);
         LLVMFuzzerTestOneInput(buffer.data(), buffer.size());

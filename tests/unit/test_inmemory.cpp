@@ -184,7 +184,9 @@ TEST(InMemory, ImportsIntoMemoryWriteTheSessionAFileImportWrites)
                 auto csv = collectors::ncu::readCsvBytes(bytes, "profile.csv.gz");
                 if (csv.hasError())
                     return csv.error();
-                auto profile = collectors::ncu::readRawPage(csv.value());
+                const collectors::ncu::ColumnIndex columns(csv.value().header.fields);
+                auto profile = columns.isDetailsPage() ? collectors::ncu::readDetailsPage(csv.value())
+                                                       : collectors::ncu::readRawPage(csv.value());
                 if (profile.hasError())
                     return profile.error();
                 auto written = collectors::ncu::writeProfile(writer, csv.value(), std::move(profile).value());
