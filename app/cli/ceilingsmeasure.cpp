@@ -81,7 +81,7 @@ int runCeilingsMeasure(const std::string& device, const std::string& format)
             writeTable(measured.value());
     }
     if (format == "json")
-        std::cout << all.dump(2) << '\n';
+        std::cout << all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return finishOutput();
 }
 

@@ -143,7 +143,7 @@ void writeJson(const col::MetricSet& set, const std::vector<Group>& groups, cons
         unavailable.push_back({ { "metric", m.metric }, { "reason", m.reason } });
     const json doc = { { "chip", set.chip }, { "family", set.family }, { "set", setName },
         { "config_images", std::move(jgroups) }, { "unavailable", std::move(unavailable) } };
-    std::cout << doc.dump(2) << '\n';
+    std::cout << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
 int runMetrics(const MetricsOptions& options)

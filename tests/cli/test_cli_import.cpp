@@ -4,6 +4,7 @@
 #include "ridgeline/core/store/sessionformat.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -42,6 +43,18 @@ TEST_F(Cli, ImportNcuCsvThenCheckTheSession)
     EXPECT_EQ(help.exitCode, 0);
     EXPECT_NE(help.out.find("FILE"), std::string::npos);
     EXPECT_NE(help.out.find("--force"), std::string::npos);
+    // Every format the importer recognises is named (the help may wrap its lines: whitespace is
+    // compared as one space).
+    std::string text;
+    for (const char c : help.out) {
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            text += c;
+        else if (!text.empty() && text.back() != ' ')
+            text += ' ';
+    }
+    for (const char* format : { "PyTorch profiler (Kineto) JSON", "Nsight Systems SQLite export",
+             "Nsight Compute CSV", "Nsight Compute report (.ncu-rep" })
+        EXPECT_NE(text.find(format), std::string::npos) << format << " is not named in:\n" << help.out;
 }
 
 TEST_F(Cli, ImportOfAMalformedCsvNamesTheLine)

@@ -1,30 +1,27 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the Nsight Compute CSV reader (libcsv tokenising, raw and details pages).
-// The reader takes a path, so each input goes through one temporary file per process.
+// libFuzzer target: the Nsight Compute CSV importer (gzip, libcsv tokenising, raw and details
+// pages, units, the synthetic timeline, metric rows, verdicts) on arbitrary bytes, into an
+// in-memory session (fuzzsupport.h: one input in eight is read back and must check sound).
+// Nothing is written to disk.
+#include "fuzzsupport.h"
 #include "ncu/ncucsvinternal.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <string>
-#include <unistd.h>
+#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     using namespace ridgeline::collectors::ncu;
-    static const std::string path = "/tmp/ridgeline-fuzz-ncu-" + std::to_string(getpid()) + ".csv";
-    FILE* file = std::fopen(path.c_str(), "wb");
-    if (file == nullptr)
+    auto csv = readCsvBytes(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.csv");
+    if (csv.hasError())
         return 0;
-    const bool written = std::fwrite(data, 1, size, file) == size;
-    std::fclose(file);
-    if (!written)
+    const ColumnIndex columns(csv.value().header.fields);
+    auto profile = columns.isDetailsPage() ? readDetailsPage(csv.value()) : readRawPage(csv.value());
+    if (profile.hasError())
         return 0;
-    auto csv = readCsvFile(path);
-    if (csv.ok()) {
-        const ColumnIndex columns(csv.value().header.fields);
-        auto profile = columns.isDetailsPage() ? readDetailsPage(csv.value()) : readRawPage(csv.value());
-        (void)profile.ok();
-    }
+    auto writer = ridgeline::fuzz::memoryWriter();
+    if (writeProfile(writer, csv.value(), std::move(profile).value()).ok())
+        ridgeline::fuzz::finishSession(writer, std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;
 }

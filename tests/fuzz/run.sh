@@ -1,46 +1,147 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang 14 in their own build directory and runs each one
-# briefly on a seed corpus made from tests/data. Usage: tests/fuzz/run.sh [build-dir] [seconds]
+# Builds the libFuzzer targets (tests/fuzz: kineto, ncucsv, ncurep, nsys, session) with clang 14,
+# ASan and UBSan in their own build directory, and runs them on seed corpora made from tests/data.
+#
+#   tests/fuzz/run.sh [BUILD-DIR] [SECONDS]         CI: each target SECONDS (20), fresh corpora;
+#                                                   stops at the first crash.
+#   tests/fuzz/run.sh --long HOURS [BUILD-DIR]      each target HOURS (decimals allowed), one after
+#                                                   the other; a crash is kept and fuzzing goes on.
+#
+# --long keeps its corpora in BUILD-DIR/fuzz-corpus/<target> (a later run continues from them) and
+# its crash inputs in BUILD-DIR/fuzz-crashes/<target>; at the end it prints, per target, the
+# executions, executions per second and crashes, and writes the same to BUILD-DIR/fuzz-long.txt.
+# FUZZ_TARGETS="nsys session" runs only those; FUZZ_JOBS=N runs N processes per target (libFuzzer
+# -fork, sharing one corpus; default 1). A crash input becomes a regression test by being copied
+# to tests/fuzz/regressions/<target>/ (ctest replays it: fuzz.replay.<target>).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build-fuzz}
-seconds=${2:-20}
+
+long_hours=""
+if [ "${1:-}" = "--long" ]; then
+    long_hours=${2:?--long needs HOURS}
+    build=${3:-build-fuzz}
+else
+    build=${1:-build-fuzz}
+    seconds=${2:-20}
+fi
+targets=${FUZZ_TARGETS:-kineto ncucsv ncurep nsys session}
+jobs=${FUZZ_JOBS:-1}
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIDGELINE_FUZZ=ON \
     -DRIDGELINE_BUILD_UI=OFF -DRIDGELINE_BUILD_TESTS=OFF -DRIDGELINE_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --target fuzz_kineto fuzz_ncucsv fuzz_ncurep
+cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 
-# Seeds: the small Kineto traces, gzipped and plain (so that mutations reach the JSON parser), and
-# every ncu CSV fixture. libFuzzer adds what it finds to these copies, never to tests/data.
+# Seeds. libFuzzer adds what it finds to copies, never to tests/data or tests/fuzz.
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds/kineto" "$seeds/ncu" "$seeds/ncurep"
+mkdir -p "$seeds"/{kineto,ncucsv,ncurep,nsys,session}
+# Kineto: the small traces, gzipped and plain (so that mutations reach the JSON parser).
 find tests/data/kineto -name '*.json.gz' -size -8k | while read -r trace; do
     name=$(basename "$trace" .json.gz)
     cp "$trace" "$seeds/kineto/$name.json.gz"
     gzip -dc "$trace" >"$seeds/kineto/$name.json"
 done
-cp tests/data/ncu/*.csv "$seeds/ncu/"
-# The real ncu files (tests/data/ncu/*/): their first 64 KiB (the fuzzer's -max_len), plain and
+# ncu CSV: every fixture, and the first 64 KiB (the fuzzer's -max_len) of the real files, plain and
 # gzipped, so that mutations reach both the CSV reader and the gzip path.
+cp tests/data/ncu/*.csv "$seeds/ncucsv/"
 find tests/data/ncu -mindepth 2 \( -name '*.csv' -o -name '*.csv.gz' \) | while read -r real; do
     name=$(basename "$real" .gz)
-    full="$seeds/ncu/full.tmp"
+    full="$seeds/ncucsv/full.tmp"
     if [ "${real%.gz}" != "$real" ]; then gzip -dc "$real" >"$full"; else cp "$real" "$full"; fi
-    head -c 65536 "$full" >"$seeds/ncu/real-$name"
-    head -c 16384 "$full" | gzip -c >"$seeds/ncu/real-$name.gz"
+    head -c 65536 "$full" >"$seeds/ncucsv/real-$name"
+    head -c 16384 "$full" | gzip -c >"$seeds/ncucsv/real-$name.gz"
     rm "$full"
 done
-cp tests/data/ncu/nersc-gpp/*.ncu-rep "$seeds/ncurep/"
-
-for target in kineto ncucsv ncurep; do
-    corpus=$seeds/kineto
-    [ "$target" = ncucsv ] && corpus=$seeds/ncu
-    [ "$target" = ncurep ] && corpus=$seeds/ncurep
-    # The reports are about 150 KiB: let inputs be that long.
-    max_len=65536
-    [ "$target" = ncurep ] && max_len=262144
-    echo "fuzzing $target for ${seconds}s"
-    "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len="$max_len" -artifact_prefix="$build/" \
-        -print_final_stats=1 "$corpus"
+# .ncu-rep: the real reports, and the same without their source blocks (tests/fuzz/seeds: smaller,
+# so mutations land in what the importer reads).
+cp tests/data/ncu/nersc-gpp/*.ncu-rep tests/fuzz/seeds/ncurep/* "$seeds/ncurep/"
+# The SQLite inputs: the real exports and sessions as they are, and the trimmed copies of
+# tests/fuzz/seeds (make-seeds.sh), which fuzz faster.
+cp tests/data/nsys/*.sqlite tests/fuzz/seeds/nsys/* "$seeds/nsys/"
+cp tests/data/sessions/*.ridge tests/fuzz/seeds/session/* "$seeds/session/"
+# Every crash found so far: its neighbourhood is worth fuzzing too.
+for t in $targets; do
+    if [ -d "tests/fuzz/regressions/$t" ]; then cp tests/fuzz/regressions/"$t"/* "$seeds/$t/" 2>/dev/null || true; fi
 done
+
+max_len() {
+    case $1 in
+    kineto | ncucsv) echo 65536 ;;
+    ncurep) echo 262144 ;; # the reports are about 150 KiB
+    # Databases: the seeds are up to 170 KiB. A mutated input that holds a long string keeps new
+    # coverage (loops run longer), so a larger limit fills the corpus with megabyte inputs that
+    # slow every execution; strings of a megabyte are mutated in by the replay test instead
+    # (fuzz.mutator.*, whose inputs may grow by 8 MB).
+    *) echo 524288 ;;
+    esac
+}
+
+# The session target touches about 30,000 coverage features per input: libFuzzer's entropic
+# schedule, which updates a frequency per feature per input, then made it six times slower.
+extra_flags() {
+    case $1 in
+    session) echo -entropic=0 ;;
+    esac
+}
+
+stat_of() { # name log...: the sum of libFuzzer's final stat over the logs
+    local name=$1
+    shift
+    cat "$@" 2>/dev/null | awk -v key="stat::$name:" '$1 == key { sum += $2 } END { printf "%d", sum }'
+}
+
+if [ -z "$long_hours" ]; then
+    for t in $targets; do
+        echo "fuzzing $t for ${seconds}s"
+        "$build/tests/fuzz/fuzz_$t" $(extra_flags "$t") -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 -max_len="$(max_len "$t")" \
+            -artifact_prefix="$build/" -print_final_stats=1 "$seeds/$t"
+    done
+    exit 0
+fi
+
+# --long: each target for HOURS; after a crash, the fuzzer starts again for the time left.
+total=$(awk -v h="$long_hours" 'BEGIN { printf "%d", h * 3600 }')
+report="$build/fuzz-long.txt"
+printf '%-8s %14s %8s %8s  %s\n' target executions exec/s crashes "crash inputs" | tee "$report"
+for t in $targets; do
+    corpus="$build/fuzz-corpus/$t"
+    crashes="$build/fuzz-crashes/$t"
+    logs="$build/fuzz-logs/$t"
+    mkdir -p "$corpus" "$crashes" "$logs"
+    cp -n "$seeds/$t"/* "$corpus/" 2>/dev/null || true
+    rm -f "$logs"/*
+    start=$(date +%s)
+    runs=0
+    found=0
+    while :; do
+        left=$((total - ($(date +%s) - start)))
+        [ "$left" -ge 5 ] || break
+        runs=$((runs + 1))
+        log="$logs/run-$runs.log"
+        fork=()
+        [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+        set +e
+        "$build/tests/fuzz/fuzz_$t" "${fork[@]}" $(extra_flags "$t") -max_total_time="$left" -rss_limit_mb=2048 -timeout=60 \
+            -max_len="$(max_len "$t")" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1
+        rc=$?
+        set -e
+        # libFuzzer exits 0 when its time is up; anything else is a crash, a leak, a time-out or an
+        # out-of-memory, with its input in the crash directory.
+        if [ "$rc" -ne 0 ]; then
+            found=$((found + 1))
+            echo "$t: run $runs ended with exit status $rc; see $log" >&2
+            grep -m3 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" >&2 || true
+        else
+            break
+        fi
+    done
+    elapsed=$(($(date +%s) - start))
+    executions=$(stat_of number_of_executed_units "$logs"/*.log)
+    if [ "$jobs" -gt 1 ]; then # -fork prints no final stats: the last progress line counts
+        executions=$(grep -h -o '^#[0-9]*' "$logs"/*.log | tr -d '#' | sort -n | tail -1)
+    fi
+    inputs=$(find "$crashes" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+    printf '%-8s %14s %8s %8s  %s\n' "$t" "${executions:-0}" $(( ${executions:-0} / (elapsed > 0 ? elapsed : 1) )) \
+        "$found" "$inputs in $crashes" | tee -a "$report"
+done
+echo "corpora: $build/fuzz-corpus; copy a crash input to tests/fuzz/regressions/<target>/ once it is fixed"

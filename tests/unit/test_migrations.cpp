@@ -52,7 +52,7 @@ TEST(Migrations, V1SessionOpensInThisVersion)
         { 1, "gpu__time_duration.sum", 1000.0, "ns" },
         { 1, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 262'144.0, "inst" } };
     EXPECT_EQ(metrics.value(), expected);
-    // v3 added kernels.graph_node_id and graph_range_kernels: 0 (none) in a migrated file.
+    // v4 added kernels.graph_node_id and graph_range_kernels: 0 (none) in a migrated file.
     auto kernels = r.kernels();
     ASSERT_TRUE(kernels.ok());
     ASSERT_EQ(kernels.value().size(), 8u);
@@ -121,4 +121,29 @@ TEST(Migrations, V2SessionsMetricRowsArePackedOnOpen)
             EXPECT_EQ(m.unit, "byte");
         }
     }
+}
+
+// A v3 session (the metric store, no CUDA-graph columns) opens as v4: the columns read 0 and the
+// packed values are the ones its own rows hold.
+TEST(Migrations, V3SessionsGainGraphColumnsOnOpen)
+{
+    const auto path = testDataPath("sessions/v3-ncu-raw.ridge");
+    const auto before = ridgeline::testing::readBytes(path);
+    auto reader = SessionReader::open(path);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    auto& r = reader.value();
+    EXPECT_EQ(r.fileSchemaVersion(), 3);
+    auto kernels = r.kernels();
+    ASSERT_TRUE(kernels.ok());
+    ASSERT_EQ(kernels.value().size(), 3u);
+    for (const auto& k : kernels.value()) {
+        EXPECT_EQ(k.graphNodeId, 0);
+        EXPECT_EQ(k.graphRangeKernels, 0);
+    }
+    // raw-roofline.csv has 78 metric values over its 3 kernels (the CLI import test counts them too).
+    EXPECT_EQ(r.counts().value().metrics, 78);
+    std::size_t read = 0;
+    ASSERT_TRUE(r.forEachMetric([&](std::int64_t, const std::string&, double) { ++read; }).ok());
+    EXPECT_EQ(read, 78u);
+    EXPECT_EQ(ridgeline::testing::readBytes(path), before);
 }

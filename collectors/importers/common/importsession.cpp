@@ -35,11 +35,15 @@ core::Result<core::SessionWriter> beginSession(
     auto created = core::SessionWriter::create(sessionPath, options);
     if (created.hasError())
         return created.error();
-    auto& writer = created.value();
+    RIDGELINE_TRY(beginImport(created.value(), source, origin));
+    return created;
+}
+
+core::Status beginImport(core::SessionWriter& writer, std::string_view source, std::string_view origin)
+{
     RIDGELINE_TRY(writer.beginBatch());
     RIDGELINE_TRY(writer.setMeta(core::metakey::Source, source));
-    RIDGELINE_TRY(writer.setMeta(core::metakey::Origin, origin));
-    return created;
+    return writer.setMeta(core::metakey::Origin, origin);
 }
 
 std::int64_t kilohertz(double hz)
@@ -93,11 +97,16 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
     return text;
 }
 
-core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings)
+core::Status endImport(core::SessionWriter& writer, const std::vector<std::string>& warnings)
 {
     if (!warnings.empty())
         RIDGELINE_TRY(writer.setMeta("warning", joined(warnings, "; ")));
-    RIDGELINE_TRY(writer.commitBatch());
+    return writer.commitBatch();
+}
+
+core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings)
+{
+    RIDGELINE_TRY(endImport(writer, warnings));
     return writer.finish(core::SessionStatus::Complete);
 }
 

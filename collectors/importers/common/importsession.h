@@ -29,6 +29,10 @@ core::Status checkOutput(const std::vector<std::string>& inputs, const std::stri
 core::Result<core::SessionWriter> beginSession(
     const std::string& sessionPath, bool overwrite, std::string_view source, std::string_view origin);
 
+// The same on a writer made elsewhere (an in-memory session for the fuzzers): the batch begun,
+// with meta `source` and `origin`.
+core::Status beginImport(core::SessionWriter& writer, std::string_view source, std::string_view origin);
+
 // The datasheet ceilings of a device the catalogue knows (collectors/ceilings/gpucatalogue.h);
 // nullopt when it does not (the importer warns in its own words, naming the device as its file
 // does). The one clock rule of every importer: a device keeps the core clock its file reports,
@@ -53,5 +57,8 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
 // Meta `warning` (the warnings joined by "; ") when there are any, then the batch committed and the
 // session published complete.
 core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings);
+
+// finishSession without the publication: meta `warning` and the batch committed (in-memory sessions).
+core::Status endImport(core::SessionWriter& writer, const std::vector<std::string>& warnings);
 
 } // namespace ridgeline::collectors::importing

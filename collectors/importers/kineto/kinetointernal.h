@@ -95,9 +95,10 @@ struct ParsedTrace {
 // thread). `progress` gets the fraction of the input read.
 // `batchBytes`: events handed to a worker at a time (0: the splitter's default). `consume`, when
 // given, sees each batch's records in file order before they join the trace, and may take some.
+// `windowBytes`: the splitter's window (0: its default).
 using BatchConsumer = std::function<core::Status(ParsedTrace& part)>;
 core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress,
-    unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {});
+    unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {}, std::size_t windowBytes = 0);
 
 // Threads for parsing a file's events: one per hardware thread, at most 8.
 unsigned parseWorkers();

@@ -391,6 +391,35 @@ core::Status writeHostRecords(
     return nestOperators(writer, part, state, summary);
 }
 
+// One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written.
+// `progress` gets the fraction of this file done, 0..1, and what is being done (empty: reading).
+core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<TraceSource> source, std::size_t index,
+    SessionState& state, KinetoImportSummary& summary, const std::function<void(double, std::string_view)>& progress,
+    unsigned workers, std::size_t windowBytes)
+{
+    std::optional<ParsedTrace> trace;
+    {
+        state.fileProcesses.clear();
+        auto parsed = parseTrace(
+            *source,
+            [&](double fraction) {
+                if (progress)
+                    progress(0.7 * fraction, {}); // writing: the last 30 %
+            },
+            workers, 0, [&](ParsedTrace& part) { return writeHostRecords(writer, part, state, summary); }, windowBytes);
+        if (parsed.hasError())
+            return parsed.error();
+        trace = std::move(parsed).value();
+    }
+    const std::string name = source->name();
+    source.reset(); // the file is read: its buffers go before the events are written
+    if (!trace->baseTimeNs.empty())
+        RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", index), trace->baseTimeNs));
+    if (progress)
+        progress(0.7, fmt::format("writing the events of {}", name));
+    return writeTrace(writer, *trace, state, summary);
+}
+
 } // namespace
 } // namespace kineto
 
@@ -416,33 +445,31 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
         const std::string what = fmt::format("reading {}", path);
         if (progress)
             progress(static_cast<double>(i) / files, what);
-        std::optional<kineto::ParsedTrace> trace;
-        {
-            auto source = kineto::TraceSource::openFile(path);
-            if (source.hasError())
-                return source.error();
-            state.fileProcesses.clear();
-            auto parsed = kineto::parseTrace(
-                *source.value(),
-                [&](double fraction) {
-                    if (progress)
-                        progress((static_cast<double>(i) + 0.7 * fraction) / files, what); // writing: the last 30 %
-                },
-                kineto::parseWorkers(), 0,
-                [&](kineto::ParsedTrace& part) { return kineto::writeHostRecords(writer, part, state, summary); });
-            if (parsed.hasError())
-                return parsed.error();
-            trace = std::move(parsed).value();
-        }
-        if (!trace->baseTimeNs.empty())
-            RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", i), trace->baseTimeNs));
-        if (progress)
-            progress((static_cast<double>(i) + 0.7) / files, fmt::format("writing the events of {}", path));
-        RIDGELINE_TRY(kineto::writeTrace(writer, *trace, state, summary));
+        auto source = kineto::TraceSource::openFile(path);
+        if (source.hasError())
+            return source.error();
+        const auto fileProgress = [&](double fraction, std::string_view doing) {
+            if (progress)
+                progress((static_cast<double>(i) + fraction) / files, doing.empty() ? what : doing);
+        };
+        RIDGELINE_TRY(kineto::importTrace(
+            writer, std::move(source).value(), i, state, summary, fileProgress, kineto::parseWorkers(), 0));
     }
     if (progress)
         progress(1.0, "building the session's indexes");
     RIDGELINE_TRY(importing::finishSession(writer, summary.warnings));
+    return summary;
+}
+
+core::Result<KinetoImportSummary> importKinetoBytes(
+    core::SessionWriter& writer, std::string_view name, std::string_view bytes, std::size_t windowBytes)
+{
+    RIDGELINE_TRY(importing::beginImport(writer, "import:kineto", name));
+    KinetoImportSummary summary;
+    kineto::SessionState state;
+    RIDGELINE_TRY(kineto::importTrace(
+        writer, kineto::TraceSource::fromBytes(name, bytes), 0, state, summary, {}, 0, windowBytes));
+    RIDGELINE_TRY(importing::endImport(writer, summary.warnings));
     return summary;
 }
 

@@ -99,7 +99,7 @@ unsigned parseWorkers()
 }
 
 core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress, unsigned workers,
-    std::size_t batchBytes, const BatchConsumer& consume)
+    std::size_t batchBytes, const BatchConsumer& consume, std::size_t windowBytes)
 {
     ParsedTrace trace;
     trace.name = source.name();
@@ -155,6 +155,10 @@ core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<vo
     SplitOptions options;
     if (batchBytes > 0)
         options.batchBytes = batchBytes;
+    if (windowBytes > 0) {
+        options.windowBytes = windowBytes;
+        options.batchBytes = std::min(options.batchBytes, windowBytes);
+    }
     auto split = splitTrace(source, handlers, options);
     if (split.hasError() && batchFailed) // batches merge in file order: this is the first error
         return split.error();

@@ -17,6 +17,10 @@
 #include <utility>
 #include <vector>
 
+namespace ridgeline::core {
+class SessionWriter;
+}
+
 namespace ridgeline::collectors::ncu {
 
 // One CSV record and the line of the file it starts on (1-based).
@@ -38,6 +42,8 @@ struct CsvFile {
 // output) up to the header, and ==PROF==/==WARNING==/==ERROR== lines between records.
 // Malformed quoting is an error naming the line; a file with no header is too.
 core::Result<CsvFile> readCsvFile(const std::string& path);
+// The same for a file's bytes held in memory (plain or gzip); `path` is for messages.
+core::Result<CsvFile> readCsvBytes(std::string_view bytes, const std::string& path);
 
 // "path:line: what" as one line.
 core::Error badLine(const std::string& path, int line, const std::string& what);
@@ -201,5 +207,7 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file);
 // Writes devices, ceilings, processes, kernels, metrics and verdicts.
 core::Result<ImportSummary> writeSession(
     const CsvFile& file, ParsedProfile profile, const std::string& sessionPath, bool overwrite);
+// The same into a session being written (the caller finishes it): an in-memory one for the fuzz targets.
+core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvFile& file, ParsedProfile profile);
 
 } // namespace ridgeline::collectors::ncu

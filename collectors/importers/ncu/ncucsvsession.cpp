@@ -142,6 +142,20 @@ std::string kernelsHave(std::int64_t count)
 core::Result<ImportSummary> writeSession(
     const CsvFile& file, ParsedProfile profile, const std::string& sessionPath, bool overwrite)
 {
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto summary = writeProfile(created.value(), file, std::move(profile));
+    if (summary.hasError())
+        return summary.error();
+    RIDGELINE_TRY(created.value().finish(core::SessionStatus::Complete));
+    return summary;
+}
+
+core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvFile& file, ParsedProfile profile)
+{
     auto& kernels = profile.kernels;
     // Nsight Compute serialises kernels: its IDs are the launch order.
     std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.ncuId < b.ncuId; });
@@ -174,11 +188,8 @@ core::Result<ImportSummary> writeSession(
                 kernelsHave(unknown)));
 
     const auto fileName = std::filesystem::path(file.path).filename().string();
-    auto created = importing::beginSession(sessionPath, overwrite, profile.source,
-        file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine));
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
+    RIDGELINE_TRY(importing::beginImport(writer, profile.source,
+        file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
     RIDGELINE_TRY(writer.setMeta("ncu_page", profile.page));
     RIDGELINE_TRY(writer.setMeta("timeline",
         fmt::format("synthetic: Nsight Compute serialises kernels and records no timestamps; kernels are in ID "
@@ -282,7 +293,7 @@ core::Result<ImportSummary> writeSession(
         }
     }
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
-    RIDGELINE_TRY(importing::finishSession(writer, summary.warnings));
+    RIDGELINE_TRY(importing::endImport(writer, summary.warnings));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());
     summary.metrics = metricCount;

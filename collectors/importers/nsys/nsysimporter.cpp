@@ -132,16 +132,14 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeProcesses(core::SessionW
     return processIds;
 }
 
-core::Result<NsysImportSummary> writeSession(
-    Activity& activity, const std::string& exportPath, const std::string& sessionPath, bool overwrite)
+} // namespace
+
+core::Result<NsysImportSummary> nsys::writeActivity(
+    core::SessionWriter& writer, Activity& activity, std::string_view origin)
 {
     NsysImportSummary summary;
     const auto ceilings = lookUpCeilings(activity);
-    auto created = importing::beginSession(
-        sessionPath, overwrite, "import:nsys-sqlite", std::filesystem::path(exportPath).filename().string());
-    if (created.hasError())
-        return created.error();
-    auto& writer = created.value();
+    RIDGELINE_TRY(importing::beginImport(writer, "import:nsys-sqlite", origin));
     if (auto it = activity.exportMeta.find("EXPORT_PRODUCT_VERSION"); it != activity.exportMeta.end()) {
         summary.productVersion = it->second;
         RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
@@ -196,7 +194,7 @@ core::Result<NsysImportSummary> writeSession(
 
     if (activity.kernels.empty() && activity.memops.empty())
         activity.warnings.push_back("no GPU activity in the export (no kernels, copies or memsets)");
-    RIDGELINE_TRY(importing::finishSession(writer, activity.warnings));
+    RIDGELINE_TRY(importing::endImport(writer, activity.warnings));
 
     summary.devices = static_cast<std::int64_t>(activity.devices.size());
     summary.kernels = static_cast<std::int64_t>(activity.kernels.size());
@@ -206,12 +204,8 @@ core::Result<NsysImportSummary> writeSession(
     return summary;
 }
 
-core::Result<Activity> readExport(const std::string& path)
+core::Result<nsys::Activity> nsys::readExport(core::sqlite::Database& db)
 {
-    auto opened = core::sqlite::Database::open(path, core::sqlite::Database::Mode::ReadOnly);
-    if (opened.hasError())
-        return opened.error();
-    auto& db = opened.value();
     auto schema = nsys::Schema::discover(db);
     if (schema.hasError())
         return schema.error();
@@ -234,13 +228,16 @@ core::Result<Activity> readExport(const std::string& path)
     return activity;
 }
 
-} // namespace
-
 core::Result<NsysImportSummary> importNsysSqlite(
     const std::string& exportPath, const std::string& sessionPath, bool overwrite)
 {
     RIDGELINE_TRY(importing::checkOutput({ exportPath }, sessionPath, overwrite));
-    auto activity = readExport(exportPath);
+    auto activity = [&]() -> core::Result<nsys::Activity> {
+        auto opened = core::sqlite::Database::open(exportPath, core::sqlite::Database::Mode::ReadOnly);
+        if (opened.hasError())
+            return opened.error();
+        return nsys::readExport(opened.value());
+    }();
     if (activity.hasError()) {
         // Corrupt, truncated or hostile: one error naming the file.
         const auto& error = activity.error();
@@ -249,7 +246,17 @@ core::Result<NsysImportSummary> importNsysSqlite(
             return core::makeError(code, error.message);
         return core::makeError(code, fmt::format("{}: {}", exportPath, error.message));
     }
-    return writeSession(activity.value(), exportPath, sessionPath, overwrite);
+    core::WriterOptions options;
+    options.replaceExisting = overwrite;
+    auto created = core::SessionWriter::create(sessionPath, options);
+    if (created.hasError())
+        return created.error();
+    auto summary
+        = nsys::writeActivity(created.value(), activity.value(), std::filesystem::path(exportPath).filename().string());
+    if (summary.hasError())
+        return summary.error();
+    RIDGELINE_TRY(created.value().finish(core::SessionStatus::Complete));
+    return summary;
 }
 
 } // namespace ridgeline::collectors

@@ -3,6 +3,7 @@
 // and the records read from it before they are written as a session.
 #pragma once
 
+#include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -16,6 +17,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace ridgeline::core {
+class SessionWriter;
+}
 
 namespace ridgeline::collectors::nsys {
 
@@ -76,6 +81,12 @@ core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const 
 core::Status readApiCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readNvtx(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readProcessInfo(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+
+// Everything the importer reads of an open export (a file, or an image in memory for the fuzz
+// target). Errors: BadFile when it is not an export or cannot be read.
+core::Result<Activity> readExport(core::sqlite::Database& db);
+// Writes what was read into `writer`'s session (the caller finishes it); `origin` names the export.
+core::Result<NsysImportSummary> writeActivity(core::SessionWriter& writer, Activity& activity, std::string_view origin);
 
 // Runs `sql` and calls `row` for each result row; errors become BadFile naming the table.
 core::Status forEachRow(core::sqlite::Database& db, const std::string& sql, std::string_view what,

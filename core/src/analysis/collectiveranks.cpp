@@ -75,13 +75,13 @@ CrossRankAnalysis matchAcrossRanks(std::span<const CollectiveOpRef> ops)
                 last = &member;
             }
         }
-        instance.startSkewNs = lastStart - firstStart;
-        instance.endSkewNs = lastEnd - firstEnd;
+        instance.startSkewNs = saturatingSub(lastStart, firstStart);
+        instance.endSkewNs = saturatingSub(lastEnd, firstEnd);
         instance.lastRank = instance.startSkewNs > 0 ? last->rank : -1;
         for (auto& member : m) {
             member.waitNs = saturatingSub(lastStart, member.startNs);
             auto& w = ranks[member.rank];
-            w.waitNs += member.waitNs;
+            w.waitNs = saturatingAdd(w.waitNs, member.waitNs);
             ++w.instances;
         }
         if (instance.lastRank >= 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/analysis/kernelcompare.h"
 
+#include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 
 #include <algorithm>
@@ -73,7 +74,7 @@ KernelDelta deltaOf(std::size_t index, const KernelSummary& now, const KernelSum
     d.baselineTotalNs = before->totalNs;
     d.baselineLaunches = before->launches;
     d.baselineAverageNs = before->averageNs();
-    d.deltaNs = now.totalNs - before->totalNs;
+    d.deltaNs = saturatingSub(now.totalNs, before->totalNs); // totals saturate at the int64 range
     if (before->totalNs > 0)
         d.deltaPct = static_cast<double>(d.deltaNs) / static_cast<double>(before->totalNs) * 100.0;
     d.verdictBefore = before->analysis.verdict;
@@ -128,12 +129,12 @@ KernelComparison compareKernels(std::span<const KernelSummary> current, std::spa
         result.kernels.back().baseline = pairs[i];
         if (pairs[i])
             paired[*pairs[i]] = true;
-        result.totals.kernelNsAfter += current[i].totalNs;
+        result.totals.kernelNsAfter = saturatingAdd(result.totals.kernelNsAfter, current[i].totalNs);
         result.totals.launchesAfter += current[i].launches;
         ++(before ? result.totals.matched : result.totals.added);
     }
     for (std::size_t i = 0; i < baseline.size(); ++i) {
-        result.totals.kernelNsBefore += baseline[i].totalNs;
+        result.totals.kernelNsBefore = saturatingAdd(result.totals.kernelNsBefore, baseline[i].totalNs);
         result.totals.launchesBefore += baseline[i].launches;
         if (!paired[i])
             result.gone.push_back(i);

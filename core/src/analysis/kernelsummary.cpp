@@ -30,7 +30,12 @@ struct Key {
 };
 
 struct KeyHash {
-    std::size_t operator()(const Key& k) const { return std::hash<std::int64_t>()(k.nameId * 1000003 ^ k.deviceId); }
+    // Unsigned: a hostile session's ids can be anything (signed overflow is undefined).
+    std::size_t operator()(const Key& k) const
+    {
+        return std::hash<std::uint64_t>()(
+            static_cast<std::uint64_t>(k.nameId) * 1000003u ^ static_cast<std::uint64_t>(k.deviceId));
+    }
 };
 
 } // namespace

@@ -17,7 +17,9 @@ constexpr std::size_t kNone = GpuOpLink::kNone;
 struct PairHash {
     std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& key) const noexcept
     {
-        return std::hash<std::int64_t>()(key.first * 1'000'003 + key.second);
+        // In unsigned arithmetic: a hostile session's ids can be anything (signed overflow is undefined).
+        return std::hash<std::uint64_t>()(
+            static_cast<std::uint64_t>(key.first) * 1'000'003u + static_cast<std::uint64_t>(key.second));
     }
 };
 

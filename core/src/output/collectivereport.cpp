@@ -126,7 +126,8 @@ void writeJson(std::ostream& out, const CollectiveReport& report)
     }
     json doc = { { "session", report.path }, { "collectives", rows }, { "ranks", ranks }, { "instances", instances },
         { "warnings", report.ranks.warnings } };
-    out << doc.dump(2) << '\n';
+    // Names come from the session as they were written: invalid UTF-8 is replaced, not thrown at.
+    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
 } // namespace

@@ -261,12 +261,12 @@ private:
         for (const auto& d : m_in.devices)
             hosts.insert(d.host);
         for (const auto& d : m_in.devices) {
-            m_devicePids[d.id] = kDevicePidBase + d.id;
-            m_writer.processName(kDevicePidBase + d.id, deviceLabel(d, hosts.size() > 1), m_sortIndex++);
+            m_devicePids[d.id] = saturatingAdd(kDevicePidBase, d.id);
+            m_writer.processName(saturatingAdd(kDevicePidBase, d.id), deviceLabel(d, hosts.size() > 1), m_sortIndex++);
         }
         std::set<std::int64_t> usedPids;
         for (const auto& p : m_in.processes) {
-            const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : kHostPidFallbackBase + p.id;
+            const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : saturatingAdd(kHostPidFallbackBase, p.id);
             m_hostPids[p.id] = pid;
             m_writer.processName(pid, processLabel(p), 1000 + m_sortIndex++);
         }
@@ -274,7 +274,7 @@ private:
 
     std::int64_t devicePid(std::int64_t deviceId)
     {
-        auto [it, added] = m_devicePids.emplace(deviceId, kDevicePidBase + deviceId);
+        auto [it, added] = m_devicePids.emplace(deviceId, saturatingAdd(kDevicePidBase, deviceId));
         if (added)
             m_writer.processName(it->second, fmt::format("GPU (device {} not described)", deviceId), m_sortIndex++);
         return it->second;
@@ -282,7 +282,7 @@ private:
 
     std::int64_t hostPid(std::int64_t processId)
     {
-        auto [it, added] = m_hostPids.emplace(processId, kHostPidFallbackBase + processId);
+        auto [it, added] = m_hostPids.emplace(processId, saturatingAdd(kHostPidFallbackBase, processId));
         if (added)
             m_writer.processName(
                 it->second, fmt::format("process {} (not described)", processId), 1000 + m_sortIndex++);

@@ -153,12 +153,15 @@ Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
             continue;
         }
         OpRow& row = rows[rowOf[g.innermost]];
-        row.gpuTimeNs += duration;
+        row.gpuTimeNs = saturatingAdd(row.gpuTimeNs, duration);
         ++row.gpuOps;
         row.kernels += g.kind == LinkedOpKind::Kernel || g.kind == LinkedOpKind::Collective ? 1 : 0;
-        row.timeByVerdictNs[static_cast<std::size_t>(g.verdict)] += duration;
-        if (by == ReportGrouping::Op && g.outermost != kNone)
-            rows[rowOf[g.outermost]].topLevelGpuTimeNs += duration;
+        auto& byVerdict = row.timeByVerdictNs[static_cast<std::size_t>(g.verdict)];
+        byVerdict = saturatingAdd(byVerdict, duration);
+        if (by == ReportGrouping::Op && g.outermost != kNone) {
+            auto& topLevel = rows[rowOf[g.outermost]].topLevelGpuTimeNs;
+            topLevel = saturatingAdd(topLevel, duration);
+        }
     }
     report.rows = rows.take();
     for (auto& row : report.rows)

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/store/sessionformat.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -24,33 +25,12 @@ std::uint32_t readBigEndian(const unsigned char* p, int bytes)
     return value;
 }
 
-} // namespace
-
-Result<FileHeader> inspectFileHeader(const std::string& path)
+// The checks of the first bytes (`got` of them read) of a file of `size` bytes.
+Result<FileHeader> checkHeader(
+    const unsigned char* header, std::size_t got, std::uintmax_t size, bool hasWal, const std::string& path)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        return makeError(ErrorCode::NotFound, fmt::format("{}: no such file", path));
-    if (fs::is_directory(status))
-        return makeError(ErrorCode::BadFile, fmt::format("{}: is a directory, not a session file", path));
-    const auto size = fs::file_size(path, ec);
-    if (ec)
-        return makeError(ErrorCode::Io, fmt::format("{}: cannot read its size ({})", path, ec.message()));
-    if (size == 0)
-        return makeError(
-            ErrorCode::BadFile, fmt::format("{}: the file is empty (0 bytes), not a Ridgeline session", path));
-
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError(ErrorCode::Io, fmt::format("{}: cannot be opened for reading", path));
-    std::array<unsigned char, kHeaderSize> header {};
-    in.read(reinterpret_cast<char*>(header.data()), kHeaderSize);
-    const auto got = static_cast<std::size_t>(in.gcount());
-
     static constexpr char kMagic[] = "SQLite format 3"; // 16 bytes with its NUL
-    if (got < sizeof(kMagic) || std::memcmp(header.data(), kMagic, sizeof(kMagic)) != 0)
+    if (got < sizeof(kMagic) || std::memcmp(header, kMagic, sizeof(kMagic)) != 0)
         return makeError(ErrorCode::BadFile, fmt::format("{}: not a Ridgeline session (not an SQLite database)", path));
     if (got < kHeaderSize)
         return makeError(
@@ -88,12 +68,47 @@ Result<FileHeader> inspectFileHeader(const std::string& path)
     // The page count in the header is valid when its change counter matches (offset 24 == 92).
     const std::uint32_t pageCount = readBigEndian(&header[28], 4);
     const bool countValid = readBigEndian(&header[24], 4) == readBigEndian(&header[92], 4);
-    const bool hasWal = fs::exists(path + "-wal", ec);
     const auto expected = static_cast<std::uintmax_t>(pageCount) * pageSize;
     if (countValid && !hasWal && pageCount > 0 && size < expected)
         return makeError(ErrorCode::BadFile,
             fmt::format("{}: truncated (the file has {} bytes; its header says {})", path, size, expected));
     return result;
+}
+
+} // namespace
+
+Result<FileHeader> inspectFileHeader(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        return makeError(ErrorCode::NotFound, fmt::format("{}: no such file", path));
+    if (fs::is_directory(status))
+        return makeError(ErrorCode::BadFile, fmt::format("{}: is a directory, not a session file", path));
+    const auto size = fs::file_size(path, ec);
+    if (ec)
+        return makeError(ErrorCode::Io, fmt::format("{}: cannot read its size ({})", path, ec.message()));
+    if (size == 0)
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: the file is empty (0 bytes), not a Ridgeline session", path));
+
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorCode::Io, fmt::format("{}: cannot be opened for reading", path));
+    std::array<unsigned char, kHeaderSize> header {};
+    in.read(reinterpret_cast<char*>(header.data()), kHeaderSize);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    return checkHeader(header.data(), got, size, fs::exists(path + "-wal", ec), path);
+}
+
+Result<FileHeader> inspectImageHeader(std::string_view image, const std::string& name)
+{
+    if (image.empty())
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: the file is empty (0 bytes), not a Ridgeline session", name));
+    return checkHeader(reinterpret_cast<const unsigned char*>(image.data()), std::min(image.size(), kHeaderSize),
+        image.size(), false, name);
 }
 
 } // namespace ridgeline::core

@@ -5,6 +5,7 @@
 #include "ridgeline/core/base/result.h"
 
 #include <string>
+#include <string_view>
 
 namespace ridgeline::core {
 
@@ -17,5 +18,7 @@ struct FileHeader {
 // non-SQLite files, SQLite files of other applications, truncated files and sessions of a
 // newer schema.
 Result<FileHeader> inspectFileHeader(const std::string& path);
+// The same checks of the bytes of a whole file held in memory (no WAL beside it); `name` is for messages.
+Result<FileHeader> inspectImageHeader(std::string_view image, const std::string& name);
 
 } // namespace ridgeline::core

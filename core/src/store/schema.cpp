@@ -127,8 +127,8 @@ constexpr std::array kTables {
     TableSpec { "comm_ops", "seq", 2 },
     // v3: a kernel's metric values in one row (metricblob.h).
     TableSpec { "metric_values", "kernel_id, count, data", 3 },
-    // v3 (CUDA graphs): kernels.graph_node_id, kernels.graph_range_kernels.
-    TableSpec { "kernels", "graph_node_id, graph_range_kernels", 3 },
+    // v4 (CUDA graphs): kernels.graph_node_id, kernels.graph_range_kernels.
+    TableSpec { "kernels", "graph_node_id, graph_range_kernels", 4 },
 };
 
 struct Migration {
@@ -206,10 +206,10 @@ constexpr std::array kMigrations {
     // `Seq`), shared by every rank of one instance; -1 = not recorded.
     Migration { 2, "ALTER TABLE comm_ops ADD COLUMN seq INTEGER NOT NULL DEFAULT -1;" },
     Migration { 3, kV3MetricValues, packKernelMetrics },
-    // v3 (CUDA graphs): a kernel's graph node (CUPTI graphNodeId; 0 = none) and, for a kernel of a
+    // v4 (CUDA graphs): a kernel's graph node (CUPTI graphNodeId; 0 = none) and, for a kernel of a
     // graph launch profiled as one counter range, the number of kernels that range covers (0 = its
     // counters are its own; the values are stored on the launch's first kernel).
-    Migration { 3,
+    Migration { 4,
         "ALTER TABLE kernels ADD COLUMN graph_node_id INTEGER NOT NULL DEFAULT 0;"
         "ALTER TABLE kernels ADD COLUMN graph_range_kernels INTEGER NOT NULL DEFAULT 0;" },
 };

@@ -143,9 +143,13 @@ Result<SessionCheck> checkSession(const std::string& path)
     auto reader = SessionReader::open(path);
     if (reader.hasError())
         return reader.error();
-    auto& r = reader.value();
+    return checkSession(reader.value());
+}
+
+Result<SessionCheck> checkSession(SessionReader& r)
+{
     SessionCheck check;
-    check.path = path;
+    check.path = r.path();
     check.fileSchemaVersion = r.fileSchemaVersion();
     // Integrity first: counting a damaged file could fail half way with a vaguer message.
     auto problems = r.integrityProblems();
@@ -170,9 +174,10 @@ Result<SessionCheck> checkSession(const std::string& path)
     if (span.hasError())
         return span.error();
     check.span = span.value();
-    auto warnings = checkSessionValues(path);
+    // The value checks on the same (validated, migrated when older) database.
+    auto warnings = checkSessionValues(r.database());
     if (warnings.hasError())
-        return warnings.error();
+        return makeError(ErrorCode::BadFile, fmt::format("{}: {}", r.path(), warnings.error().message));
     check.warnings = std::move(warnings).value();
     return check;
 }

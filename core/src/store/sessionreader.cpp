@@ -35,6 +35,31 @@ Result<sqlite::Database> migratedCopy(sqlite::Database& file, int fromVersion)
     return memory;
 }
 
+// What open() and openImage() share once the header passed: the schema, checked, and an older one
+// migrated (in a copy).
+Result<sqlite::Database> validatedSession(sqlite::Database database, int fileVersion, const std::string& path)
+{
+    // SQLite's own view of the header must agree with ours (it also reads a hot journal).
+    auto version = database.queryInt("PRAGMA user_version");
+    if (version.hasError())
+        return makeError(
+            ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
+    if (version.value() != fileVersion)
+        return makeError(ErrorCode::BadFile, fmt::format("{}: inconsistent schema version", path));
+    auto validated = schema::validate(database, fileVersion);
+    if (validated.hasError())
+        return inFile(path, validated.error());
+    if (fileVersion == kSchemaVersion)
+        return database;
+    auto migrated = migratedCopy(database, fileVersion);
+    if (migrated.hasError())
+        return inFile(path, migrated.error());
+    // What the migration added must now be there, like in a file of this version.
+    if (auto complete = schema::validate(migrated.value(), kSchemaVersion); complete.hasError())
+        return inFile(path, complete.error());
+    return migrated;
+}
+
 } // namespace
 
 SessionReader::SessionReader(std::unique_ptr<Impl> impl)
@@ -52,31 +77,29 @@ Result<SessionReader> SessionReader::open(const std::string& path)
     auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly);
     if (db.hasError())
         return makeError(ErrorCode::Io, db.error().message);
-
-    // SQLite's own view of the header must agree with ours (it also reads a hot journal).
-    auto version = db.value().queryInt("PRAGMA user_version");
-    if (version.hasError())
-        return makeError(
-            ErrorCode::BadFile, fmt::format("{}: not a readable session ({})", path, version.error().message));
-    if (version.value() != header.value().schemaVersion)
-        return makeError(ErrorCode::BadFile, fmt::format("{}: inconsistent schema version", path));
-    const int fileVersion = header.value().schemaVersion;
-    auto validated = schema::validate(db.value(), fileVersion);
-    if (validated.hasError())
-        return inFile(path, validated.error());
-
-    if (fileVersion < kSchemaVersion) {
-        auto migrated = migratedCopy(db.value(), fileVersion);
-        if (migrated.hasError())
-            return inFile(path, migrated.error());
-        // What the migration added must now be there, like in a file of this version.
-        if (auto complete = schema::validate(migrated.value(), kSchemaVersion); complete.hasError())
-            return inFile(path, complete.error());
-        db = std::move(migrated);
-    }
-    auto impl = std::make_unique<Impl>(std::move(db).value());
+    auto ready = validatedSession(std::move(db).value(), header.value().schemaVersion, path);
+    if (ready.hasError())
+        return ready.error();
+    auto impl = std::make_unique<Impl>(std::move(ready).value());
     impl->path = path;
-    impl->fileSchemaVersion = fileVersion;
+    impl->fileSchemaVersion = header.value().schemaVersion;
+    return SessionReader(std::move(impl));
+}
+
+Result<SessionReader> SessionReader::openImage(std::string_view image, const std::string& name)
+{
+    auto header = inspectImageHeader(image, name);
+    if (header.hasError())
+        return header.error();
+    auto db = sqlite::Database::openImage(image, sqlite::Database::Mode::ReadOnly);
+    if (db.hasError())
+        return inFile(name, db.error());
+    auto ready = validatedSession(std::move(db).value(), header.value().schemaVersion, name);
+    if (ready.hasError())
+        return ready.error();
+    auto impl = std::make_unique<Impl>(std::move(ready).value());
+    impl->path = name;
+    impl->fileSchemaVersion = header.value().schemaVersion;
     return SessionReader(std::move(impl));
 }
 

@@ -43,6 +43,23 @@ void syncFile(const std::string& path)
     }
 }
 
+// An in-memory session, its schema made: a copy of an empty session built once per process. The
+// fuzz targets make one per input, and making the schema takes milliseconds (each migration step
+// makes SQLite parse the whole schema again).
+Result<sqlite::Database> emptySession()
+{
+    static const Result<std::string> image = []() -> Result<std::string> {
+        auto db = sqlite::Database::openMemory();
+        if (db.hasError())
+            return db.error();
+        RIDGELINE_TRY(schema::create(db.value()));
+        return db.value().image();
+    }();
+    if (image.hasError())
+        return image.error();
+    return sqlite::Database::openImage(image.value(), sqlite::Database::Mode::ReadWrite);
+}
+
 } // namespace
 
 const char* toString(SessionStatus status)
@@ -61,7 +78,7 @@ SessionWriter::~SessionWriter()
 {
     if (!m_impl || m_impl->finished)
         return;
-    const bool removeWork = m_impl->options.atomic;
+    const bool removeWork = m_impl->options.atomic && !m_impl->options.inMemory;
     const std::string work = m_impl->workPath;
     m_impl.reset(); // closes the database first
     if (removeWork) {
@@ -74,15 +91,17 @@ SessionWriter::~SessionWriter()
 Result<SessionWriter> SessionWriter::create(const std::string& path, const WriterOptions& options)
 {
     std::error_code ec;
-    if (fs::exists(path, ec) && !options.replaceExisting)
+    if (!options.inMemory && fs::exists(path, ec) && !options.replaceExisting)
         return makeError(
             ErrorCode::InvalidArgument, fmt::format("{} already exists (choose another name or overwrite it)", path));
-    const std::string work = options.atomic ? fmt::format("{}.tmp-{}", path, getpid()) : path;
-    for (const char* suffix : { "", "-journal", "-wal", "-shm" })
-        fs::remove(work + suffix, ec);
+    const std::string work = options.atomic && !options.inMemory ? fmt::format("{}.tmp-{}", path, getpid()) : path;
+    if (!options.inMemory) {
+        for (const char* suffix : { "", "-journal", "-wal", "-shm" })
+            fs::remove(work + suffix, ec);
+    }
 
     // A SessionWriter is not thread-safe itself (its caches), so its connection needs no mutex.
-    auto db = sqlite::Database::open(work, sqlite::Database::Mode::Create, true);
+    auto db = options.inMemory ? emptySession() : sqlite::Database::open(work, sqlite::Database::Mode::Create, true);
     if (db.hasError())
         return makeError(ErrorCode::Io, fmt::format("cannot create {}: {}", path, db.error().message));
     auto impl = std::make_unique<Impl>(std::move(db).value());
@@ -94,9 +113,10 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
 
     // An atomic file is private until renamed; a live one is read while it grows (WAL, below).
     // An atomic writer's index build may sort on helper threads (SQLite's multi-threaded sorter).
-    const char* pragmas = options.atomic ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA "
-                                           "cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA threads=4;"
-                                         : "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;";
+    const char* pragmas = options.inMemory ? "PRAGMA journal_mode=MEMORY;"
+        : options.atomic                   ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA "
+                                             "cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA threads=4;"
+                                           : "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;";
     auto configured = database.exec(pragmas);
     if (configured.hasError())
         return writeError(configured.error(), path);
@@ -106,7 +126,8 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
             return limited.error();
     }
     auto created = writer.m_impl->inTransaction("the session schema", [&]() -> Status {
-        RIDGELINE_TRY(schema::create(database));
+        if (!options.inMemory) // an in-memory session starts with its schema
+            RIDGELINE_TRY(schema::create(database));
         if (options.indexesUpFront)
             RIDGELINE_TRY(schema::createIndexes(database));
         return {};
@@ -115,7 +136,7 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
         return created.error();
     // Only now WAL: the schema stamp (application_id, user_version) is then already in the main
     // file's header, where readers check it before they let SQLite read anything.
-    if (!options.atomic) {
+    if (!options.atomic && !options.inMemory) {
         auto wal = database.exec("PRAGMA journal_mode=WAL;");
         if (wal.hasError())
             return writeError(wal.error(), path);
@@ -137,6 +158,11 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
 const std::string& SessionWriter::path() const
 {
     return m_impl->finalPath;
+}
+
+const std::string& SessionWriter::image() const
+{
+    return m_impl->image;
 }
 
 Status SessionWriter::setMeta(std::string_view key, std::string_view value)
@@ -307,7 +333,7 @@ Status SessionWriter::finish(SessionStatus status)
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
     // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
     // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB.
-    if (m_impl->options.atomic)
+    if (m_impl->options.atomic && !m_impl->options.inMemory)
         RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192"));
     auto indexed
         = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
@@ -316,14 +342,19 @@ Status SessionWriter::finish(SessionStatus status)
     // One self-contained file, no -wal beside it, when nobody is reading it. While readers hold
     // the WAL this cannot be done; the data is safe in the WAL and SQLite folds it into the file
     // when the last connection closes.
-    if (!m_impl->options.atomic) {
+    if (m_impl->options.inMemory) {
+        auto image = m_impl->db.image();
+        if (image.hasError())
+            return writeError(image.error(), "the session");
+        m_impl->image = std::move(image).value();
+    } else if (!m_impl->options.atomic) {
         if (m_impl->db.exec("PRAGMA wal_checkpoint(TRUNCATE)").ok())
             (void)m_impl->db.exec("PRAGMA journal_mode=DELETE");
     }
     m_impl->statements.clear();
     m_impl->db.close();
     m_impl->finished = true;
-    if (m_impl->options.atomic) {
+    if (m_impl->options.atomic && !m_impl->options.inMemory) {
         syncFile(m_impl->workPath);
         std::error_code ec;
         fs::rename(m_impl->workPath, m_impl->finalPath, ec);

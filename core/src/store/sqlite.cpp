@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/store/sqlite.h"
 
+#include <cstring>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <utility>
@@ -69,6 +70,45 @@ Result<Database> Database::openMemory()
         return makeError(ErrorCode::Internal, "cannot open an in-memory database");
     RIDGELINE_TRY(db.harden());
     return db;
+}
+
+Result<Database> Database::openImage(std::string_view image, Mode mode)
+{
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    Database db(raw);
+    if (rc != SQLITE_OK)
+        return makeError(ErrorCode::Internal, "cannot open an in-memory database");
+    // SQLite owns (and frees) the copy; an empty image is an empty database.
+    const auto size = static_cast<sqlite3_uint64>(image.size());
+    auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(size > 0 ? size : 1));
+    if (copy == nullptr)
+        return makeError(ErrorCode::Io, "out of memory for an in-memory database");
+    if (!image.empty())
+        std::memcpy(copy, image.data(), image.size());
+    const unsigned flags = SQLITE_DESERIALIZE_FREEONCLOSE
+        | (mode == Mode::ReadOnly ? SQLITE_DESERIALIZE_READONLY : SQLITE_DESERIALIZE_RESIZEABLE);
+    const int loaded = sqlite3_deserialize(
+        raw, "main", copy, static_cast<sqlite3_int64>(size), static_cast<sqlite3_int64>(size), flags);
+    if (loaded != SQLITE_OK) // the copy is freed by SQLite even then
+        return makeError(codeFor(loaded), fmt::format("cannot load the database image: {}", sqlite3_errmsg(raw)));
+    RIDGELINE_TRY(db.harden());
+    return db;
+}
+
+Result<std::string> Database::image()
+{
+    sqlite3_int64 size = 0;
+    unsigned char* bytes = sqlite3_serialize(m_db, "main", &size, 0);
+    if (bytes == nullptr) {
+        // An empty database has no pages: SQLite returns nothing for it.
+        if (size == 0)
+            return std::string();
+        return makeError(ErrorCode::Io, "cannot serialise the database (out of memory)");
+    }
+    std::string out(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
+    sqlite3_free(bytes);
+    return out;
 }
 
 // Every session file may come from someone else: nothing in it may run code, and a

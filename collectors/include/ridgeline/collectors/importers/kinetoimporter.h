@@ -14,11 +14,16 @@
 
 #include "ridgeline/core/base/result.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace ridgeline::core {
+class SessionWriter;
+}
 
 namespace ridgeline::collectors {
 
@@ -45,5 +50,11 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
 // Parses a trace held in memory (gzip or plain JSON) without writing a session: the entry point of
 // the fuzz target. `name` is used in messages.
 core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::string_view bytes);
+
+// Imports a trace held in memory (gzip or plain JSON) into `writer`'s session as importKineto
+// imports a file, on the calling thread; the caller finishes the session (an in-memory one, for
+// the fuzz target). `windowBytes`: the text read at a time (0: the import's 16 MB).
+core::Result<KinetoImportSummary> importKinetoBytes(
+    core::SessionWriter& writer, std::string_view name, std::string_view bytes, std::size_t windowBytes = 0);
 
 } // namespace ridgeline::collectors

@@ -101,10 +101,10 @@ struct Kernel {
     int staticSharedBytes = 0;
     int dynamicSharedBytes = 0;
     std::int64_t graphId = 0; // 0 = not launched from a CUDA graph
-    std::int64_t graphNodeId = 0; // CUPTI's graph node id; 0 = not a graph node (schema v3)
+    std::int64_t graphNodeId = 0; // CUPTI's graph node id; 0 = not a graph node (schema v4)
     // > 0: the kernel ran in a CUDA graph launch that was profiled as one counter range over this many
     // kernels (graph-level counters only); the range's values are stored on the launch's first
-    // kernel. 0: its counters, if any, are its own (schema v3).
+    // kernel. 0: its counters, if any, are its own (schema v4).
     std::int64_t graphRangeKernels = 0;
     std::int64_t durationNs() const { return saturatingSub(endNs, startNs); }
     bool operator==(const Kernel&) const = default;

@@ -41,6 +41,8 @@ struct SessionCheck {
 // opens but has damaged pages is returned with its problems listed, one with odd values with its
 // warnings listed.
 Result<SessionCheck> checkSession(const std::string& path);
+// The same on a session already open (SessionReader::open or openImage).
+Result<SessionCheck> checkSession(SessionReader& reader);
 // Only the value checks, on a session that SessionReader::open accepts (what the app runs on open).
 Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path);
 void writeSessionCheck(std::ostream& out, const SessionCheck& check, bool json);

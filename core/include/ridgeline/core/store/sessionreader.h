@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ridgeline::core {
@@ -55,6 +56,10 @@ struct TimeSpan {
 class SessionReader {
 public:
     static Result<SessionReader> open(const std::string& path);
+    // A session held in memory, e.g. the bytes of a file (the fuzz targets): the same checks as
+    // open() on a private read-only copy; nothing is read from or written to the disk. `name`
+    // stands for the path in messages.
+    static Result<SessionReader> openImage(std::string_view image, const std::string& name);
 
     SessionReader(SessionReader&&) noexcept;
     SessionReader& operator=(SessionReader&&) noexcept;

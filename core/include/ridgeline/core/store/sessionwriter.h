@@ -28,6 +28,10 @@ struct WriterOptions {
     bool indexesUpFront = false;
     // Test hook: limit the database to this many pages to simulate a full disk (0 = no limit).
     std::int64_t maxPageCount = 0;
+    // No file at all: the session is built in memory (`path` only names it) and finish() keeps
+    // its bytes, for image(). What the fuzz targets import into; `replaceExisting` and `atomic`
+    // do not apply.
+    bool inMemory = false;
 };
 
 class SessionWriter {
@@ -88,6 +92,9 @@ public:
     Status finish(SessionStatus status);
 
     const std::string& path() const;
+    // An in-memory writer's session as the bytes of a .ridge file, once finish() succeeded
+    // (SessionReader::openImage reads them); empty otherwise.
+    const std::string& image() const;
 
 private:
     struct Impl;

@@ -27,6 +27,11 @@ public:
     // needs no mutex of its own (SQLITE_OPEN_NOMUTEX; saves a lock per bind and step).
     static Result<Database> open(const std::string& path, Mode mode, bool oneThreadAtATime = false);
     static Result<Database> openMemory();
+    // An in-memory database holding a private copy of `image`, the bytes of a database file
+    // (sqlite3_deserialize), hardened as open() hardens a file. ReadOnly: nothing can change it;
+    // otherwise it can be written and grow. Nothing touches the disk. Errors: BadFile when SQLite
+    // refuses the bytes (only once they are read: a query may fail later, as with a file).
+    static Result<Database> openImage(std::string_view image, Mode mode);
 
     Database(Database&&) noexcept;
     Database& operator=(Database&&) noexcept;
@@ -37,6 +42,8 @@ public:
     Result<Statement> prepare(std::string_view sql);
     // First column of the first row as an integer (PRAGMA user_version and friends).
     Result<std::int64_t> queryInt(std::string_view sql);
+    // The bytes a file of the main database would hold (sqlite3_serialize): for in-memory databases.
+    Result<std::string> image();
 
     std::int64_t lastInsertRowid() const;
     std::string errorMessage() const;

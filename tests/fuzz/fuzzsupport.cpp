@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Linked into every fuzz target and replay program (tests/fuzz/CMakeLists.txt).
+#include "fuzzsupport.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <sqlite3.h>
+
+// glibc's allocator under its own names, which AddressSanitizer does not intercept.
+extern "C" void* __libc_malloc(std::size_t size);
+extern "C" void* __libc_realloc(void* pointer, std::size_t size);
+extern "C" void __libc_free(void* pointer);
+
+namespace {
+
+// SQLite's own memory bypasses the sanitizer's allocator. SQLite is not instrumented, so its
+// allocations gain nothing from ASan's redzones and quarantine, and they cost most of the time of
+// an input: a session is a few hundred small allocations per statement prepared. Each block
+// carries its size in front of it (sqlite3_mem_methods::xSize), as SQLite's own mem1.c does.
+constexpr std::size_t kHeader = 16; // keeps the 16-byte alignment malloc gives
+
+void* allocate(int size)
+{
+    auto* block = static_cast<unsigned char*>(__libc_malloc(static_cast<std::size_t>(size) + kHeader));
+    if (block == nullptr)
+        return nullptr;
+    std::memcpy(block, &size, sizeof size);
+    return block + kHeader;
+}
+
+void release(void* pointer)
+{
+    if (pointer != nullptr)
+        __libc_free(static_cast<unsigned char*>(pointer) - kHeader);
+}
+
+int sizeOf(void* pointer)
+{
+    int size = 0;
+    if (pointer != nullptr)
+        std::memcpy(&size, static_cast<unsigned char*>(pointer) - kHeader, sizeof size);
+    return size;
+}
+
+void* reallocate(void* pointer, int size)
+{
+    if (pointer == nullptr)
+        return allocate(size);
+    auto* block = static_cast<unsigned char*>(
+        __libc_realloc(static_cast<unsigned char*>(pointer) - kHeader, static_cast<std::size_t>(size) + kHeader));
+    if (block == nullptr)
+        return nullptr;
+    std::memcpy(block, &size, sizeof size);
+    return block + kHeader;
+}
+
+int roundUp(int size)
+{
+    return (size + 7) & ~7;
+}
+
+int initialise(void*)
+{
+    return SQLITE_OK;
+}
+
+void shutDown(void*) { }
+
+// Before main(), so before SQLite initialises itself.
+const bool kConfigured = [] {
+    static const sqlite3_mem_methods methods { allocate, release, reallocate, sizeOf, roundUp, initialise, shutDown,
+        nullptr };
+    return sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) == SQLITE_OK;
+}();
+
+} // namespace
+
+bool ridgeline::fuzz::replaying = false;

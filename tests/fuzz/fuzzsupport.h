@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// What the fuzz targets share: an in-memory session to import into, a stream that discards what
+// reports write, and the check every import's output must pass.
+#pragma once
+
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <string_view>
+
+namespace ridgeline::fuzz {
+
+// Reports and exports are written in full (every value formatted), then dropped.
+class NullBuffer : public std::streambuf {
+protected:
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char*, std::streamsize count) override { return count; }
+};
+
+class NullStream : public std::ostream {
+public:
+    NullStream()
+        : std::ostream(&m_buffer)
+    { }
+
+private:
+    NullBuffer m_buffer;
+};
+
+// A session written in memory only (nothing touches the disk).
+inline core::SessionWriter memoryWriter()
+{
+    core::WriterOptions options;
+    options.inMemory = true;
+    auto writer = core::SessionWriter::create("fuzz.ridge", options);
+    if (writer.hasError()) {
+        std::fprintf(stderr, "cannot create an in-memory session: %s\n", writer.error().message.c_str());
+        std::abort();
+    }
+    return std::move(writer).value();
+}
+
+[[noreturn]] inline void fail(const char* what, const std::string& message)
+{
+    std::fprintf(stderr, "%s: %s\n", what, message.c_str());
+    std::abort();
+}
+
+// Set by the replay program (replay.cpp): every input gets every check and reader, whatever its hash.
+extern bool replaying;
+
+// Whether an input also gets reader `which` (0, 1, 2, ...) of those too slow to run on every input:
+// a quarter of the inputs each, chosen by the input's hash (so that a crash reproduces), all of them
+// when replaying.
+inline bool deeper(std::string_view input, unsigned which)
+{
+    return replaying || (std::hash<std::string_view>()(input) >> (8 + 2 * which)) % 4 == 0;
+}
+
+// Finishes what an importer wrote (indexes, the file's bytes). For one input in eight (chosen by
+// the input's hash, so that a run reproduces; every input when replaying) the session is then read back as a sent file
+// would be, and must open and check sound: value warnings are allowed (an input may hold odd values, which an import
+// keeps), damaged pages or an unreadable schema are not. Every input would make the importer targets three times
+// slower; the session target reads sessions on every input.
+inline void finishSession(core::SessionWriter& writer, std::string_view input)
+{
+    if (writer.finish(core::SessionStatus::Complete).hasError())
+        return; // e.g. a value too large for the session: the import as a whole failed, cleanly
+    if (!replaying && std::hash<std::string_view>()(input) % 8 != 0)
+        return;
+    auto reader = core::SessionReader::openImage(writer.image(), "imported.ridge");
+    if (reader.hasError())
+        fail("an imported session does not open", reader.error().message);
+    auto check = core::checkSession(reader.value());
+    if (check.hasError())
+        fail("an imported session cannot be checked", check.error().message);
+    if (!check.value().problems.empty())
+        fail("an imported session is damaged", check.value().problems.front());
+}
+
+} // namespace ridgeline::fuzz

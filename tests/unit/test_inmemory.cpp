@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// Sessions and imports held in memory (what the fuzz targets use): SessionReader::openImage reads
+// a file's bytes as open() reads the file, with the same header checks; an in-memory SessionWriter
+// writes nothing to disk; the importers' in-memory entry points write the same session as an
+// import of the file.
+#include "ncu/ncucsvinternal.h"
+#include "nsys/nsysinternal.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/collectors/importers/ncucsvimporter.h"
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/store/sessionformat.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/store/sqlite.h"
+#include "testutil.h"
+
+#include <filesystem>
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace ridgeline;
+using ridgeline::testing::readBytes;
+using ridgeline::testing::TempDir;
+using ridgeline::testing::testDataPath;
+
+namespace {
+
+std::vector<std::int64_t> countsOf(core::SessionReader& reader)
+{
+    auto counts = reader.counts();
+    EXPECT_TRUE(counts.ok()) << (counts.ok() ? "" : counts.error().message);
+    if (!counts.ok())
+        return {};
+    const auto& c = counts.value();
+    return { c.devices, c.processes, c.threads, c.kernelNames, c.kernels, c.metrics, c.memcpys, c.memsets, c.apiCalls,
+        c.nvtxRanges, c.commOps, c.verdicts, c.ceilings, c.operators };
+}
+
+std::vector<std::int64_t> countsOfFile(const std::string& path)
+{
+    auto reader = core::SessionReader::open(path);
+    EXPECT_TRUE(reader.ok()) << (reader.ok() ? "" : reader.error().message);
+    return reader.ok() ? countsOf(reader.value()) : std::vector<std::int64_t> {};
+}
+
+std::vector<std::int64_t> countsOfImage(const std::string& image)
+{
+    auto reader = core::SessionReader::openImage(image, "memory.ridge");
+    EXPECT_TRUE(reader.ok()) << (reader.ok() ? "" : reader.error().message);
+    return reader.ok() ? countsOf(reader.value()) : std::vector<std::int64_t> {};
+}
+
+core::SessionWriter memoryWriter(const std::string& name)
+{
+    core::WriterOptions options;
+    options.inMemory = true;
+    return core::SessionWriter::create(name, options).value();
+}
+
+} // namespace
+
+TEST(InMemory, AnImageReadsAsTheFileReads)
+{
+    for (const auto* name : { "sessions/v1-small.ridge", "sessions/v2-a100-40.ridge" }) {
+        SCOPED_TRACE(name);
+        const auto path = testDataPath(name);
+        auto file = core::SessionReader::open(path);
+        auto image = core::SessionReader::openImage(readBytes(path), "sent.ridge");
+        ASSERT_TRUE(file.ok()) << file.error().message;
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        EXPECT_EQ(image.value().path(), "sent.ridge");
+        EXPECT_EQ(image.value().fileSchemaVersion(), file.value().fileSchemaVersion());
+        EXPECT_LT(image.value().fileSchemaVersion(), core::kSchemaVersion); // migrated in memory, as the file is
+        const auto counts = countsOf(file.value());
+        EXPECT_GT(counts.at(4), 0); // kernels
+        EXPECT_EQ(countsOf(image.value()), counts);
+        auto checkFile = core::checkSession(file.value());
+        auto checkImage = core::checkSession(image.value());
+        ASSERT_TRUE(checkFile.ok() && checkImage.ok());
+        EXPECT_TRUE(checkImage.value().problems.empty());
+        EXPECT_EQ(checkImage.value().warnings.size(), checkFile.value().warnings.size());
+        EXPECT_EQ(checkImage.value().meta, checkFile.value().meta);
+    }
+}
+
+TEST(InMemory, AnImageGetsTheHeaderChecksOfAFile)
+{
+    const auto bytes = readBytes(testDataPath("sessions/v2-a100-40.ridge"));
+    auto newer = bytes;
+    newer[63] = static_cast<char>(core::kSchemaVersion + 1); // user_version, big-endian at offset 60
+    auto foreign = bytes;
+    foreign[68] = 'X'; // application_id
+    struct Case {
+        std::string image;
+        core::ErrorCode code;
+        std::string words;
+    };
+    for (const auto& [image, code, words] : std::vector<Case> {
+             { "", core::ErrorCode::BadFile, "empty" },
+             { "just some text, long enough to be a header", core::ErrorCode::BadFile, "not an SQLite database" },
+             { bytes.substr(0, 60), core::ErrorCode::BadFile, "truncated" },
+             { bytes.substr(0, bytes.size() / 2), core::ErrorCode::BadFile, "truncated" },
+             { newer, core::ErrorCode::NewerSchema, "newer Ridgeline" },
+             { foreign, core::ErrorCode::BadFile, "another application" },
+         }) {
+        auto reader = core::SessionReader::openImage(image, "sent.ridge");
+        ASSERT_FALSE(reader.ok()) << words;
+        EXPECT_EQ(reader.error().code, code) << reader.error().message;
+        EXPECT_NE(reader.error().message.find("sent.ridge"), std::string::npos) << reader.error().message;
+        EXPECT_NE(reader.error().message.find(words), std::string::npos) << reader.error().message;
+    }
+}
+
+TEST(InMemory, DatabaseImagesRoundTripAndReadOnlyOnesStayUnchanged)
+{
+    auto db = core::sqlite::Database::openImage({}, core::sqlite::Database::Mode::ReadWrite);
+    ASSERT_TRUE(db.ok()) << db.error().message;
+    ASSERT_TRUE(db.value().exec("CREATE TABLE t(x); INSERT INTO t VALUES(42);").ok());
+    auto image = db.value().image();
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image.value().rfind("SQLite format 3", 0), 0u);
+
+    auto copy = core::sqlite::Database::openImage(image.value(), core::sqlite::Database::Mode::ReadOnly);
+    ASSERT_TRUE(copy.ok()) << copy.error().message;
+    EXPECT_EQ(copy.value().queryInt("SELECT x FROM t").value(), 42);
+    EXPECT_FALSE(copy.value().exec("INSERT INTO t VALUES(1)").ok()); // read-only
+    // Hardened as a file is: a trigger in the image never runs.
+    auto writable = core::sqlite::Database::openImage(image.value(), core::sqlite::Database::Mode::ReadWrite);
+    ASSERT_TRUE(writable.ok());
+    (void)writable.value().exec("CREATE TRIGGER t1 AFTER INSERT ON t BEGIN DELETE FROM t; END");
+    ASSERT_TRUE(writable.value().exec("INSERT INTO t VALUES(1)").ok());
+    EXPECT_EQ(writable.value().queryInt("SELECT count(*) FROM t").value(), 2);
+
+    // Bytes that are no database fail when loaded or on first use, with an error.
+    auto garbage = core::sqlite::Database::openImage(std::string(4096, 'x'), core::sqlite::Database::Mode::ReadOnly);
+    EXPECT_TRUE(garbage.hasError() || garbage.value().queryInt("SELECT count(*) FROM sqlite_schema").hasError());
+}
+
+TEST(InMemory, ImportsIntoMemoryWriteTheSessionAFileImportWrites)
+{
+    TempDir dir;
+    const auto here = std::filesystem::current_path();
+    struct Case {
+        std::string name;
+        std::string input;
+        std::function<core::Status(const std::string& input, const std::string& output)> toFile;
+        std::function<core::Status(core::SessionWriter& writer, const std::string& bytes)> toMemory;
+    };
+    const std::vector<Case> cases {
+        { "kineto", testDataPath("kineto/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
+            [](const std::string& input, const std::string& output) -> core::Status {
+                auto imported = collectors::importKineto({ input }, output, false);
+                return imported.ok() ? core::Status {} : core::Status(imported.error());
+            },
+            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
+                // A window far smaller than the trace: the same events, read 4 KiB at a time.
+                auto imported = collectors::importKinetoBytes(writer, "trace.json.gz", bytes, 4096);
+                return imported.ok() ? core::Status {} : core::Status(imported.error());
+            } },
+        { "nsys", testDataPath("nsys/concurrent-profile1.sqlite"),
+            [](const std::string& input, const std::string& output) -> core::Status {
+                auto imported = collectors::importNsysSqlite(input, output, false);
+                return imported.ok() ? core::Status {} : core::Status(imported.error());
+            },
+            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
+                auto db = core::sqlite::Database::openImage(bytes, core::sqlite::Database::Mode::ReadOnly);
+                if (db.hasError())
+                    return db.error();
+                auto activity = collectors::nsys::readExport(db.value());
+                if (activity.hasError())
+                    return activity.error();
+                auto written = collectors::nsys::writeActivity(writer, activity.value(), "export.sqlite");
+                return written.ok() ? core::Status {} : core::Status(written.error());
+            } },
+        { "ncu", testDataPath("ncu/leleucas/linear-nsight1381.csv.gz"),
+            [](const std::string& input, const std::string& output) -> core::Status {
+                auto imported = collectors::importNcuCsv(input, output, false);
+                return imported.ok() ? core::Status {} : core::Status(imported.error());
+            },
+            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
+                auto csv = collectors::ncu::readCsvBytes(bytes, "profile.csv.gz");
+                if (csv.hasError())
+                    return csv.error();
+                const collectors::ncu::ColumnIndex columns(csv.value().header.fields);
+                auto profile = columns.isDetailsPage() ? collectors::ncu::readDetailsPage(csv.value())
+                                                       : collectors::ncu::readRawPage(csv.value());
+                if (profile.hasError())
+                    return profile.error();
+                auto written = collectors::ncu::writeProfile(writer, csv.value(), std::move(profile).value());
+                return written.ok() ? core::Status {} : core::Status(written.error());
+            } },
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        const auto output = dir.file(c.name + ".ridge");
+        ASSERT_TRUE(c.toFile(c.input, output).ok());
+        const auto name = "never-written-" + c.name + ".ridge";
+        auto writer = memoryWriter(name);
+        ASSERT_TRUE(c.toMemory(writer, readBytes(c.input)).ok());
+        EXPECT_TRUE(writer.image().empty()); // until finished
+        ASSERT_TRUE(writer.finish(core::SessionStatus::Complete).ok());
+        EXPECT_FALSE(std::filesystem::exists(here / name));
+        EXPECT_FALSE(std::filesystem::exists(dir.file(name)));
+        const auto counts = countsOfFile(output);
+        EXPECT_GT(counts.at(4) + counts.at(6), 0); // kernels or copies
+        EXPECT_EQ(countsOfImage(writer.image()), counts);
+        auto reader = core::SessionReader::openImage(writer.image(), name);
+        ASSERT_TRUE(reader.ok());
+        auto check = core::checkSession(reader.value());
+        ASSERT_TRUE(check.ok());
+        EXPECT_TRUE(check.value().problems.empty());
+        EXPECT_TRUE(check.value().complete());
+    }
+}
