@@ -345,13 +345,13 @@ private Q_SLOTS:
         QVERIFY(window.viewNames().contains(QStringLiteral("table")));
         QVERIFY(window.viewNames().contains(QStringLiteral("details")));
         QVERIFY(!window.showView(QStringLiteral("bogus")));
-        // The window's own pages: kernels, roofline, timeline; then one more added here.
-        QCOMPARE(window.viewNames().mid(0, 4),
+        // The window's own pages: kernels, roofline, timeline, communication; then one more added here.
+        QCOMPARE(window.viewNames().mid(0, 5),
             QStringList({ QStringLiteral("details"), QStringLiteral("table"), QStringLiteral("roofline"),
-                QStringLiteral("timeline") }));
+                QStringLiteral("timeline"), QStringLiteral("communication") }));
         auto* page = new QWidget;
         const int index = window.addPage(page, QStringLiteral("&Extra"), QStringLiteral("extra"));
-        QCOMPARE(index, 3);
+        QCOMPARE(index, 4);
         QVERIFY(window.showView(QStringLiteral("extra")));
         QCOMPARE(window.pages()->currentWidget(), page);
         QVERIFY(window.showView(QStringLiteral("table")));
@@ -359,7 +359,8 @@ private Q_SLOTS:
         const QStringList lines = ui::shortcutLines(window.menuBar());
         QVERIFY2(lines.contains(QStringLiteral("View ▸ Roofline\tCtrl+2")), qPrintable(lines.join(u'\n')));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Timeline\tCtrl+3")));
-        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+4")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Communication\tCtrl+4")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+5")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Kernels\tCtrl+1")));
         QVERIFY(lines.contains(QStringLiteral("File ▸ Open Session\tCtrl+O")));
         QVERIFY(lines.contains(QStringLiteral("Timeline ▸ Zoom in (around the mouse)\tW, +, wheel up")));

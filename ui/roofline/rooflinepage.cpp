@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "rooflinepage.h"
 
+#include "collectivechartview.h"
 #include "rooflineview.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
+#include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <map>
@@ -22,6 +24,8 @@ constexpr qint64 kNoDevice = -1; // a device id no session has: the filter match
 RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     : QWidget(parent)
     , m_view(new RooflineView(selection, this))
+    , m_collectives(new CollectiveChartView(this))
+    , m_charts(new QSplitter(Qt::Vertical, this))
     , m_device(new QComboBox(this))
     , m_rank(new QComboBox(this))
     , m_mode(new QComboBox(this))
@@ -57,7 +61,9 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(toolbar);
-    layout->addWidget(m_view, 1);
+    m_charts->addWidget(m_view);
+    m_charts->addWidget(m_collectives);
+    layout->addWidget(m_charts, 1);
     layout->addWidget(m_status);
 
     connect(m_device, &QComboBox::currentIndexChanged, this, &RooflinePage::applyFilter);
@@ -94,6 +100,11 @@ void RooflinePage::setDocument(SessionDocumentPtr doc)
     m_device->setEnabled(m_device->count() > 2);
     m_rank->setEnabled(m_rank->count() > 2);
     m_view->setDocument(m_doc);
+    m_collectives->setDocument(m_doc);
+    m_collectives->setVisible(!m_collectives->chartModel().empty());
+    // Without kernel points the collectives get the larger share.
+    const bool kernels = !m_view->chartModel().points.empty();
+    m_charts->setSizes({ kernels ? 3000 : 2000, kernels ? 2000 : 3000 });
 }
 
 void RooflinePage::setBaseline(SessionDocumentPtr baseline)

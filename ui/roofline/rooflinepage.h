@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The roofline page: the chart and its toolbar (device, rank, combined or per-precision points,
-// memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
+// memory levels, zoom reset), and a line saying which kernels are not on the chart and why. Below
+// it, when the session has collectives with message sizes, their bus bandwidth against the link
+// roof (collectivechartview.h).
 #pragma once
 
 #include "common/chartexporter.h"
@@ -12,9 +14,11 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QSplitter;
 
 namespace ridgeline::ui {
 
+class CollectiveChartView;
 class RooflineView;
 
 class RooflinePage final : public QWidget, public ChartExporter {
@@ -28,6 +32,7 @@ public:
     QWidget* exportWidget();
 
     RooflineView* view() const { return m_view; }
+    CollectiveChartView* collectiveChart() const { return m_collectives; }
     QComboBox* deviceFilter() const { return m_device; }
     QComboBox* rankFilter() const { return m_rank; }
     QComboBox* pointMode() const { return m_mode; }
@@ -41,6 +46,8 @@ private:
 
     SessionDocumentPtr m_doc;
     RooflineView* m_view;
+    CollectiveChartView* m_collectives;
+    QSplitter* m_charts;
     QComboBox* m_device;
     QComboBox* m_rank;
     QComboBox* m_mode;

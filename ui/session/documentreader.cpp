@@ -2,6 +2,7 @@
 #include "documentreader.h"
 
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/timeline/timelinelod.h"
@@ -113,6 +114,14 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     if (laidOut.hasError())
         return laidOut.error();
     doc.timeline = std::make_shared<const core::TimelineData>(std::move(laidOut).value());
+
+    if (!stages.begin(930, tr("Matching collectives across ranks")))
+        return cancelledError();
+    core::SessionReader* readers[] = { &session };
+    auto collectives = core::buildCollectiveReport(readers);
+    if (collectives.hasError())
+        return collectives.error();
+    doc.collectives = std::make_shared<const core::CollectiveReport>(std::move(collectives).value());
 
     if (!stages.begin(950, tr("Checking values")))
         return cancelledError();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/store/sessioncheck.h"
 #include "ridgeline/core/timeline/timelinelod.h"
@@ -20,6 +21,9 @@ struct SessionDocument {
     std::vector<core::Ceiling> ceilings; // of every device, every source
     // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
     std::shared_ptr<const core::TimelineData> timeline;
+    // The collectives (`ridgeline report --by collective`): rows by type, process group and size,
+    // the ranks' waits and the instances matched across ranks; may be null.
+    std::shared_ptr<const core::CollectiveReport> collectives;
     // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;

@@ -78,6 +78,11 @@ void TimelinePage::setDocument(SessionDocumentPtr doc)
     showRange();
 }
 
+void TimelinePage::showCollectiveInstance(const core::CollectiveInstance& instance)
+{
+    m_view->showCollectiveInstance(instance);
+}
+
 void TimelinePage::fillSummary()
 {
     const auto* rows = m_doc ? &m_doc->report.timeline : nullptr;

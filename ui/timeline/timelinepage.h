@@ -25,6 +25,8 @@ public:
     void setDocument(SessionDocumentPtr doc);
     TimelineView* view() const { return m_view; }
     QTableWidget* summary() const { return m_summary; }
+    // Draws a collective instance across the ranks' lanes with its skew marked (empty: clears it).
+    void showCollectiveInstance(const core::CollectiveInstance& instance);
     // For the screenshot command and image export: the page as a whole.
     QWidget* exportWidget() { return this; }
 

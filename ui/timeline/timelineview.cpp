@@ -67,6 +67,7 @@ void TimelineView::setData(std::shared_ptr<const core::TimelineData> data)
     m_marks = {};
     m_selectedOp.reset();
     m_launchingCall.reset();
+    m_instance.clear();
     m_hovered.reset();
     verticalScrollBar()->setValue(0);
     updateScrollRange();
@@ -197,6 +198,22 @@ void TimelineView::followSelection(const KernelSelection& selection, const QObje
     viewport()->update();
 }
 
+void TimelineView::showCollectiveInstance(const core::CollectiveInstance& instance)
+{
+    if (!m_data || !m_instance.set(*m_data, instance)) {
+        m_instance.clear();
+        viewport()->update();
+        return;
+    }
+    // The whole instance with a quarter of its span on each side, and its first lane in view.
+    const core::TimeWindow span = m_instance.span();
+    const std::int64_t length = std::max<std::int64_t>(span.endNs - span.startNs, 1000);
+    setVisibleWindow({ span.startNs - length / 4, span.endNs + length / 4 });
+    if (const auto first = m_instance.firstOp())
+        reveal(*first);
+    viewport()->update();
+}
+
 void TimelineView::reveal(core::TimelineOpRef ref)
 {
     const auto& row = m_data->row(ref.row);
@@ -260,6 +277,12 @@ void TimelineView::paintEvent(QPaintEvent*)
     const TimelineFrame frame { m_data.get(), &m_layout, m_window, verticalScrollBar()->value(), m_labelWidth, &m_marks,
         m_selectedOp, m_hovered, m_launchingCall };
     m_lastItems = m_painter.paint(p, viewport()->rect(), palette(), frame);
+    if (!m_instance.empty()) {
+        const QRect timeArea(m_labelWidth, TimelinePainter::kRulerHeight, timeAreaWidth(),
+            viewport()->height() - TimelinePainter::kRulerHeight);
+        m_instance.paint(p, timeArea, TimelinePainter::kRulerHeight - verticalScrollBar()->value(), m_window, m_layout,
+            palette());
+    }
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -5,10 +5,12 @@
 // zoom (keyBindings() lists them for the shortcuts dialog). Hovering
 // shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
 // kernel selected elsewhere has all its launches outlined. A selected launch is linked by an arrow
-// to the API call that launched it (launchflow.h).
+// to the API call that launched it (launchflow.h). A collective instance matched across ranks can be
+// drawn over it with its skew marked (instanceoverlay.h).
 #pragma once
 
 #include "common/selectionmodel.h"
+#include "instanceoverlay.h"
 #include "launchflow.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
@@ -59,6 +61,10 @@ public:
     std::optional<core::TimelineOpRef> selectedOp() const { return m_selectedOp; }
     // The API call that launched the selected launch, drawn with an arrow to it; empty when unknown.
     std::optional<core::TimelineOpRef> launchingCallOp() const { return m_launchingCall; }
+    // Draws `instance` across the ranks' Collectives lanes with its skew marked, and brings it into
+    // view; an instance with no member on this timeline (or no members) clears it.
+    void showCollectiveInstance(const core::CollectiveInstance& instance);
+    const InstanceOverlay& collectiveInstance() const { return m_instance; }
     // Level-of-detail items drawn by the last paint (for tests and the benchmark).
     int itemsPaintedLastFrame() const { return m_lastItems; }
 
@@ -94,6 +100,7 @@ private:
     core::TimelineMarks m_marks;
     std::optional<core::TimelineOpRef> m_selectedOp;
     LaunchFlow m_flow;
+    InstanceOverlay m_instance;
     std::optional<core::TimelineOpRef> m_launchingCall;
     std::optional<core::TimelineOpRef> m_hovered;
     std::optional<QPoint> m_pressPos;

@@ -6,6 +6,7 @@
 #include "capture/capturedialog.h"
 #include "common/chartexporter.h"
 #include "common/selectionmodel.h"
+#include "communication/communicationpage.h"
 #include "details/detailspane.h"
 #include "kernels/kernelmodel.h"
 #include "kernels/kernelpage.h"
@@ -73,6 +74,12 @@ MainWindow::MainWindow(QWidget* parent)
     auto* timeline = new TimelinePage(m_selection, this);
     addPage(timeline, tr("&Timeline"), QStringLiteral("timeline"));
     connect(this, &MainWindow::documentChanged, timeline, &TimelinePage::setDocument);
+    auto* communication = new CommunicationPage(this);
+    addPage(communication, tr("C&ommunication"), QStringLiteral("communication"));
+    connect(this, &MainWindow::documentChanged, communication, &CommunicationPage::setDocument);
+    connect(communication, &CommunicationPage::instanceSelected, timeline, &TimelinePage::showCollectiveInstance);
+    connect(communication, &CommunicationPage::showOnTimelineRequested, this,
+        [this, timeline] { m_pages->setCurrentWidget(timeline); });
     auto* details = new DetailsPane(m_selection, m_detailsDock);
     setDetailsWidget(details);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);

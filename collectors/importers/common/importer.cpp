@@ -60,6 +60,8 @@ core::Result<ImportResult> importNsys(const ImportRequest& request)
     result.summary = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
         plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
         plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
+    if (s.commOps > 0)
+        result.summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
     return result;
 }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Nsight Systems SQLite export -> session: reads what the export has, then writes devices and
-// their datasheet ceilings, processes and threads, kernels with verdicts, memops, API calls and
-// NVTX ranges.
+// their datasheet ceilings, processes and threads, kernels with verdicts, the collectives their NCCL
+// kernels carry, memops, API calls and NVTX ranges.
 #include "ridgeline/collectors/importers/nsysimporter.h"
 
 #include "common/importsession.h"
 #include "nsysinternal.h"
 #include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/model/ncclkernel.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionwriter.h"
 
@@ -162,6 +163,7 @@ core::Result<NsysImportSummary> nsys::writeActivity(
         nameIds.push_back(id.value());
     }
     std::vector<core::Verdict> verdicts;
+    std::vector<core::CommOp> commOps;
     for (std::size_t i = 0; i < activity.kernels.size(); ++i) {
         auto& k = activity.kernels[i];
         k.id = static_cast<std::int64_t>(i) + 1;
@@ -170,12 +172,34 @@ core::Result<NsysImportSummary> nsys::writeActivity(
         k.nameId = nameIds.at(static_cast<std::size_t>(k.nameId));
         const auto device = activity.devices.find(k.deviceId);
         const auto& [raw, demangled] = activity.kernelNames.at(static_cast<std::size_t>(nameIndex));
-        verdicts.push_back(core::toVerdict(
-            core::analyzeKernel(importing::launchFacts(k, device != activity.devices.end() ? &device->second : nullptr,
-                ceilings, demangled.empty() ? raw : demangled))));
+        auto facts = importing::launchFacts(
+            k, device != activity.devices.end() ? &device->second : nullptr, ceilings, demangled.empty() ? raw : demangled);
+        // NCCL kernels by the capture's rule (the symbol's prefix; the mangled name first, as CUPTI
+        // reports it); older exports have the demangled name only.
+        auto nccl = core::ncclKernelInfo(raw);
+        if (!nccl)
+            nccl = core::ncclKernelInfo(demangled);
+        if (nccl) {
+            core::CommOp op;
+            op.kernelId = k.id;
+            op.processId = k.processId;
+            op.deviceId = k.deviceId;
+            op.collective = nccl->collective.empty() ? std::string("unknown") : nccl->collective;
+            op.dataType = nccl->dataType;
+            op.algorithm = nccl->algorithm;
+            op.protocol = nccl->protocol;
+            op.startNs = k.startNs;
+            op.endNs = k.endNs;
+            facts.collective = op.collective;
+            commOps.push_back(std::move(op));
+        }
+        verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
     }
     if (auto added = writer.addKernels(activity.kernels); added.hasError())
         return added.error();
+    if (auto added = writer.addCommOps(commOps); added.hasError())
+        return added.error();
+    summary.commOps = static_cast<std::int64_t>(commOps.size());
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
     for (auto& m : activity.memops) {
         m.processId = processIds.at(m.processId);

@@ -8,6 +8,7 @@
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"
+#include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
@@ -206,7 +207,8 @@ void writeHowToRead(std::ostream& out)
            "<li><b>memory-bound</b>: a memory level (DRAM, L2, L1) is the busiest resource at 60 % or more of its "
            "bandwidth.</li>\n"
            "<li><b>communication-bound</b>: collectives (NCCL), copies over PCIe or NVLink, or a kernel whose busiest "
-           "resource is a link.</li>\n"
+           "resource is a link. For collectives with message sizes the reason gives the bus bandwidth against the "
+           "link's ceiling, and across ranks the rank that makes the others wait.</li>\n"
            "<li><b>latency-bound</b>: nothing reaches 60 % of its ceiling; the reason names the likely cause.</li>\n"
            "<li><b>unknown</b>: no hardware counters were recorded for the kernel, so nothing is guessed.</li>\n"
            "<li><b>% of roof</b>: how close the kernel comes to the ceiling of the resource that bounds it.</li>\n"
@@ -234,6 +236,9 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
     RIDGELINE_EXPORT_TRY(kernels);
     auto timeline = analyzeSessionTimeline(reader);
     RIDGELINE_EXPORT_TRY(timeline);
+    SessionReader* readers[] = { &reader };
+    auto collectives = buildCollectiveReport(readers);
+    RIDGELINE_EXPORT_TRY(collectives);
 
     const auto file = std::filesystem::path(reader.path()).filename().string();
     fmt::print(out,
@@ -271,6 +276,7 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
             plotted, withoutCounters);
     }
     writeTimeline(out, devices.value(), timeline.value());
+    detail::writeHtmlCollectives(out, collectives.value());
     writeHowToRead(out);
     out << "</body>\n</html>\n";
     if (!out)

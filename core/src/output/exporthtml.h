@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Parts of the HTML report (exporters.h): the SVG roofline.
+// Parts of the HTML report (exporters.h): the SVG roofline, the collectives.
 #pragma once
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/output/collectivereport.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,5 +26,8 @@ std::string rooflineSvg(const RooflineChart& chart, const std::vector<KernelSumm
 // The chart rooflineSvg draws: DRAM points (combined) and the ceilings of one device.
 RooflineChart htmlRooflineChart(
     const std::vector<Ceiling>& ceilings, const std::vector<KernelSummary>& rows, std::int64_t deviceId);
+
+// The collectives table (bus bandwidth against the link) and the ranks' waits, the slow rank first.
+void writeHtmlCollectives(std::ostream& out, const CollectiveReport& report);
 
 } // namespace ridgeline::core::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Chrome Trace Event JSON for ui.perfetto.dev (reference: shared/reference/trace-formats.md §5).
 #include "exportcommon.h"
+#include "perfettocollectives.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -107,10 +108,11 @@ public:
         event(body);
     }
 
-    void flow(const char* phase, std::int64_t id, std::int64_t pid, std::int64_t tid, std::int64_t ns)
+    void flow(const char* phase, std::int64_t id, std::int64_t pid, std::int64_t tid, std::int64_t ns,
+        const char* name = "launch", const char* category = "correlation")
     {
-        event(fmt::format(R"("name":"launch","cat":"correlation","ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{})", phase,
-            id, pid, tid, microseconds(saturatingSub(ns, m_baseNs)), phase[0] == 'f' ? R"(,"bp":"e")" : ""));
+        event(fmt::format(R"("name":"{}","cat":"{}","ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{})", name, category,
+            phase, id, pid, tid, microseconds(saturatingSub(ns, m_baseNs)), phase[0] == 'f' ? R"(,"bp":"e")" : ""));
     }
 
     std::int64_t m_baseNs = 0;
@@ -375,6 +377,11 @@ private:
         m_writer.complete(name == m_kernelNames.end() ? fmt::format("kernel name {}", k.nameId) : name->second,
             "kernel", track.pid, tid, k.startNs, k.endNs, args, traceColourForVerdict(analysis.verdict));
         linkLaunch(k.processId, k.correlationId, track.pid, tid, k.startNs);
+        // The same collective instance on the other ranks (perfettocollectives.h).
+        if (auto step = m_collectiveFlows.find(k.id); step != m_collectiveFlows.end()) {
+            const char phase[] = { step->second.phase, '\0' };
+            m_writer.flow(phase, step->second.flowId, track.pid, tid, k.startNs, "collective instance", "collective");
+        }
     }
 
     void writeMemOp(const MemOp& op)
@@ -396,6 +403,9 @@ private:
     {
         for (const auto& n : m_in.names)
             m_kernelNames[n.id] = n.demangled.empty() ? n.raw : n.demangled;
+        auto flows = detail::collectiveFlows(reader);
+        RIDGELINE_EXPORT_TRY(flows);
+        m_collectiveFlows = std::move(flows).value();
         detail::GpuOpVisitor visit;
         visit.kernel = [this](const Kernel& k, const KernelAnalysis& analysis) { writeKernel(k, analysis); };
         visit.memOp = [this](const MemOp& op) { writeMemOp(op); };
@@ -427,6 +437,7 @@ private:
     std::map<Key, HostLaunch> m_launches; // (process, correlation)
     std::map<Key, Track> m_streams;
     std::unordered_map<std::int64_t, std::string> m_kernelNames;
+    std::unordered_map<std::int64_t, detail::CollectiveFlowStep> m_collectiveFlows; // by kernel id
     std::int64_t m_flowId = 0;
 };
 

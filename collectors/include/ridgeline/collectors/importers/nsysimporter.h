@@ -24,6 +24,9 @@ struct NsysImportSummary {
     std::int64_t memsets = 0;
     std::int64_t apiCalls = 0;
     std::int64_t nvtxRanges = 0;
+    // NCCL kernels, each written as a collective op (comm_ops) named from its symbol as the capture
+    // names it (ncclDevKernel_AllReduce_Sum_f32_RING_LL -> AllReduce, Ring, LL); no message sizes.
+    std::int64_t commOps = 0;
     std::string productVersion; // EXPORT_META_DATA EXPORT_PRODUCT_VERSION, when present
     std::vector<std::string> warnings; // one sentence each: no GPU activity, unknown GPU, ...
 };

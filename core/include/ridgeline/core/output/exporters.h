@@ -28,7 +28,9 @@ class SessionReader;
 // three decimals (exact nanoseconds); when the session's clock is far from zero (epoch timestamps,
 // beyond 2^50 ns), a whole-second base is subtracted first and recorded as metadata.time_base_ns.
 // Kernels and copies carry their verdict in args and as the colour (traceColourForVerdict); API
-// calls are joined to the GPU ops they launched by flow events (same process and correlation id).
+// calls are joined to the GPU ops they launched by flow events (same process and correlation id), and
+// the kernels of one collective instance on every rank by one flow (cat "collective"), from the rank
+// that started first to the one that started last.
 Status writePerfettoTrace(SessionReader& reader, std::ostream& out);
 
 // The Chrome trace viewer's reserved colour name (catapult tracing/base/color_scheme.html) for a

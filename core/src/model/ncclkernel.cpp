@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ncclkernel.h"
+#include "ridgeline/core/model/ncclkernel.h"
 
 #include <array>
 #include <cctype>
 #include <vector>
 
-namespace ridgeline::inject {
+namespace ridgeline::core {
 
 namespace {
 
@@ -109,4 +109,4 @@ std::optional<NcclKernelInfo> ncclKernelInfo(std::string_view symbol)
     return info;
 }
 
-} // namespace ridgeline::inject
+} // namespace ridgeline::core

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "instancemodel.h"
+
+#include "ridgeline/core/base/units.h"
+
+#include <algorithm>
+
+namespace ridgeline::ui {
+
+namespace {
+
+QString duration(std::int64_t ns)
+{
+    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
+}
+
+} // namespace
+
+InstanceModel::InstanceModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void InstanceModel::setInstances(std::vector<core::CollectiveInstance> instances, std::int64_t originNs)
+{
+    beginResetModel();
+    m_instances = std::move(instances);
+    m_origin = originNs;
+    endResetModel();
+}
+
+std::int64_t InstanceModel::startOf(const core::CollectiveInstance& instance) const
+{
+    std::int64_t start = instance.members.empty() ? 0 : instance.members.front().startNs;
+    for (const auto& m : instance.members)
+        start = std::min(start, m.startNs);
+    return start - m_origin;
+}
+
+int InstanceModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_instances.size());
+}
+
+int InstanceModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant InstanceModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& i = m_instances[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case CollectiveColumn:
+            return QString::fromStdString(i.collective);
+        case IndexColumn:
+            return QString::number(i.index);
+        case StartColumn:
+            return duration(startOf(i));
+        case StartSkewColumn:
+            return duration(i.startSkewNs);
+        case EndSkewColumn:
+            return duration(i.endSkewNs);
+        case LastRankColumn:
+            return i.lastRank >= 0 ? QString::number(i.lastRank) : QStringLiteral("–");
+        case RanksColumn:
+            return QString::number(i.members.size());
+        case ProcessGroupColumn:
+            return i.processGroup.empty() ? QStringLiteral("–") : QString::fromStdString(i.processGroup);
+        default:
+            return {};
+        }
+    case SortRole:
+        switch (index.column()) {
+        case IndexColumn:
+            return qint64(i.index);
+        case StartColumn:
+            return qint64(startOf(i));
+        case StartSkewColumn:
+            return qint64(i.startSkewNs);
+        case EndSkewColumn:
+            return qint64(i.endSkewNs);
+        case LastRankColumn:
+            return i.lastRank;
+        case RanksColumn:
+            return qint64(i.members.size());
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case InstanceRole:
+        return index.row();
+    case Qt::ToolTipRole: {
+        QString tip = tr("<b>%1 #%2</b>").arg(QString::fromStdString(i.collective).toHtmlEscaped()).arg(i.index);
+        for (const auto& m : i.members)
+            tip += QStringLiteral("<br>")
+                + tr("rank %1: starts at %2, waits %3").arg(m.rank).arg(duration(m.startNs - m_origin), duration(m.waitNs));
+        return tip;
+    }
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::Alignment(
+            (index.column() == CollectiveColumn || index.column() == ProcessGroupColumn ? Qt::AlignLeft
+                                                                                       : Qt::AlignRight)
+            | Qt::AlignVCenter));
+    default:
+        return {};
+    }
+}
+
+QVariant InstanceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Collective"), QT_TR_NOOP("#"), QT_TR_NOOP("Start"),
+        QT_TR_NOOP("Start skew"), QT_TR_NOOP("End skew"), QT_TR_NOOP("Last rank"), QT_TR_NOOP("Ranks"),
+        QT_TR_NOOP("Process group") };
+    static const char* const kTips[ColumnCount] = {
+        QT_TR_NOOP("The collective of this instance"),
+        QT_TR_NOOP("Seq within the process group, or the instance's order in it when the trace has no Seq"),
+        QT_TR_NOOP("When the first rank starts, from the start of the session's timeline"),
+        QT_TR_NOOP("Latest start - earliest start: how long the first rank waits for the last"),
+        QT_TR_NOOP("Latest end - earliest end"),
+        QT_TR_NOOP("The rank that started last (none when every rank started at once)"),
+        QT_TR_NOOP("Ranks seen in this instance"),
+        QT_TR_NOOP("The process group, when the trace names it"),
+    };
+    if (role == Qt::DisplayRole)
+        return tr(kTitles[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(kTips[section]);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace ridgeline::ui

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "rankwaitmodel.h"
+
+#include "ridgeline/core/base/units.h"
+
+#include <QFont>
+
+namespace ridgeline::ui {
+
+namespace {
+
+double averageWait(const core::RankWait& w)
+{
+    return w.instances > 0 ? static_cast<double>(w.waitNs) / static_cast<double>(w.instances) : 0.0;
+}
+
+QString duration(double ns)
+{
+    return QString::fromStdString(core::formatDuration(ns));
+}
+
+} // namespace
+
+RankWaitModel::RankWaitModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void RankWaitModel::setRanks(std::vector<core::RankWait> ranks)
+{
+    beginResetModel();
+    m_ranks = std::move(ranks);
+    endResetModel();
+}
+
+int RankWaitModel::slowRank() const
+{
+    return !m_ranks.empty() && m_ranks.front().lastArrivals > 0 ? m_ranks.front().rank : -1;
+}
+
+int RankWaitModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_ranks.size());
+}
+
+int RankWaitModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RankWaitModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& w = m_ranks[static_cast<std::size_t>(index.row())];
+    const bool slow = w.rank == slowRank();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case RankColumn:
+            return slow ? tr("%1 (arrives last)").arg(w.rank) : QString::number(w.rank);
+        case LastArrivalsColumn:
+            return tr("%1 of %2").arg(w.lastArrivals).arg(w.instances);
+        case WaitedColumn:
+            return duration(static_cast<double>(w.waitNs));
+        case AverageWaitColumn:
+            return duration(averageWait(w));
+        case InstancesColumn:
+            return QString::number(w.instances);
+        default:
+            return {};
+        }
+    case SortRole:
+        switch (index.column()) {
+        case RankColumn:
+            return w.rank;
+        case LastArrivalsColumn:
+            return qint64(w.lastArrivals);
+        case WaitedColumn:
+            return qint64(w.waitNs);
+        case AverageWaitColumn:
+            return averageWait(w);
+        case InstancesColumn:
+            return qint64(w.instances);
+        default:
+            return {};
+        }
+    case RankRole:
+        return w.rank;
+    case Qt::FontRole:
+        if (slow) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return slow ? tr("Rank %1 starts last in %2 of %3 collective instances: the other ranks wait for it.")
+                          .arg(w.rank)
+                          .arg(w.lastArrivals)
+                          .arg(w.instances)
+                    : tr("Rank %1 waited %2 in all for later ranks (%3 per instance).")
+                          .arg(w.rank)
+                          .arg(duration(static_cast<double>(w.waitNs)), duration(averageWait(w)));
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(
+            Qt::Alignment((index.column() == RankColumn ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+    default:
+        return {};
+    }
+}
+
+QVariant RankWaitModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Last arrivals"),
+        QT_TR_NOOP("Waited"), QT_TR_NOOP("Wait per instance"), QT_TR_NOOP("Instances") };
+    static const char* const kTips[ColumnCount] = {
+        QT_TR_NOOP("The rank that arrives last most often comes first"),
+        QT_TR_NOOP("Instances at which this rank started last, of those it took part in"),
+        QT_TR_NOOP("Time this rank waited for later ranks: latest start - its start, summed (TraceLens)"),
+        QT_TR_NOOP("Waited / instances"),
+        QT_TR_NOOP("Collective instances matched across ranks that this rank took part in"),
+    };
+    if (role == Qt::DisplayRole)
+        return tr(kTitles[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(kTips[section]);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace ridgeline::ui
