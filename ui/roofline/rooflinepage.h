@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The roofline page: the chart and its toolbar (device, rank, combined or per-precision points,
-// memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
+// colour by verdict or by operator, memory levels, zoom reset), and a line saying which kernels are not on the chart and why.
 #pragma once
 
 #include "common/chartexporter.h"
@@ -31,6 +31,7 @@ public:
     QComboBox* deviceFilter() const { return m_device; }
     QComboBox* rankFilter() const { return m_rank; }
     QComboBox* pointMode() const { return m_mode; }
+    QComboBox* colouring() const { return m_colour; } // by verdict, or by PyTorch operator
     QAction* levelAction(const QString& level) const; // "DRAM", "L2", "L1"
     QLabel* status() const { return m_status; }
 
@@ -44,6 +45,7 @@ private:
     QComboBox* m_device;
     QComboBox* m_rank;
     QComboBox* m_mode;
+    QComboBox* m_colour;
     QList<QAction*> m_levels;
     QLabel* m_status;
 };

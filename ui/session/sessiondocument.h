@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/output/report.h"
+#include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessioncheck.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 
@@ -20,6 +21,9 @@ struct SessionDocument {
     std::vector<core::Ceiling> ceilings; // of every device, every source
     // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
     std::shared_ptr<const core::TimelineData> timeline;
+    // The PyTorch operators: which launched each kernel, the table grouped by operator and module
+    // (core::loadSessionOperators); null when the session has none.
+    std::shared_ptr<const core::SessionOperators> operators;
     // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;

@@ -5,11 +5,13 @@
 // zoom (keyBindings() lists them for the shortcuts dialog). Hovering
 // shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
 // kernel selected elsewhere has all its launches outlined. A selected launch is linked by an arrow
-// to the API call that launched it (launchflow.h).
+// to the API call that launched it (launchflow.h), and the PyTorch operators it ran under are
+// outlined on their thread's operator lane, with an arrow from the innermost one.
 #pragma once
 
 #include "common/selectionmodel.h"
 #include "launchflow.h"
+#include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
 #include "timelinepainter.h"
@@ -21,6 +23,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace ridgeline::ui {
 
@@ -33,6 +36,8 @@ public:
     void setData(std::shared_ptr<const core::TimelineData> data);
     // The session file behind the data: a selected launch is linked to the API call that launched it.
     void setSessionPath(const QString& path) { m_flow.setSessionPath(path); }
+    // The session's operators (null: none): a selected launch's operators are outlined.
+    void setOperators(std::shared_ptr<const core::SessionOperators> operators);
     const core::TimelineData* data() const { return m_data.get(); }
     const TimelineLayout& layout() const { return m_layout; }
 
@@ -59,6 +64,8 @@ public:
     std::optional<core::TimelineOpRef> selectedOp() const { return m_selectedOp; }
     // The API call that launched the selected launch, drawn with an arrow to it; empty when unknown.
     std::optional<core::TimelineOpRef> launchingCallOp() const { return m_launchingCall; }
+    // The operators the selected launch ran under, innermost first, as drawn (those on the timeline).
+    const std::vector<core::TimelineOpRef>& launchingOperators() const { return m_launchingOperators; }
     // Level-of-detail items drawn by the last paint (for tests and the benchmark).
     int itemsPaintedLastFrame() const { return m_lastItems; }
 
@@ -81,9 +88,8 @@ private:
     void reveal(core::TimelineOpRef ref);
     void updateScrollRange();
     void selectAt(QPoint viewportPos);
-    std::optional<int> mouseAnchor() const;
-    void findLaunchingCall(); // of m_selectedOp, into m_launchingCall // the mouse's viewport x when it is over the
-                              // time area
+    std::optional<int> mouseAnchor() const; // the mouse's viewport x when it is over the time area
+    void findLaunchingCall(); // of m_selectedOp, into m_launchingCall and m_launchingOperators
 
     SelectionModel* m_selection;
     std::shared_ptr<const core::TimelineData> m_data;
@@ -95,6 +101,8 @@ private:
     std::optional<core::TimelineOpRef> m_selectedOp;
     LaunchFlow m_flow;
     std::optional<core::TimelineOpRef> m_launchingCall;
+    std::shared_ptr<const core::SessionOperators> m_operators;
+    std::vector<core::TimelineOpRef> m_launchingOperators;
     std::optional<core::TimelineOpRef> m_hovered;
     std::optional<QPoint> m_pressPos;
     core::TimeWindow m_pressWindow;

@@ -29,6 +29,8 @@ class SessionReader;
 // beyond 2^50 ns), a whole-second base is subtracted first and recorded as metadata.time_base_ns.
 // Kernels and copies carry their verdict in args and as the colour (traceColourForVerdict); API
 // calls are joined to the GPU ops they launched by flow events (same process and correlation id).
+// PyTorch operators are slices on their thread's track, nesting with its API calls, joined to the
+// GPU ops they launched by flows of category "operator" (docs/EXPORTS.md).
 Status writePerfettoTrace(SessionReader& reader, std::ostream& out);
 
 // The Chrome trace viewer's reserved colour name (catapult tracing/base/color_scheme.html) for a
