@@ -230,7 +230,7 @@ TEST(MetricStore, OnlyTheFeedingValuesGiveTheSameAnalysisOnRealFiles)
             EXPECT_EQ(a.speedOfLight, b.speedOfLight);
             const auto ca = ceilingsFromCounters(all.metrics, 0), cb = ceilingsFromCounters(feeding.metrics, 0);
             EXPECT_EQ(ca, cb);
-            withCeilings += ca.empty() ? 0 : 1;
+            withCeilings += ca.empty() ? 0U : 1U;
             ++launches;
         }
     }

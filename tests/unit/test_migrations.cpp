@@ -108,7 +108,9 @@ TEST(Migrations, V2SessionsMetricRowsArePackedOnOpen)
     }
     // Units come along: the A100 file's DRAM bytes are in bytes.
     auto first = r.metrics(1).value();
-    for (const auto& m : first)
-        if (m.name == "dram__bytes.sum")
+    for (const auto& m : first) {
+        if (m.name == "dram__bytes.sum") {
             EXPECT_EQ(m.unit, "byte");
+        }
+    }
 }

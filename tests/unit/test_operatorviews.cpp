@@ -167,6 +167,10 @@ TEST(OperatorViews, GroupsByOperatorMatchBruteForce)
                 children += child.gpuTimeNs;
             }
             EXPECT_EQ(children, group.row.gpuTimeNs) << group.row.name;
+            std::int64_t byVerdict = 0; // the verdict column reads these
+            for (const auto t : group.row.timeByVerdictNs)
+                byVerdict += t;
+            EXPECT_EQ(byVerdict, group.row.gpuTimeNs) << group.row.name;
             sum += group.row.gpuTimeNs;
         }
         EXPECT_EQ(sum, total);

@@ -171,10 +171,16 @@ bool RooflineView::byOperator() const
 QStringList RooflineView::legendNames() const
 {
     QStringList names;
-    for (auto* series : chart()->series()) {
-        const auto markers = chart()->legend()->markers(series);
-        if (!markers.isEmpty() && markers.front()->isVisible())
-            names.append(series->name());
+    if (byOperator()) {
+        names = m_operatorColours.names();
+    } else {
+        for (std::size_t i = 0; i < 5; ++i)
+            names.append(m_legend[i]->name());
+    }
+    for (std::size_t i = 5; i < m_legend.size(); ++i) {
+        const char* level = i == 5 ? "DRAM" : i == 6 ? "L2" : "L1";
+        if (std::find(m_options.levels.begin(), m_options.levels.end(), level) != m_options.levels.end())
+            names.append(m_legend[i]->name());
     }
     return names;
 }

@@ -43,7 +43,7 @@ public:
     void setColouring(RooflineColouring colouring);
     RooflineColouring colouring() const { return m_colouring; }
     const RooflineOperatorColours& operatorColours() const { return m_operatorColours; }
-    // The legend entries shown now (verdicts or operators, then memory levels).
+    // The legend's entries as chosen now: verdicts or operators, then the memory levels shown.
     QStringList legendNames() const;
     void resetZoom();
     void zoomToValues(const QRectF& values); // (FLOP/byte, FLOP/s), any corner order

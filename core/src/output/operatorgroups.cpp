@@ -44,6 +44,7 @@ OperatorGroups groupGpuOps(const OpReport& report, const OperatorLinks& links, c
     // Per report row (and one more for the unattributed), the children by key.
     const std::size_t unattributed = report.rows.size();
     std::vector<std::map<ChildKey, OperatorGroupChild>> children(report.rows.size() + 1);
+    std::array<std::int64_t, kVerdictClassCount> unattributedByVerdict {}; // the report has no row for them
     for (std::size_t i = 0; i < links.gpuOps.size() && i < attribution.rowOfGpuOp.size(); ++i) {
         const auto& g = links.gpuOps[i];
         const std::size_t row = attribution.rowOfGpuOp[i] == GpuOpLink::kNone ? unattributed : attribution.rowOfGpuOp[i];
@@ -51,6 +52,8 @@ OperatorGroups groupGpuOps(const OpReport& report, const OperatorLinks& links, c
         auto [it, added] = children[row].try_emplace(key, childOf(key));
         it->second.gpuTimeNs = saturatingAdd(it->second.gpuTimeNs, g.durationNs());
         ++it->second.gpuOps;
+        if (row == unattributed)
+            unattributedByVerdict[static_cast<std::size_t>(g.verdict)] += g.durationNs();
     }
     const auto byTime = [](const OperatorGroupChild& a, const OperatorGroupChild& b) {
         return std::tie(b.gpuTimeNs, b.gpuOps, a.nameId, a.deviceId) < std::tie(a.gpuTimeNs, a.gpuOps, b.nameId, b.deviceId);
@@ -64,6 +67,7 @@ OperatorGroups groupGpuOps(const OpReport& report, const OperatorLinks& links, c
             group.row.name = kUnattributedGroupName;
             group.row.gpuTimeNs = report.unattributedGpuTimeNs;
             group.row.gpuOps = report.unattributedGpuOps;
+            group.row.timeByVerdictNs = unattributedByVerdict;
             group.row.shareOfGpuTime = report.gpuTimeNs > 0
                 ? static_cast<double>(report.unattributedGpuTimeNs) / static_cast<double>(report.gpuTimeNs)
                 : 0.0;
