@@ -284,7 +284,7 @@ TEST(LodExample, BundledTwoRankSession)
     // Two ranks, each with its devices' lanes before its host threads; ranks in order.
     std::set<int> ranks;
     int previousRank = -1;
-    std::size_t streamOps = 0, apiCalls = 0, ranges = 0;
+    std::size_t streamOps = 0, apiCalls = 0, ranges = 0, operators = 0;
     for (const auto& lane : d.lanes()) {
         EXPECT_GE(lane.rank, previousRank);
         previousRank = lane.rank;
@@ -298,11 +298,15 @@ TEST(LodExample, BundledTwoRankSession)
             apiCalls += items;
         else if (lane.kind == TimelineLaneKind::Nvtx)
             ranges += items;
+        else if (lane.kind == TimelineLaneKind::Operators)
+            operators += items;
     }
     EXPECT_EQ(ranks, (std::set<int> { 0, 1 }));
     EXPECT_EQ(streamOps, static_cast<std::size_t>(counts.kernels + counts.memcpys + counts.memsets));
     EXPECT_EQ(apiCalls, static_cast<std::size_t>(counts.apiCalls));
     EXPECT_EQ(ranges, static_cast<std::size_t>(counts.nvtxRanges));
+    EXPECT_EQ(operators, static_cast<std::size_t>(counts.operators)); // every PyTorch operator, once
+    EXPECT_GT(operators, 0U);
 
     // Every row at full zoom-out and zoomed in: at most one item per pixel, counts add up.
     const auto e = d.extent();

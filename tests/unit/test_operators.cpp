@@ -4,7 +4,7 @@
 // out here from the same real trace with zlib + nlohmann::json, by brute force (for each GPU op:
 // its launching call by correlation id, then the smallest cpu_op of the call's thread whose time
 // holds the call), not by the importer's stack or the report's index.
-#include "gunzip.h"
+#include "kinetobrute.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
 #include "ridgeline/core/output/opreport.h"
@@ -30,109 +30,7 @@ using ridgeline::testing::testDataPath;
 
 namespace {
 
-// long double keeps ns-resolution timestamps (1712195495519689.047 µs) exact to the ns.
-using Json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, long double>;
-
-std::int64_t toNs(const Json& v)
-{
-    if (v.is_number_integer())
-        return v.get<std::int64_t>() * 1000;
-    return static_cast<std::int64_t>(std::llround(v.get<long double>() * 1000.0L));
-}
-
-// An integer field that some events write as a string ("pid": "Spans"); like the importer, numeric
-// strings count and others are 0.
-std::int64_t intOf(const Json& event, const char* key)
-{
-    if (!event.contains(key))
-        return 0;
-    const auto& v = event[key];
-    if (v.is_number())
-        return v.is_number_integer() ? v.get<std::int64_t>()
-                                     : static_cast<std::int64_t>(std::llround(v.get<long double>()));
-    if (!v.is_string())
-        return 0;
-    try {
-        return std::stoll(v.get<std::string>());
-    } catch (const std::exception&) {
-        return 0;
-    }
-}
-
-std::string lower(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
-
-struct Event {
-    std::int64_t pid = 0, tid = 0, start = 0, end = 0, externalId = 0, correlation = 0;
-    std::string name;
-    std::size_t index = 0; // among operators, in file order
-    std::int64_t duration() const { return end - start; }
-    bool holds(std::int64_t s, std::int64_t e) const { return start <= s && e <= end; }
-};
-
-struct Trace {
-    std::vector<Event> ops; // cpu_op events in file order
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::size_t>> opsOfThread;
-    std::map<std::int64_t, Event> callOf; // correlation -> earliest runtime/driver call
-    std::vector<Event> gpuOps; // kernels, copies, memsets
-};
-
-Trace readTrace(const std::string& path)
-{
-    const auto doc = Json::parse(ridgeline::testing::gunzipFile(path));
-    Trace t;
-    for (const auto& ev : doc["traceEvents"]) {
-        if (!ev.contains("ph") || ev["ph"] != "X" || !ev.contains("cat") || !ev.contains("ts"))
-            continue;
-        const auto cat = lower(ev["cat"].get<std::string>());
-        Event e;
-        e.pid = intOf(ev, "pid");
-        e.tid = intOf(ev, "tid");
-        e.start = toNs(ev["ts"]);
-        e.end = e.start + (ev.contains("dur") ? toNs(ev["dur"]) : 0);
-        e.name = ev.value("name", "");
-        if (ev.contains("args")) {
-            e.externalId = intOf(ev["args"], "External id");
-            e.correlation = intOf(ev["args"], "correlation");
-        }
-        if (cat == "cpu_op") {
-            e.index = t.ops.size();
-            t.opsOfThread[{ e.pid, e.tid }].push_back(e.index);
-            t.ops.push_back(e);
-        } else if (cat == "cuda_runtime" || cat == "cuda_driver") {
-            auto [it, added] = t.callOf.try_emplace(e.correlation, e);
-            if (!added && e.start < it->second.start)
-                it->second = e;
-        } else if (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset") {
-            t.gpuOps.push_back(e);
-        }
-    }
-    return t;
-}
-
-// The smallest operator of the thread that holds [s, e]; of equal ones the later in the file (the
-// importer nests an operator listed after an identical one inside it).
-std::optional<std::size_t> innermostByTime(
-    const Trace& t, std::int64_t pid, std::int64_t tid, std::int64_t s, std::int64_t e)
-{
-    auto it = t.opsOfThread.find({ pid, tid });
-    if (it == t.opsOfThread.end())
-        return std::nullopt;
-    std::optional<std::size_t> best;
-    for (std::size_t i : it->second) {
-        const Event& op = t.ops[i];
-        if (!op.holds(s, e))
-            continue;
-        if (!best
-            || std::tuple(op.duration(), -op.start, -static_cast<std::int64_t>(i))
-                < std::tuple(t.ops[*best].duration(), -t.ops[*best].start, -static_cast<std::int64_t>(*best)))
-            best = i;
-    }
-    return best;
-}
+using namespace ridgeline::testing::kineto;
 
 struct Expected {
     std::map<std::string, std::int64_t> gpuTime, gpuOps, calls, cpuTime;
@@ -145,32 +43,18 @@ struct Expected {
 Expected expectedByOp(const Trace& t)
 {
     Expected x;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> byExternal; // first in the file
     for (const auto& op : t.ops) {
         x.calls[op.name] += 1;
         x.cpuTime[op.name] += op.duration();
-        if (op.externalId != 0)
-            byExternal.try_emplace({ op.pid, op.externalId }, op.index);
     }
-    for (const auto& g : t.gpuOps) {
+    const Links links = linkGpuOps(t);
+    x.linked = links.linked;
+    x.disagrees = links.disagrees;
+    x.unmatched = links.unmatched;
+    for (std::size_t i = 0; i < t.gpuOps.size(); ++i) {
+        const Event& g = t.gpuOps[i];
         x.total += g.duration();
-        std::optional<std::size_t> op;
-        auto call = t.callOf.find(g.correlation);
-        if (g.correlation != 0 && call != t.callOf.end()) {
-            const Event& c = call->second;
-            op = innermostByTime(t, c.pid, c.tid, c.start, c.end);
-            if (c.externalId != 0 && c.externalId != c.correlation) {
-                auto named = byExternal.find({ c.pid, c.externalId });
-                if (named != byExternal.end() && t.ops[named->second].tid == c.tid
-                    && t.ops[named->second].holds(c.start, c.end)) {
-                    ++x.linked;
-                    x.disagrees += op != named->second ? 1 : 0;
-                    op = named->second;
-                } else {
-                    ++x.unmatched;
-                }
-            }
-        }
+        const auto& op = links.opOfGpuOp[i];
         if (!op) {
             x.unattributed += g.duration();
             ++x.unattributedOps;

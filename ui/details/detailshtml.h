@@ -3,6 +3,7 @@
 #pragma once
 
 #include "detailsbaseline.h"
+#include "detailsoperators.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 
@@ -22,6 +23,7 @@ struct DetailsInput {
     bool loading = false;
     QString loadError;
     BaselineDetails baseline; // with a baseline session: the kernel's figures there (delta null otherwise)
+    const OperatorDetails* operators = nullptr; // the PyTorch operators that launched it; null: none
 };
 
 QString detailsHtml(const DetailsInput& input);

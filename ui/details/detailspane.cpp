@@ -55,6 +55,8 @@ void DetailsPane::showSelection(const KernelSelection& selection)
     m_kernel = nullptr;
     m_details.reset();
     m_error.clear();
+    m_stack.reset();
+    m_stackError.clear();
     ++m_generation; // results of earlier requests are dropped
     if (m_doc && !selection.isEmpty()) {
         const auto& kernels = m_doc->report.kernels;
@@ -76,12 +78,13 @@ void DetailsPane::load()
     const std::string path = m_doc->path.toStdString();
     const auto nameId = m_selection.nameId, deviceId = m_selection.deviceId, launchId = m_selection.launchId;
     const quint64 generation = m_generation;
+    auto operators = m_doc->operators; // shared and read-only: safe on the worker
     auto* watcher = new QFutureWatcher<Loaded>(this);
     connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher] {
         finished(watcher->result());
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run([path, nameId, deviceId, launchId, generation] {
+    watcher->setFuture(QtConcurrent::run([path, nameId, deviceId, launchId, generation, operators] {
         Loaded loaded;
         loaded.generation = generation;
         auto reader = core::SessionReader::open(path);
@@ -94,6 +97,13 @@ void DetailsPane::load()
             loaded.error = QString::fromStdString(details.error().message);
         else
             loaded.details = std::move(details).value();
+        if (operators) {
+            auto stack = loadOperatorStack(reader.value(), operators->lookup, nameId, deviceId, launchId);
+            if (stack.hasError())
+                loaded.stackError = QString::fromStdString(stack.error().message);
+            else
+                loaded.stack = std::move(stack).value();
+        }
         return loaded;
     }));
 }
@@ -105,6 +115,8 @@ void DetailsPane::finished(Loaded loaded)
     m_loading = false;
     m_details = std::move(loaded.details);
     m_error = loaded.error.isEmpty() ? QString() : tr("Cannot read the launches: %1").arg(loaded.error);
+    m_stack = std::move(loaded.stack);
+    m_stackError = loaded.stackError.isEmpty() ? QString() : tr("Cannot read the operators: %1").arg(loaded.stackError);
     render();
     Q_EMIT detailsLoaded();
 }
@@ -128,6 +140,16 @@ void DetailsPane::render()
         input.baseline.delta = m_comparison.deltaOf(m_kernelIndex);
         if (input.baseline.delta && input.baseline.delta->baseline)
             input.baseline.before = &m_baseline->report.kernels.at(*input.baseline.delta->baseline);
+    }
+    OperatorDetails operators;
+    if (m_doc && m_kernel && m_doc->operators) {
+        operators.operators = m_doc->operators.get();
+        operators.nameId = m_selection.nameId;
+        operators.deviceId = m_selection.deviceId;
+        operators.launch = m_selection.launchId >= 0;
+        operators.stack = m_stack ? &*m_stack : nullptr;
+        operators.error = m_stackError;
+        input.operators = &operators;
     }
     m_browser->setHtml(detailsHtml(input));
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Everything about the selected kernel (or launch): its figures with units, ceilings and their
 // source, the verdict sentence and what to try, the roofline position in numbers, the launch
-// configuration and the raw counters. The summary shows at once; configurations and counters
-// are read from the session file off the GUI thread.
+// configuration and the raw counters, and the PyTorch operators that launched it. The summary
+// shows at once; configurations, counters and the operator stack are read from the session file
+// off the GUI thread.
 #pragma once
 
 #include "common/selectionmodel.h"
 #include "ridgeline/core/analysis/kernelcompare.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
+#include "detailsoperators.h"
 #include "session/sessiondocument.h"
 
 #include <QWidget>
@@ -39,6 +41,8 @@ private:
         quint64 generation = 0;
         std::optional<core::KernelDetails> details;
         QString error;
+        std::optional<OperatorStack> stack; // with operators in the session
+        QString stackError;
     };
     void render();
     void load();
@@ -53,6 +57,8 @@ private:
     core::KernelComparison m_comparison;
     std::optional<core::KernelDetails> m_details;
     QString m_error;
+    std::optional<OperatorStack> m_stack;
+    QString m_stackError;
     bool m_loading = false;
     quint64 m_generation = 0;
     QTextBrowser* m_browser;

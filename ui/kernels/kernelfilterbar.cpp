@@ -38,7 +38,10 @@ KernelFilterBar::KernelFilterBar(QWidget* parent)
     m_rank->setToolTip(tr("Only kernels of this distributed rank"));
     m_grouping->addItem(tr("One row per kernel"), int(KernelGrouping::ByName));
     m_grouping->addItem(tr("One row per launch"), int(KernelGrouping::PerLaunch));
-    m_grouping->setToolTip(tr("Group the table by kernel name and device, or list every launch"));
+    m_grouping->addItem(tr("By operator"), int(KernelGrouping::ByOperator));
+    m_grouping->addItem(tr("By module"), int(KernelGrouping::ByModule));
+    m_grouping->setToolTip(tr("Group the table by kernel name and device, list every launch, or group the kernels "
+                              "under the PyTorch operator or module that launched them"));
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -139,6 +142,28 @@ void KernelFilterBar::clear()
     m_rank->setCurrentIndex(0);
 }
 
+QString KernelFilterBar::textFilter() const
+{
+    return m_text->text();
+}
+
+QString KernelFilterBar::verdictFilter() const
+{
+    return m_verdict->currentData().toString();
+}
+
+std::optional<qint64> KernelFilterBar::deviceFilter() const
+{
+    const QVariant device = m_device->currentData();
+    return device.isValid() ? std::optional<qint64>(device.toLongLong()) : std::nullopt;
+}
+
+std::optional<QSet<qint64>> KernelFilterBar::rankDevices() const
+{
+    const QVariant rank = m_rank->currentData();
+    return rank.isValid() ? std::optional<QSet<qint64>>(m_devicesOfRank.value(rank.toInt())) : std::nullopt;
+}
+
 void KernelFilterBar::apply()
 {
     const QVariant device = m_device->currentData();
@@ -152,6 +177,7 @@ void KernelFilterBar::apply()
         else
             proxy->setRankFilter(std::nullopt, {});
     }
+    Q_EMIT filtersChanged();
 }
 
 } // namespace ridgeline::ui

@@ -14,7 +14,8 @@ namespace ridgeline::ui {
 
 class KernelFilterProxy;
 
-enum class KernelGrouping { ByName, PerLaunch };
+// ByOperator / ByModule: a tree of PyTorch operators (or module paths), then the kernels each launched.
+enum class KernelGrouping { ByName, PerLaunch, ByOperator, ByModule };
 
 // Text, verdict, device and rank filters above the kernel table, plus the grouping switch.
 // Applies the filters to the proxies it is given.
@@ -36,8 +37,16 @@ public:
     void clear();
     QLineEdit* textEdit() const { return m_text; }
 
+    // The filters as chosen, for views that are not KernelFilterProxy (the grouped tree).
+    QString textFilter() const;
+    QString verdictFilter() const; // empty: every verdict
+    std::optional<qint64> deviceFilter() const;
+    // The devices of the chosen rank; nullopt when no rank is chosen.
+    std::optional<QSet<qint64>> rankDevices() const;
+
 Q_SIGNALS:
     void groupingChanged(ridgeline::ui::KernelGrouping grouping);
+    void filtersChanged(); // after the proxies were given the new filters
 
 private:
     void apply();

@@ -6,6 +6,7 @@
 #include "kernelmodel.h"
 #include "launchmodel.h"
 #include "launchrows.h"
+#include "operatorgroupview.h"
 #include "tablecopy.h"
 
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QPromise>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -24,7 +26,17 @@
 namespace ridgeline::ui {
 
 namespace {
-enum StackPage { KernelStack, LaunchStack, LaunchStatusStack };
+enum StackPage { KernelStack, LaunchStack, LaunchStatusStack, GroupStack };
+
+bool isGrouped(KernelGrouping grouping)
+{
+    return grouping == KernelGrouping::ByOperator || grouping == KernelGrouping::ByModule;
+}
+
+core::ReportGrouping reportGrouping(KernelGrouping grouping)
+{
+    return grouping == KernelGrouping::ByModule ? core::ReportGrouping::Module : core::ReportGrouping::Op;
+}
 }
 
 KernelPage::KernelPage(QWidget* parent)
@@ -38,6 +50,7 @@ KernelPage::KernelPage(QWidget* parent)
     , m_kernelView(nullptr)
     , m_launchView(nullptr)
     , m_launchStatus(new QLabel(this))
+    , m_groupView(new OperatorGroupView(m_filterBar, this))
     , m_launchWatcher(new QFutureWatcher<std::shared_ptr<LaunchLoad>>(this))
 {
     m_kernelProxy->setSourceModel(m_kernelModel);
@@ -57,6 +70,7 @@ KernelPage::KernelPage(QWidget* parent)
     m_stack->insertWidget(KernelStack, m_kernelView);
     m_stack->insertWidget(LaunchStack, m_launchView);
     m_stack->insertWidget(LaunchStatusStack, m_launchStatus);
+    m_stack->insertWidget(GroupStack, m_groupView);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -111,6 +125,7 @@ void KernelPage::setSelectionModel(SelectionModel* selection)
     if (m_selection)
         m_selection->disconnect(this);
     m_selection = selection;
+    m_groupView->setSelectionModel(selection);
     if (m_selection)
         connect(m_selection, &SelectionModel::selectionChanged, this, &KernelPage::followSelection);
 }
@@ -135,6 +150,8 @@ void KernelPage::setDocument(SessionDocumentPtr document)
     const bool keepRows = sameKernels(m_document, document);
     m_document = std::move(document);
     m_filterBar->setDocument(m_document); // keeps the filters the new document still offers
+    if (isGrouped(grouping()))
+        m_groupView->showGrouped(m_document, reportGrouping(grouping()));
     if (keepRows) {
         // Same rows: no reset, so scroll position, sort and selection stay. Launches listed (or
         // being listed) from the same timeline are the same launches.
@@ -187,13 +204,20 @@ void KernelPage::setGrouping(KernelGrouping grouping)
     m_filterBar->setGrouping(grouping); // emits groupingChanged -> showGrouping
 }
 
-QTableView* KernelPage::view() const
+QAbstractItemView* KernelPage::view() const
 {
+    if (isGrouped(grouping()))
+        return m_groupView->view();
     return grouping() == KernelGrouping::PerLaunch ? m_launchView : m_kernelView;
 }
 
 void KernelPage::showGrouping()
 {
+    if (isGrouped(grouping())) {
+        m_groupView->showGrouped(m_document, reportGrouping(grouping()));
+        m_stack->setCurrentIndex(GroupStack);
+        return; // the tree follows the selection itself
+    }
     if (grouping() == KernelGrouping::ByName) {
         m_stack->setCurrentIndex(KernelStack);
     } else if (!m_document) {
@@ -267,9 +291,9 @@ void KernelPage::userSelected(const QModelIndex& current)
 
 void KernelPage::followSelection(const KernelSelection& selection, const QObject* origin)
 {
-    if (origin == this)
+    if (origin == this || isGrouped(grouping()))
         return;
-    QTableView* table = view();
+    QTableView* table = grouping() == KernelGrouping::PerLaunch ? m_launchView : m_kernelView;
     int sourceRow = -1;
     if (!selection.isEmpty()) {
         sourceRow = table == m_launchView

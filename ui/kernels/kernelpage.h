@@ -12,6 +12,7 @@
 #include <vector>
 
 class QAbstractItemModel;
+class QAbstractItemView;
 class QLabel;
 class QStackedWidget;
 class QTableView;
@@ -20,13 +21,15 @@ namespace ridgeline::ui {
 
 class KernelModel;
 class LaunchModel;
+class OperatorGroupView;
 class SelectionModel;
 struct KernelSelection;
 struct LaunchLoad;
 
-// The kernel table: one row per kernel name and device, or one per launch (listed from the
-// complete document's timeline the first time it is shown, on a worker); filter bar, copy,
-// context menu, selection synced with the window's SelectionModel both ways.
+// The kernel table: one row per kernel name and device, one per launch (listed from the complete
+// document's timeline the first time it is shown, on a worker), or a tree of the PyTorch operators
+// (or modules) and the kernels each launched (OperatorGroupView); filter bar, copy, context menu,
+// selection synced with the window's SelectionModel both ways.
 class KernelPage final : public QWidget {
     Q_OBJECT
 public:
@@ -41,13 +44,14 @@ public:
     KernelGrouping grouping() const;
     void setGrouping(KernelGrouping grouping);
 
-    QTableView* view() const; // the table shown now
+    QAbstractItemView* view() const; // the table (or tree) shown now
     QTableView* kernelView() const { return m_kernelView; }
     QTableView* launchView() const { return m_launchView; }
     KernelFilterProxy* proxy() const { return m_kernelProxy; }
     KernelFilterProxy* launchProxy() const { return m_launchProxy; }
     KernelModel* kernelModel() const { return m_kernelModel; }
     LaunchModel* launchModel() const { return m_launchModel; }
+    OperatorGroupView* groupView() const { return m_groupView; }
     KernelFilterBar* filterBar() const { return m_filterBar; }
     // What the per-launch table shows while it has no launches (loading, or why there are none).
     QLabel* launchStatus() const { return m_launchStatus; }
@@ -79,6 +83,7 @@ private:
     QTableView* m_kernelView;
     QTableView* m_launchView;
     QLabel* m_launchStatus;
+    OperatorGroupView* m_groupView;
     SelectionModel* m_selection = nullptr;
     SessionDocumentPtr m_document;
     SessionDocumentPtr m_launchesFor; // the document the launch model (or its loading) belongs to

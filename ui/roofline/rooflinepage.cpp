@@ -29,6 +29,7 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     , m_device(new QComboBox(this))
     , m_rank(new QComboBox(this))
     , m_mode(new QComboBox(this))
+    , m_colour(new QComboBox(this))
     , m_status(new QLabel(this))
 {
     auto* toolbar = new QToolBar(this);
@@ -42,6 +43,12 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     m_mode->setToolTip(tr("Combined: one point per kernel and memory level, all its FLOPs against the ceiling of "
                           "its precision mix. Per precision: one point per precision (FP32, FP16 tensor, ...)."));
     toolbar->addWidget(m_mode);
+    toolbar->addWidget(new QLabel(tr("  Colour "), toolbar));
+    m_colour->addItem(tr("Verdict"), int(RooflineColouring::Verdict));
+    m_colour->addItem(tr("Operator"), int(RooflineColouring::Operator));
+    m_colour->setToolTip(tr("Verdict: what bounds each kernel. Operator: the PyTorch operator that launched most of "
+                            "each kernel's GPU time (sessions imported from PyTorch profiler traces)."));
+    toolbar->addWidget(m_colour);
     toolbar->addSeparator();
     for (const char* level : { "DRAM", "L2", "L1" }) {
         auto* action = toolbar->addAction(QLatin1String(level));
@@ -70,6 +77,8 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     connect(m_rank, &QComboBox::currentIndexChanged, this, &RooflinePage::applyFilter);
     connect(m_mode, &QComboBox::currentIndexChanged, this,
         [this] { m_view->setPointMode(core::RooflinePointMode(m_mode->currentData().toInt())); });
+    connect(m_colour, &QComboBox::currentIndexChanged, this,
+        [this] { m_view->setColouring(RooflineColouring(m_colour->currentData().toInt())); });
     connect(m_view, &RooflineView::chartRebuilt, this, &RooflinePage::updateStatus);
     setDocument(nullptr);
 }
@@ -99,6 +108,7 @@ void RooflinePage::setDocument(SessionDocumentPtr doc)
     }
     m_device->setEnabled(m_device->count() > 2);
     m_rank->setEnabled(m_rank->count() > 2);
+    m_colour->setEnabled(m_doc && m_doc->operators);
     m_view->setDocument(m_doc);
     m_collectives->setDocument(m_doc);
     m_collectives->setVisible(!m_collectives->chartModel().empty());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The roofline page: the chart and its toolbar (device, rank, combined or per-precision points,
-// memory levels, zoom reset), and a line saying which kernels are not on the chart and why. Below
+// colour by verdict or by operator, memory levels, zoom reset), and a line saying which kernels are not on the chart and why. Below
 // it, when the session has collectives with message sizes, their bus bandwidth against the link
 // roof (collectivechartview.h).
 #pragma once
@@ -36,6 +36,7 @@ public:
     QComboBox* deviceFilter() const { return m_device; }
     QComboBox* rankFilter() const { return m_rank; }
     QComboBox* pointMode() const { return m_mode; }
+    QComboBox* colouring() const { return m_colour; } // by verdict, or by PyTorch operator
     QAction* levelAction(const QString& level) const; // "DRAM", "L2", "L1"
     QLabel* status() const { return m_status; }
 
@@ -51,6 +52,7 @@ private:
     QComboBox* m_device;
     QComboBox* m_rank;
     QComboBox* m_mode;
+    QComboBox* m_colour;
     QList<QAction*> m_levels;
     QLabel* m_status;
 };

@@ -157,6 +157,75 @@ void RooflineView::setLevels(std::vector<std::string> levels)
     rebuild();
 }
 
+void RooflineView::setColouring(RooflineColouring colouring)
+{
+    m_colouring = colouring;
+    rebuild();
+}
+
+bool RooflineView::byOperator() const
+{
+    return m_colouring == RooflineColouring::Operator && m_doc && m_doc->operators;
+}
+
+QStringList RooflineView::legendNames() const
+{
+    QStringList names;
+    if (byOperator()) {
+        names = m_operatorColours.names();
+    } else {
+        for (std::size_t i = 0; i < 5; ++i)
+            names.append(m_legend[i]->name());
+    }
+    for (std::size_t i = 5; i < m_legend.size(); ++i) {
+        const char* level = i == 5 ? "DRAM" : i == 6 ? "L2" : "L1";
+        if (std::find(m_options.levels.begin(), m_options.levels.end(), level) != m_options.levels.end())
+            names.append(m_legend[i]->name());
+    }
+    return names;
+}
+
+void RooflineView::rebuildLegend()
+{
+    // Operator entries go in front of the memory levels: the level series are added again after them.
+    for (auto* series : m_operatorLegend) {
+        chart()->removeSeries(series);
+        delete series;
+    }
+    m_operatorLegend.clear();
+    const bool operators = byOperator();
+    for (std::size_t i = 0; i < 5; ++i) {
+        for (auto* marker : chart()->legend()->markers(m_legend[i]))
+            marker->setVisible(!operators);
+    }
+    if (!operators)
+        return;
+    const auto& palette = m_operatorColours.palette();
+    for (qsizetype i = 0; i < palette.size(); ++i) {
+        auto* series = new QScatterSeries;
+        series->setMarkerSize(10);
+        series->setName(m_operatorColours.names()[i]);
+        chart()->addSeries(series); // the theme styles a series as it is added: colour it after
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+        series->setColor(palette[i]);
+        series->setBorderColor(palette[i].darker(170));
+        series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        m_operatorLegend.push_back(series);
+    }
+    for (std::size_t i = 5; i < m_legend.size(); ++i) {
+        const QColor colour = m_legend[i]->color();
+        const auto shape = m_legend[i]->markerShape();
+        chart()->removeSeries(m_legend[i]);
+        chart()->addSeries(m_legend[i]);
+        m_legend[i]->attachAxis(m_x);
+        m_legend[i]->attachAxis(m_y);
+        m_legend[i]->setColor(colour);
+        m_legend[i]->setBorderColor(colour.darker(170));
+        m_legend[i]->setMarkerShape(shape);
+    }
+}
+
 void RooflineView::rebuild()
 {
     m_chart
@@ -176,7 +245,10 @@ void RooflineView::rebuild()
         }
     }
     m_ceilings->set(m_chart);
+    if (m_doc)
+        m_operatorColours.build(*m_doc, m_chart);
     rebuildPoints();
+    rebuildLegend();
     m_emptyNote->update(m_doc != nullptr, m_chart,
         m_doc ? std::span<const core::KernelSummary>(m_doc->report.kernels) : std::span<const core::KernelSummary> {});
     for (std::size_t i = 5; i < m_legend.size(); ++i) {
@@ -194,15 +266,20 @@ void RooflineView::rebuildPoints()
 {
     std::vector<RooflineMarker> markers;
     markers.reserve(m_chart.points.size());
+    const bool operators = byOperator();
     for (const auto& p : m_chart.points) {
         const auto& row = m_doc->report.kernels[p.kernel];
-        markers.push_back(
-            { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
-                static_cast<quint8>(row.analysis.verdict), shapeOf(p.level) });
+        markers.push_back({ QPointF(p.intensity, p.flopsPerS),
+            static_cast<float>(core::rooflinePointRadius(p.timeShare)),
+            operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
+            shapeOf(p.level) });
     }
     QList<QColor> palette;
-    for (const auto verdict : core::kVerdictClasses)
-        palette.append(verdictColor(verdict));
+    if (operators)
+        palette = m_operatorColours.palette();
+    else
+        for (const auto verdict : core::kVerdictClasses)
+            palette.append(verdictColor(verdict));
     m_points->setMarkers(std::move(markers), palette);
     std::vector<QLineF> arrows;
     for (const auto& arrow : m_arrows) {
@@ -301,9 +378,12 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
     const QString fullName = row.displayName() == row.name
         ? QString()
         : QStringLiteral("<br><small><code>%1</code></small>").arg(text(row.name).toHtmlEscaped());
-    return QStringLiteral("<b>%1</b>%2<br>%3<br>%4<br>%5")
+    const QString op = m_operatorColours.operatorOf(p.kernel);
+    const QString launchedBy
+        = op.isEmpty() ? QString() : QStringLiteral("<br>") + tr("Launched by %1").arg(op).toHtmlEscaped();
+    return QStringLiteral("<b>%1</b>%2<br>%3<br>%4<br>%5%6")
         .arg(text(row.displayName()).toHtmlEscaped(), fullName, where.toHtmlEscaped(), figures.toHtmlEscaped(),
-            text(row.analysis.reason).toHtmlEscaped());
+            text(row.analysis.reason).toHtmlEscaped(), launchedBy);
 }
 
 bool RooflineView::viewportEvent(QEvent* event)

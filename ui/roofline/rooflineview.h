@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The roofline chart (Qt Charts): log-log axes, a line and a label per ceiling, ridge points, and
 // the kernels of core's roofline view-model coloured by verdict and sized by their share of time.
+// Points can be coloured by PyTorch operator instead (rooflineoperatorcolours.h).
 // Hover shows the verdict sentence; a click selects the kernel in the shared SelectionModel; a
 // drag zooms to the rectangle, a double click resets the zoom. With a baseline session, arrows
 // lead from each kernel's baseline position to its current one.
 #pragma once
 
 #include "common/selectionmodel.h"
+#include "rooflineoperatorcolours.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "session/sessiondocument.h"
 
@@ -23,6 +25,9 @@ class RooflineCeilings;
 class RooflineEmptyNote;
 class RooflinePointsItem;
 
+// What the points' colour says: the kernel's verdict, or the operator that launched most of its time.
+enum class RooflineColouring { Verdict, Operator };
+
 class RooflineView final : public QChartView {
     Q_OBJECT
 public:
@@ -34,6 +39,12 @@ public:
     void setDeviceFilter(std::vector<qint64> deviceIds); // empty: every device
     void setPointMode(core::RooflinePointMode mode);
     void setLevels(std::vector<std::string> levels); // memory levels that get points
+    // By operator needs a session with operators; without, points keep their verdict colours.
+    void setColouring(RooflineColouring colouring);
+    RooflineColouring colouring() const { return m_colouring; }
+    const RooflineOperatorColours& operatorColours() const { return m_operatorColours; }
+    // The legend's entries as chosen now: verdicts or operators, then the memory levels shown.
+    QStringList legendNames() const;
     void resetZoom();
     void zoomToValues(const QRectF& values); // (FLOP/byte, FLOP/s), any corner order
     // PNG (or any raster format Qt writes) or SVG, by the file's extension.
@@ -67,6 +78,8 @@ private:
     void rebuild();
     void applyTheme(); // light or dark chart, following the palette
     void rebuildPoints();
+    void rebuildLegend();
+    bool byOperator() const; // colouring by operator, and the session has operators
     void relayout();
     void followSelection(const KernelSelection& selection, const QObject* origin);
     void highlight(const KernelSelection& selection);
@@ -86,6 +99,9 @@ private:
     RooflinePointsItem* m_points;
     RooflineEmptyNote* m_emptyNote; // why the chart has no points, over its plot area
     std::vector<QScatterSeries*> m_legend; // empty series: verdict colours and level shapes
+    std::vector<QScatterSeries*> m_operatorLegend; // empty series: operator colours (by operator only)
+    RooflineColouring m_colouring = RooflineColouring::Verdict;
+    RooflineOperatorColours m_operatorColours;
     QRubberBand* m_band;
     QPoint m_pressPos;
     bool m_dragging = false;

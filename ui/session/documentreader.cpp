@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/output/collectivereport.h"
+#include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/timeline/timelinelod.h"
@@ -106,6 +107,17 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         return timeline.error();
     }
     report.timeline = std::move(timeline).value();
+    if (!stages.begin(800, tr("Linking kernels to their PyTorch operators"))) {
+        stop = true;
+        return cancelledError();
+    }
+    auto operators = core::loadSessionOperators(session);
+    if (operators.hasError()) {
+        stop = true;
+        return operators.error();
+    }
+    if (operators.value())
+        doc.operators = std::make_shared<const core::SessionOperators>(std::move(*operators.value()));
     if (!stages.begin(900, tr("Laying out the timeline"))) {
         stop = true;
         return cancelledError();

@@ -6,6 +6,7 @@
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/report.h"
+#include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessioncheck.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 
@@ -24,6 +25,9 @@ struct SessionDocument {
     // The collectives (`ridgeline report --by collective`): rows by type, process group and size,
     // the ranks' waits and the instances matched across ranks; may be null.
     std::shared_ptr<const core::CollectiveReport> collectives;
+    // The PyTorch operators: which launched each kernel, the table grouped by operator and module
+    // (core::loadSessionOperators); null when the session has none.
+    std::shared_ptr<const core::SessionOperators> operators;
     // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;

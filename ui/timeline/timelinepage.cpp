@@ -73,6 +73,7 @@ void TimelinePage::setDocument(SessionDocumentPtr doc)
 {
     m_doc = std::move(doc);
     m_view->setSessionPath(m_doc ? m_doc->path : QString());
+    m_view->setOperators(m_doc ? m_doc->operators : nullptr);
     m_view->setData(m_doc ? m_doc->timeline : nullptr);
     fillSummary();
     showRange();

@@ -56,6 +56,8 @@ QColor TimelinePainter::colorOf(
         return nameColor(nameIndex, 50, 200);
     case core::TimelineItemKind::NvtxRange:
         return nameColor(nameIndex, 110, 225);
+    case core::TimelineItemKind::Operator:
+        return nameColor(nameIndex, 80, 235);
     case core::TimelineItemKind::IdleGap:
         break;
     }
@@ -96,7 +98,7 @@ int TimelinePainter::paint(QPainter& p, const QRect& rect, const QPalette& palet
         paintOutline(p, *frame.hovered, visible.top, timeArea, frame, palette.color(QPalette::Text), 1);
     if (frame.selected)
         paintOutline(p, *frame.selected, visible.top, timeArea, frame, palette.color(QPalette::Highlight), 3);
-    if (frame.selected && frame.launchingCall)
+    if (frame.selected && (frame.launchingCall || (frame.operators && !frame.operators->empty())))
         paintLaunchFlow(p, visible.top, timeArea, frame, palette.color(QPalette::Highlight));
 
     p.setClipRect(bandsArea);
@@ -265,27 +267,44 @@ void TimelinePainter::paintOutline(QPainter& p, core::TimelineOpRef ref, int top
 void TimelinePainter::paintLaunchFlow(
     QPainter& p, int top, const QRect& area, const TimelineFrame& frame, const QColor& color) const
 {
-    const auto call = opRect(*frame.launchingCall, top, area, frame);
+    if (frame.operators) {
+        // The stack, outer ones thin; the innermost (the operator that launched it) as the call is.
+        for (std::size_t i = frame.operators->size(); i-- > 0;)
+            paintOutline(p, (*frame.operators)[i], top, area, frame, color, i == 0 ? 2 : 1);
+        if (!frame.operators->empty())
+            paintArrow(p, frame.operators->front(), top, area, frame, color, Qt::DashLine);
+    }
+    if (frame.launchingCall) {
+        paintOutline(p, *frame.launchingCall, top, area, frame, color, 2);
+        paintArrow(p, *frame.launchingCall, top, area, frame, color, Qt::SolidLine);
+    }
+}
+
+void TimelinePainter::paintArrow(QPainter& p, core::TimelineOpRef from, int top, const QRect& area,
+    const TimelineFrame& frame, const QColor& color, Qt::PenStyle style) const
+{
+    const auto source = opRect(from, top, area, frame);
     const auto kernel = opRect(*frame.selected, top, area, frame);
-    if (!call || !kernel)
+    if (!source || !kernel)
         return;
-    paintOutline(p, *frame.launchingCall, top, area, frame, color, 2);
-    // From the call's start down (or up) to the kernel's start, as Perfetto draws its flow events.
-    const bool down = kernel->top() > call->bottom();
-    const QPointF from(call->left() + 1, down ? call->bottom() : call->top());
+    // From the source's start down (or up) to the kernel's start, as Perfetto draws its flow events.
+    const bool down = kernel->top() > source->bottom();
+    const QPointF start(source->left() + 1, down ? source->bottom() : source->top());
     const QPointF to(kernel->left() + 1, down ? kernel->top() : kernel->bottom());
     p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(QPen(color, 1.5));
-    p.drawLine(from, to);
-    const QLineF line(to, from);
+    p.setPen(QPen(color, 1.5, style));
+    p.drawLine(start, to);
+    const QLineF line(to, start);
     const double head = 7;
     QLineF left = line, right = line;
     left.setLength(head);
     right.setLength(head);
     left.setAngle(line.angle() + 25);
     right.setAngle(line.angle() - 25);
+    p.setPen(QPen(color, 1.5));
     p.setBrush(color);
     p.drawPolygon(QPolygonF({ to, left.p2(), right.p2() }));
+    p.setBrush(Qt::NoBrush);
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 

@@ -31,6 +31,8 @@ struct TimelineFrame {
     std::optional<core::TimelineOpRef> selected;
     std::optional<core::TimelineOpRef> hovered;
     std::optional<core::TimelineOpRef> launchingCall; // of `selected`: outlined, with an arrow to it
+    // The operators `selected` ran under, innermost first: outlined, an arrow from the innermost.
+    const std::vector<core::TimelineOpRef>* operators = nullptr;
 };
 
 class TimelinePainter {
@@ -62,9 +64,11 @@ private:
     int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
     // Where an op is drawn (clamped to the window); empty when its row has no band.
     std::optional<QRect> opRect(core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const;
-    // The selected launch's launching call outlined, and an arrow from it to the launch.
+    // The selected launch's launching call and operators outlined, and arrows from them to the launch.
     void paintLaunchFlow(
         QPainter& p, int top, const QRect& area, const TimelineFrame& frame, const QColor& color) const;
+    void paintArrow(QPainter& p, core::TimelineOpRef from, int top, const QRect& area, const TimelineFrame& frame,
+        const QColor& color, Qt::PenStyle style) const;
     void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, int width) const;
 

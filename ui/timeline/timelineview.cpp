@@ -68,6 +68,7 @@ void TimelineView::setData(std::shared_ptr<const core::TimelineData> data)
     m_selectedOp.reset();
     m_launchingCall.reset();
     m_instance.clear();
+    m_launchingOperators.clear();
     m_hovered.reset();
     verticalScrollBar()->setValue(0);
     updateScrollRange();
@@ -155,6 +156,12 @@ QString TimelineView::toolTipAt(QPoint pos) const
     if (isKernel(item.kind) || item.kind == core::TimelineItemKind::Memcpy
         || item.kind == core::TimelineItemKind::Memset)
         text += QStringLiteral("<br>") + tr("Verdict: %1").arg(QLatin1String(core::toString(item.verdict)));
+    if (item.kind == core::TimelineItemKind::Operator && m_operators) {
+        const auto op = m_operators->lookup.find(item.sourceId);
+        if (op != core::OperatorLookup::kNone && !m_operators->lookup.module(op).empty())
+            text += QStringLiteral("<br>")
+                + tr("Module: %1").arg(QString::fromUtf8(m_operators->lookup.module(op)).toHtmlEscaped());
+    }
     text += QStringLiteral("<br>") + QString::fromStdString(lane.label).toHtmlEscaped();
     if (lane.rank >= 0)
         text += tr(" · rank %1").arg(lane.rank);
@@ -255,12 +262,34 @@ void TimelineView::selectAt(QPoint pos)
     viewport()->update();
 }
 
+void TimelineView::setOperators(std::shared_ptr<const core::SessionOperators> operators)
+{
+    m_operators = std::move(operators);
+    if (m_data)
+        findLaunchingCall();
+    viewport()->update();
+}
+
 void TimelineView::findLaunchingCall()
 {
     m_launchingCall.reset();
-    if (m_selectedOp && m_data->laneOfRow(m_selectedOp->row).kind == core::TimelineLaneKind::Stream
-        && isKernel(m_data->row(m_selectedOp->row).kind(m_selectedOp->index)))
-        m_launchingCall = m_flow.launchingCall(*m_data, *m_selectedOp);
+    m_launchingOperators.clear();
+    if (!m_selectedOp || m_data->laneOfRow(m_selectedOp->row).kind != core::TimelineLaneKind::Stream
+        || !isKernel(m_data->row(m_selectedOp->row).kind(m_selectedOp->index)))
+        return;
+    m_launchingCall = m_flow.launchingCall(*m_data, *m_selectedOp);
+    if (!m_operators)
+        return;
+    const auto& lookup = m_operators->lookup;
+    const auto launch = lookup.ofKernel(m_data->row(m_selectedOp->row).sourceId(m_selectedOp->index));
+    if (launch.innermost == core::OperatorLookup::kNone)
+        return;
+    // Each operator of the stack, found on its thread's operator lane by its start and id.
+    for (const std::uint32_t op : lookup.stack(launch.innermost)) {
+        if (const auto ref = m_data->findHostItem(core::TimelineLaneKind::Operators, lookup.processId(op),
+                lookup.threadId(op), lookup.startNs(op), lookup.id(op)))
+            m_launchingOperators.push_back(*ref);
+    }
 }
 
 void TimelineView::updateScrollRange()
@@ -275,7 +304,7 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(viewport());
     const TimelineFrame frame { m_data.get(), &m_layout, m_window, verticalScrollBar()->value(), m_labelWidth, &m_marks,
-        m_selectedOp, m_hovered, m_launchingCall };
+        m_selectedOp, m_hovered, m_launchingCall, &m_launchingOperators };
     m_lastItems = m_painter.paint(p, viewport()->rect(), palette(), frame);
     if (!m_instance.empty()) {
         const QRect timeArea(m_labelWidth, TimelinePainter::kRulerHeight, timeAreaWidth(),

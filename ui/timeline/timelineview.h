@@ -5,13 +5,15 @@
 // zoom (keyBindings() lists them for the shortcuts dialog). Hovering
 // shows the op under the cursor; clicking a kernel selects it in the shared SelectionModel, and a
 // kernel selected elsewhere has all its launches outlined. A selected launch is linked by an arrow
-// to the API call that launched it (launchflow.h). A collective instance matched across ranks can be
-// drawn over it with its skew marked (instanceoverlay.h).
+// to the API call that launched it (launchflow.h), and the PyTorch operators it ran under are
+// outlined on their thread's operator lane, with an arrow from the innermost one. A collective
+// instance matched across ranks can be drawn over it with its skew marked (instanceoverlay.h).
 #pragma once
 
 #include "common/selectionmodel.h"
 #include "instanceoverlay.h"
 #include "launchflow.h"
+#include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "timelinelayout.h"
 #include "timelinepainter.h"
@@ -23,6 +25,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace ridgeline::ui {
 
@@ -35,6 +38,8 @@ public:
     void setData(std::shared_ptr<const core::TimelineData> data);
     // The session file behind the data: a selected launch is linked to the API call that launched it.
     void setSessionPath(const QString& path) { m_flow.setSessionPath(path); }
+    // The session's operators (null: none): a selected launch's operators are outlined.
+    void setOperators(std::shared_ptr<const core::SessionOperators> operators);
     const core::TimelineData* data() const { return m_data.get(); }
     const TimelineLayout& layout() const { return m_layout; }
 
@@ -65,6 +70,8 @@ public:
     // view; an instance with no member on this timeline (or no members) clears it.
     void showCollectiveInstance(const core::CollectiveInstance& instance);
     const InstanceOverlay& collectiveInstance() const { return m_instance; }
+    // The operators the selected launch ran under, innermost first, as drawn (those on the timeline).
+    const std::vector<core::TimelineOpRef>& launchingOperators() const { return m_launchingOperators; }
     // Level-of-detail items drawn by the last paint (for tests and the benchmark).
     int itemsPaintedLastFrame() const { return m_lastItems; }
 
@@ -87,9 +94,8 @@ private:
     void reveal(core::TimelineOpRef ref);
     void updateScrollRange();
     void selectAt(QPoint viewportPos);
-    std::optional<int> mouseAnchor() const;
-    void findLaunchingCall(); // of m_selectedOp, into m_launchingCall // the mouse's viewport x when it is over the
-                              // time area
+    std::optional<int> mouseAnchor() const; // the mouse's viewport x when it is over the time area
+    void findLaunchingCall(); // of m_selectedOp, into m_launchingCall and m_launchingOperators
 
     SelectionModel* m_selection;
     std::shared_ptr<const core::TimelineData> m_data;
@@ -102,6 +108,8 @@ private:
     LaunchFlow m_flow;
     InstanceOverlay m_instance;
     std::optional<core::TimelineOpRef> m_launchingCall;
+    std::shared_ptr<const core::SessionOperators> m_operators;
+    std::vector<core::TimelineOpRef> m_launchingOperators;
     std::optional<core::TimelineOpRef> m_hovered;
     std::optional<QPoint> m_pressPos;
     core::TimeWindow m_pressWindow;

@@ -98,6 +98,8 @@ void MainWindow::createViewMenu()
     };
     addGrouping(tr("One Row per &Kernel"), KernelGrouping::ByName, QKeySequence(Qt::CTRL | Qt::Key_G));
     addGrouping(tr("One Row per &Launch"), KernelGrouping::PerLaunch, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    addGrouping(tr("By PyTorch &Operator"), KernelGrouping::ByOperator, QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_G));
+    addGrouping(tr("By PyTorch &Module"), KernelGrouping::ByModule, QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_M));
     const auto syncGrouping = [this] {
         for (auto* action : m_groupingActions->actions())
             action->setChecked(action->data().toInt() == int(m_kernelPage->grouping()));

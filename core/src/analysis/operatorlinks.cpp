@@ -162,6 +162,8 @@ Result<OperatorLinks> linkOperators(SessionReader& reader)
         link.sourceId = g.sourceId;
         link.processId = g.processId;
         link.deviceId = g.deviceId;
+        link.nameId = g.source == detail::GpuOpSource::Kernel ? g.nameId : -1;
+        link.memOpKind = g.memOpKind;
         link.startNs = g.op.startNs;
         link.endNs = g.op.endNs;
         link.verdict = g.op.verdict;

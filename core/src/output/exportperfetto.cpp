@@ -2,6 +2,7 @@
 // Chrome Trace Event JSON for ui.perfetto.dev (reference: shared/reference/trace-formats.md §5).
 #include "exportcommon.h"
 #include "perfettocollectives.h"
+#include "perfettooperators.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -214,11 +216,16 @@ Status readInput(SessionReader& reader, TraceInput& in)
     return {};
 }
 
-// Time base: zero unless the clock is too far out for doubles to keep nanoseconds.
-std::int64_t timeBase(const TraceInput& in)
+// Time base: zero unless the clock is too far out for doubles to keep nanoseconds. `extra`: another
+// span the trace holds (the operators').
+std::int64_t timeBase(const TraceInput& in, std::optional<std::pair<std::int64_t, std::int64_t>> extra)
 {
     std::int64_t minNs = in.span.empty ? 0 : in.span.startNs;
     std::int64_t maxNs = in.span.empty ? 0 : in.span.endNs;
+    if (extra) {
+        minNs = in.span.empty ? extra->first : std::min(minNs, extra->first);
+        maxNs = in.span.empty ? extra->second : std::max(maxNs, extra->second);
+    }
     auto widen = [&](const auto& items) {
         for (const auto& item : items) {
             minNs = std::min(minNs, item.startNs);
@@ -240,12 +247,12 @@ public:
     PerfettoExport(const TraceInput& in, std::ostream& out)
         : m_in(in)
         , m_writer(out)
-    {
-        m_writer.m_baseNs = timeBase(in);
-    }
+    { }
 
     Status write(SessionReader& reader)
     {
+        RIDGELINE_TRY(m_operators.load(reader));
+        m_writer.m_baseNs = timeBase(m_in, m_operators.span());
         m_writer.begin();
         writeProcesses();
         writeHostThreads();
@@ -317,7 +324,20 @@ private:
             m_threadOrder.emplace(Key(t.processId, t.tid), static_cast<std::int64_t>(m_threadOrder.size()));
         }
         std::map<Key, Track> apiTracks, nvtxTracks;
+        // Operators share their thread's track with its API calls, merged in start order so that
+        // calls nest inside the operators that hold them.
+        const auto& operators = m_operators.slices();
+        std::size_t nextOperator = 0;
+        const auto writeOperatorsBefore = [&](std::int64_t startNs, std::int64_t endNs) {
+            for (; nextOperator < operators.size(); ++nextOperator) {
+                const auto& op = operators[nextOperator];
+                if (op.startNs > startNs || (op.startNs == startNs && op.endNs < endNs))
+                    break;
+                writeOperator(hostTrack(apiTracks, op.processId, op.threadId, false), op);
+            }
+        };
         for (const auto& call : m_in.apiCalls) {
+            writeOperatorsBefore(call.startNs, call.endNs);
             auto& track = hostTrack(apiTracks, call.processId, call.threadId, false);
             const auto tid = m_writer.place(track, call.startNs, call.endNs);
             nlohmann::json args = { { "domain", call.domain }, { "correlation", call.correlationId },
@@ -327,6 +347,7 @@ private:
                 m_launches.try_emplace(
                     { call.processId, call.correlationId }, HostLaunch { track.pid, tid, call.startNs });
         }
+        writeOperatorsBefore(std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min());
         for (const auto& range : m_in.ranges) {
             auto& track = hostTrack(nvtxTracks, range.processId, range.threadId, true);
             const auto tid = m_writer.place(track, range.startNs, range.endNs);
@@ -335,6 +356,25 @@ private:
                 args["color"] = fmt::format("#{:08x}", range.color);
             m_writer.complete(range.name, "nvtx", track.pid, tid, range.startNs, range.endNs, args, nullptr);
         }
+    }
+
+    void writeOperator(Track& track, const detail::PerfettoOperators::Slice& op)
+    {
+        const auto tid = m_writer.place(track, op.startNs, op.endNs);
+        m_writer.complete(m_operators.name(op), m_operators.category(op), track.pid, tid, op.startNs, op.endNs,
+            m_operators.args(op), nullptr);
+        m_operators.placed(op, track.pid, tid);
+    }
+
+    // A flow arrow from the PyTorch operator that launched a GPU op to it.
+    void linkOperator(bool kernel, std::int64_t sourceId, std::int64_t pid, std::int64_t tid, std::int64_t startNs)
+    {
+        const auto origin = m_operators.launcherOf(kernel, sourceId);
+        if (!origin)
+            return;
+        ++m_flowId;
+        m_writer.flow("s", m_flowId, origin->pid, origin->tid, origin->startNs, "launched", "operator");
+        m_writer.flow("f", m_flowId, pid, tid, startNs, "launched", "operator");
     }
 
     // One track per (device, stream), lanes for overlaps.
@@ -382,6 +422,7 @@ private:
             const char phase[] = { step->second.phase, '\0' };
             m_writer.flow(phase, step->second.flowId, track.pid, tid, k.startNs, "collective instance", "collective");
         }
+        linkOperator(true, k.id, track.pid, tid, k.startNs);
     }
 
     void writeMemOp(const MemOp& op)
@@ -396,6 +437,7 @@ private:
         m_writer.complete(toString(op.kind), op.kind == MemOpKind::Memset ? "memset" : "memcpy", track.pid, tid,
             op.startNs, op.endNs, args, traceColourForVerdict(analysis.verdict));
         linkLaunch(op.processId, op.correlationId, track.pid, tid, op.startNs);
+        linkOperator(false, op.id, track.pid, tid, op.startNs);
     }
 
     // GPU ops, streamed in start order.
@@ -429,6 +471,7 @@ private:
 
     const TraceInput& m_in;
     TraceWriter m_writer;
+    detail::PerfettoOperators m_operators;
     std::int64_t m_sortIndex = 0;
     std::map<std::int64_t, std::int64_t> m_devicePids; // device id -> pid in the trace
     std::map<std::int64_t, std::int64_t> m_hostPids; // process row id -> pid in the trace

@@ -107,7 +107,12 @@ Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
     auto linked = linkOperators(reader);
     if (linked.hasError())
         return linked.error();
-    const OperatorLinks& links = linked.value();
+    return buildOpReport(reader, linked.value(), by);
+}
+
+Result<OpReport> buildOpReport(
+    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OpAttribution* attribution)
+{
     const auto& ops = links.operators;
 
     OpReport report;
@@ -167,9 +172,33 @@ Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
     for (auto& row : report.rows)
         row.shareOfGpuTime
             = report.gpuTimeNs > 0 ? static_cast<double>(row.gpuTimeNs) / static_cast<double>(report.gpuTimeNs) : 0.0;
-    std::sort(report.rows.begin(), report.rows.end(), [](const OpRow& a, const OpRow& b) {
+    std::vector<std::size_t> order(report.rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto& unsorted = report.rows;
+    std::sort(order.begin(), order.end(), [&unsorted](std::size_t x, std::size_t y) {
+        const OpRow& a = unsorted[x];
+        const OpRow& b = unsorted[y];
         return std::tie(b.gpuTimeNs, b.cpuTimeNs, a.name) < std::tie(a.gpuTimeNs, a.cpuTimeNs, b.name);
     });
+    std::vector<OpRow> sorted;
+    sorted.reserve(order.size());
+    std::vector<std::size_t> sortedIndex(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sortedIndex[order[i]] = i;
+        sorted.push_back(std::move(report.rows[order[i]]));
+    }
+    report.rows = std::move(sorted);
+    if (attribution) {
+        attribution->rowOfOperator.resize(ops.size());
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            attribution->rowOfOperator[i] = sortedIndex[rowOf[i]];
+        attribution->rowOfGpuOp.resize(links.gpuOps.size());
+        for (std::size_t i = 0; i < links.gpuOps.size(); ++i) {
+            const std::size_t innermost = links.gpuOps[i].innermost;
+            attribution->rowOfGpuOp[i] = innermost == kNone ? kNone : sortedIndex[rowOf[innermost]];
+        }
+    }
     return report;
 }
 

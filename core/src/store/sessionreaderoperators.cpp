@@ -15,15 +15,17 @@ using sqlite::Statement;
 
 namespace {
 
-// Every operator of the session, chunk by chunk; a malformed chunk is an error naming it.
-template <typename ReaderImpl, typename Visit> Status forEachOperatorRow(ReaderImpl& impl, Visit&& visit)
+// Decodes the operator_chunks rows `sql` selects (id, count, data), calling visit(row, chunk) per
+// operator; a malformed chunk is an error naming it.
+template <typename ReaderImpl, typename Visit>
+Status forEachOperatorRowOf(ReaderImpl& impl, const char* sql, const std::vector<std::int64_t>& args, Visit&& visit)
 {
     bool malformed = false;
     std::int64_t chunk = 0;
-    auto status = impl.query("SELECT id, count, data FROM operator_chunks ORDER BY id", {}, [&](Statement& s) {
+    auto status = impl.query(sql, args, [&](Statement& s) {
         chunk = s.columnInt(0);
         malformed = !detail::decodeOperatorChunk(s.columnBlob(2), s.columnInt(1),
-            [&](const detail::OperatorValues& values) { visit(detail::rowOf(values)); });
+            [&](const detail::OperatorValues& values) { visit(detail::rowOf(values), chunk); });
         return !malformed;
     });
     if (status.hasError())
@@ -32,6 +34,46 @@ template <typename ReaderImpl, typename Visit> Status forEachOperatorRow(ReaderI
         return makeError(ErrorCode::BadFile,
             fmt::format("{}: the session's operators are corrupt (operator_chunks row {})", impl.path, chunk));
     return {};
+}
+
+// Every operator of the session, chunk by chunk.
+template <typename ReaderImpl, typename Visit> Status forEachOperatorRow(ReaderImpl& impl, Visit&& visit)
+{
+    return forEachOperatorRowOf(impl, "SELECT id, count, data FROM operator_chunks ORDER BY id", {}, visit);
+}
+
+// Rows with their strings, in `order` (ids; rows not in it are dropped), or in id order when empty.
+Result<std::vector<Operator>> resolveOperators(
+    SessionReader& reader, const std::vector<SessionWriter::OperatorRow>& rows, const std::vector<std::int64_t>& order)
+{
+    std::set<std::int64_t> stringIds;
+    for (const auto& r : rows)
+        stringIds.insert({ r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
+    auto texts = reader.strings({ stringIds.begin(), stringIds.end() });
+    if (texts.hasError())
+        return texts.error();
+    auto text = [&texts](std::int64_t id) {
+        auto it = texts.value().find(id);
+        return it == texts.value().end() ? std::string() : it->second;
+    };
+    std::vector<Operator> out;
+    out.reserve(rows.size());
+    for (const auto& r : rows) {
+        out.push_back({ r.id, r.processId, r.threadId, r.parentId, text(r.domainId), text(r.nameId), r.startNs, r.endNs,
+            r.externalId, r.sequenceNumber, text(r.inputDimsId), text(r.inputTypesId), text(r.moduleId),
+            text(r.callStackId) });
+    }
+    if (order.empty()) {
+        std::sort(out.begin(), out.end(), [](const Operator& a, const Operator& b) { return a.id < b.id; });
+    } else {
+        std::unordered_map<std::int64_t, std::size_t> position;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            position.try_emplace(order[i], i);
+        std::erase_if(out, [&position](const Operator& op) { return !position.contains(op.id); });
+        std::sort(out.begin(), out.end(),
+            [&position](const Operator& a, const Operator& b) { return position.at(a.id) < position.at(b.id); });
+    }
+    return out;
 }
 
 } // namespace
@@ -47,44 +89,41 @@ Result<std::vector<Operator>> SessionReader::operatorsById(const std::vector<std
     const bool all = ids.empty();
     const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
     std::vector<SessionWriter::OperatorRow> rows;
-    RIDGELINE_TRY(forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& row) {
+    RIDGELINE_TRY(forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& row, std::int64_t) {
         if (all || wanted.contains(row.id))
             rows.push_back(row);
     }));
-    std::set<std::int64_t> stringIds;
-    for (const auto& r : rows)
-        stringIds.insert({ r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
-    auto texts = strings({ stringIds.begin(), stringIds.end() });
-    if (texts.hasError())
-        return texts.error();
-    auto text = [&texts](std::int64_t id) {
-        auto it = texts.value().find(id);
-        return it == texts.value().end() ? std::string() : it->second;
-    };
-    std::vector<Operator> out;
-    out.reserve(rows.size());
-    for (const auto& r : rows) {
-        out.push_back({ r.id, r.processId, r.threadId, r.parentId, text(r.domainId), text(r.nameId), r.startNs, r.endNs,
-            r.externalId, r.sequenceNumber, text(r.inputDimsId), text(r.inputTypesId), text(r.moduleId),
-            text(r.callStackId) });
+    return resolveOperators(*this, rows, all ? std::vector<std::int64_t> {} : ids);
+}
+
+Result<std::vector<Operator>> SessionReader::operatorsInChunks(
+    const std::vector<std::int64_t>& chunks, const std::vector<std::int64_t>& ids)
+{
+    const std::unordered_set<std::int64_t> wanted(ids.begin(), ids.end());
+    std::vector<SessionWriter::OperatorRow> rows;
+    for (const std::int64_t chunk : std::set<std::int64_t>(chunks.begin(), chunks.end())) {
+        RIDGELINE_TRY(forEachOperatorRowOf(*m_impl, "SELECT id, count, data FROM operator_chunks WHERE id = ?1",
+            { chunk }, [&](const SessionWriter::OperatorRow& row, std::int64_t) {
+                if (wanted.contains(row.id))
+                    rows.push_back(row);
+            }));
     }
-    if (all) {
-        std::sort(out.begin(), out.end(), [](const Operator& a, const Operator& b) { return a.id < b.id; });
-    } else {
-        std::unordered_map<std::int64_t, std::size_t> position;
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            position.try_emplace(ids[i], i);
-        std::sort(out.begin(), out.end(),
-            [&position](const Operator& a, const Operator& b) { return position.at(a.id) < position.at(b.id); });
-    }
-    return out;
+    return resolveOperators(*this, rows, ids);
 }
 
 Status SessionReader::forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit)
 {
-    return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r) {
+    return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r, std::int64_t chunk) {
         visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.moduleId, r.startNs, r.endNs,
-            r.externalId });
+            r.externalId, chunk });
+    });
+}
+
+Status SessionReader::forEachOperatorRecord(const std::function<void(const OperatorRecord&)>& visit)
+{
+    return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r, std::int64_t) {
+        visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.startNs, r.endNs, r.externalId,
+            r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
     });
 }
 

@@ -9,7 +9,8 @@ namespace ridgeline::core {
 
 namespace {
 
-constexpr std::array<const char*, 5> kLaneKindNames { "idle", "stream", "collectives", "host thread", "NVTX" };
+constexpr std::array<const char*, 6> kLaneKindNames { "idle", "stream", "collectives", "host thread", "NVTX",
+    "operators" };
 
 bool isDeviceOpLane(TimelineLaneKind kind)
 {
@@ -118,6 +119,27 @@ std::optional<TimelineOpRef> TimelineData::findKernel(std::int64_t kernelId) con
             if (item.sourceId == kernelId
                 && (item.kind == TimelineItemKind::Kernel || item.kind == TimelineItemKind::Collective))
                 return TimelineOpRef { static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i) };
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<TimelineOpRef> TimelineData::findHostItem(TimelineLaneKind kind, std::int64_t processId,
+    std::int64_t threadId, std::int64_t startNs, std::int64_t sourceId) const
+{
+    for (const auto& lane : m_lanes) {
+        if (lane.kind != kind || lane.processId != processId || lane.threadId != threadId)
+            continue;
+        for (std::uint32_t r = lane.firstRow; r < lane.firstRow + lane.rowCount; ++r) {
+            // itemAt gives the last item starting at or before startNs: walk back over the items that
+            // start on the same ns (instants, or identical times in µs traces).
+            const auto& row = m_rows[r];
+            for (auto index = row.itemAt(startNs); index && row.startNs(*index) == startNs; --*index) {
+                if (row.sourceId(*index) == sourceId)
+                    return TimelineOpRef { r, *index };
+                if (*index == 0)
+                    break;
+            }
         }
     }
     return std::nullopt;

@@ -24,6 +24,7 @@ struct DeviceGroup {
 
 struct HostThread {
     std::vector<TimelineItem> calls;
+    std::vector<TimelineItem> operators;
     std::vector<TimelineItem> ranges;
 };
 
@@ -85,6 +86,7 @@ private:
     bool cancelled(double fraction) const { return m_progress && !m_progress(fraction); }
     Status readGpuOps();
     Status readHost();
+    Status readOperators();
     void addDeviceLanes(const DeviceKey& key, DeviceGroup& group);
     void addHostLanes(const ThreadKey& key, HostThread& thread);
 
@@ -191,6 +193,35 @@ Status Loader::readHost()
     return {};
 }
 
+// Operators nest by time on their thread (the importer's parents), so laying them out in rows puts
+// each on its nesting depth.
+Status Loader::readOperators()
+{
+    std::unordered_map<std::int64_t, std::int32_t> nameIndex; // strings id -> timeline name
+    Status failed;
+    auto scanned = m_reader.forEachOperatorSpan([&](const SessionReader::OperatorSpan& op) {
+        if (failed.hasError())
+            return;
+        auto name = nameIndex.find(op.nameId);
+        if (name == nameIndex.end()) {
+            auto text = m_reader.strings({ op.nameId });
+            if (text.hasError()) {
+                failed = text.error();
+                return;
+            }
+            auto found = text.value().find(op.nameId);
+            name = nameIndex
+                       .emplace(op.nameId, m_builder.addName(found == text.value().end() ? "operator" : found->second))
+                       .first;
+        }
+        m_threads[{ op.processId, op.threadId }].operators.push_back(
+            { op.startNs, op.endNs, op.id, name->second, TimelineItemKind::Operator, VerdictClass::Unknown });
+    });
+    if (scanned.hasError())
+        return scanned;
+    return failed;
+}
+
 void Loader::addDeviceLanes(const DeviceKey& key, DeviceGroup& group)
 {
     TimelineLane base;
@@ -242,6 +273,10 @@ void Loader::addHostLanes(const ThreadKey& key, HostThread& thread)
     calls.kind = TimelineLaneKind::HostThread;
     calls.label = who;
     m_builder.addLane(std::move(calls), std::move(thread.calls));
+    TimelineLane operators = base;
+    operators.kind = TimelineLaneKind::Operators;
+    operators.label = "Operators · thread " + tid;
+    m_builder.addLane(std::move(operators), std::move(thread.operators));
     TimelineLane ranges = base;
     ranges.kind = TimelineLaneKind::Nvtx;
     ranges.label = "NVTX · thread " + tid;
@@ -262,6 +297,9 @@ Result<TimelineData> Loader::run()
         return cancelledError();
     RIDGELINE_TRY(readHost());
     if (m_cancelled || cancelled(0.9))
+        return cancelledError();
+    RIDGELINE_TRY(readOperators());
+    if (cancelled(0.95))
         return cancelledError();
 
     std::set<int, bool (*)(int, int)> ranks(rankBefore);

@@ -14,7 +14,7 @@ namespace {
 __extension__ using Int128 = __int128;
 
 constexpr std::array<const char*, kTimelineItemKindCount> kKindNames { "kernel", "collective", "memcpy", "memset",
-    "API call", "NVTX range", "idle gap" };
+    "API call", "NVTX range", "idle gap", "operator" };
 
 std::uint8_t styleOf(TimelineItemKind kind, VerdictClass verdict)
 {

@@ -30,6 +30,8 @@ struct GpuOpLink {
     std::int64_t sourceId = 0; // kernels.id, or memops.id for a copy or memset
     std::int64_t processId = 0;
     std::int64_t deviceId = 0;
+    std::int64_t nameId = -1; // kernel_names.id of a kernel (or collective); -1 for a copy or memset
+    MemOpKind memOpKind = MemOpKind::Other; // of a copy or memset
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     VerdictClass verdict = VerdictClass::Unknown;

@@ -30,7 +30,9 @@ class SessionReader;
 // Kernels and copies carry their verdict in args and as the colour (traceColourForVerdict); API
 // calls are joined to the GPU ops they launched by flow events (same process and correlation id), and
 // the kernels of one collective instance on every rank by one flow (cat "collective"), from the rank
-// that started first to the one that started last.
+// that started first to the one that started last. PyTorch operators are slices on their thread's
+// track, nesting with its API calls, joined to the GPU ops they launched by flows of category
+// "operator" (docs/EXPORTS.md).
 Status writePerfettoTrace(SessionReader& reader, std::ostream& out);
 
 // The Chrome trace viewer's reserved colour name (catapult tracing/base/color_scheme.html) for a

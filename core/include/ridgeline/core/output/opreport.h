@@ -56,6 +56,17 @@ struct OpReport {
 
 Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by);
 
+struct OperatorLinks;
+// Where each operator and each GPU op of the links counts in a report built from them.
+struct OpAttribution {
+    std::vector<std::size_t> rowOfOperator; // per OperatorLinks::operators: index into OpReport::rows
+    std::vector<std::size_t> rowOfGpuOp; // per OperatorLinks::gpuOps: index into rows; GpuOpLink::kNone: unattributed
+};
+// The same from links already made (the app links once and builds both groupings); `attribution`,
+// when given, receives the row of every operator and GPU op.
+Result<OpReport> buildOpReport(
+    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OpAttribution* attribution = nullptr);
+
 struct OpReportOptions {
     ReportFormat format = ReportFormat::Table;
     std::size_t top = 0; // 0 = every row

@@ -116,14 +116,27 @@ public:
     Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
     // Operators (PyTorch cpu_op / python_function), in id order.
     Result<std::vector<Operator>> operators();
-    // The operators with these ids (missing ids are skipped), in the order given.
+    // The operators with these ids (missing ids are skipped), in the order given. One pass over
+    // every operator (they have no index): for a few operators whose chunks are known, use
+    // operatorsInChunks.
     Result<std::vector<Operator>> operatorsById(const std::vector<std::int64_t>& ids);
+    // The same, reading only the operator_chunks rows `chunks` (OperatorSpan::chunk of each): the
+    // operators of a selection without a scan.
+    Result<std::vector<Operator>> operatorsInChunks(
+        const std::vector<std::int64_t>& chunks, const std::vector<std::int64_t>& ids);
     // Narrow scans, in storage order, for linking GPU ops to operators (operatorlinks.h); names
     // and modules are ids into the session's strings (0: empty), resolved with strings().
     struct OperatorSpan {
         std::int64_t id, processId, threadId, parentId, domainId, nameId, moduleId, startNs, endNs, externalId;
+        std::int64_t chunk; // the operator_chunks row that holds it
     };
     Status forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit);
+    // Every column of every operator, in storage order, texts as string ids (0: none).
+    struct OperatorRecord {
+        std::int64_t id, processId, threadId, parentId, domainId, nameId, startNs, endNs, externalId, sequenceNumber,
+            inputDimsId, inputTypesId, moduleId, callStackId;
+    };
+    Status forEachOperatorRecord(const std::function<void(const OperatorRecord&)>& visit);
     struct CallSpan {
         std::int64_t processId, threadId, correlationId, externalId, startNs, endNs;
     };

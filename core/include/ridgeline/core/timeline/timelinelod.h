@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The timeline of a whole session in memory, compact enough to keep open (about 35 bytes per GPU
 // op), organised in lanes: per rank → device → its idle gaps, its streams (kernels, copies,
-// memsets) and its collectives; then per rank the host threads (runtime API calls) and their NVTX
-// ranges. Each lane has one or more rows (timelinerow.h): ops that overlap on one stream, nested
+// memsets) and its collectives; then per rank the host threads (runtime API calls), their PyTorch
+// operators and their NVTX ranges. Each lane has one or more rows (timelinerow.h): ops that overlap on one stream, nested
 // API calls and nested NVTX ranges go to further rows (their depth). Drawing asks each row for its
 // level of detail (TimelineRow::lod); hit-testing and highlighting work on the same rows.
 #pragma once
@@ -30,6 +30,7 @@ enum class TimelineLaneKind : std::uint8_t {
     Collectives, // the collectives (comm_ops) of a device, carried by a kernel or not
     HostThread, // the API calls of one host thread
     Nvtx, // the NVTX ranges of one host thread
+    Operators, // the PyTorch operators of one host thread, a row per nesting depth (issue 17)
 };
 const char* toString(TimelineLaneKind kind);
 
@@ -87,6 +88,10 @@ public:
     TimelineMarks launchesOf(std::int64_t kernelNameId, std::int64_t deviceId = -1) const;
     // The kernel launch with this kernels.id.
     std::optional<TimelineOpRef> findKernel(std::int64_t kernelId) const;
+    // The item with this source id that starts at `startNs` in a lane of `kind` of one host thread
+    // (an API call, an operator, an NVTX range): a binary search per row of the lane.
+    std::optional<TimelineOpRef> findHostItem(TimelineLaneKind kind, std::int64_t processId, std::int64_t threadId,
+        std::int64_t startNs, std::int64_t sourceId) const;
 
 private:
     friend class TimelineDataBuilder;
@@ -125,7 +130,7 @@ private:
 using TimelineLoadProgress = std::function<bool(double fraction)>;
 
 // The whole session's timeline. Reads kernels in storage order (a narrow scan), copies, memsets,
-// collectives, API calls and NVTX ranges; verdicts as the analysis gives them (timeline.h).
+// collectives, API calls, NVTX ranges and operators (nested by time on their thread); verdicts as the analysis gives them (timeline.h).
 Result<TimelineData> loadTimelineData(SessionReader& reader, const TimelineLoadProgress& progress = {});
 
 } // namespace ridgeline::core

@@ -17,15 +17,16 @@
 
 namespace ridgeline::core {
 
-enum class TimelineItemKind : std::uint8_t { Kernel, Collective, Memcpy, Memset, ApiCall, NvtxRange, IdleGap };
-inline constexpr std::size_t kTimelineItemKindCount = 7;
+// Operator: a PyTorch operator (cpu_op or python_function) on its host thread (issue 17).
+enum class TimelineItemKind : std::uint8_t { Kernel, Collective, Memcpy, Memset, ApiCall, NvtxRange, IdleGap, Operator };
+inline constexpr std::size_t kTimelineItemKindCount = 8;
 const char* toString(TimelineItemKind kind);
 
 // One item as loaded, before it is stored in a row.
 struct TimelineItem {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0; // >= startNs; == startNs for an instant (an NVTX mark)
-    std::int64_t sourceId = -1; // kernels.id, memops.id, comm_ops.id, api_calls.id, nvtx_ranges.id; -1: none
+    std::int64_t sourceId = -1; // kernels.id, memops.id, comm_ops.id, api_calls.id, nvtx_ranges.id, operator id; -1: none
     std::int32_t nameIndex = -1; // into TimelineData's names; -1: none
     TimelineItemKind kind = TimelineItemKind::Kernel;
     VerdictClass verdict = VerdictClass::Unknown;
