@@ -127,6 +127,8 @@ constexpr std::array kTables {
     TableSpec { "comm_ops", "seq", 2 },
     // v3: a kernel's metric values in one row (metricblob.h).
     TableSpec { "metric_values", "kernel_id, count, data", 3 },
+    // v4: per-rank summaries (cluster/ranksummary.h).
+    TableSpec { "rank_summaries", "rank, version, data", 4 },
 };
 
 struct Migration {
@@ -204,6 +206,10 @@ constexpr std::array kMigrations {
     // `Seq`), shared by every rank of one instance; -1 = not recorded.
     Migration { 2, "ALTER TABLE comm_ops ADD COLUMN seq INTEGER NOT NULL DEFAULT -1;" },
     Migration { 3, kV3MetricValues, packKernelMetrics },
+    // v4: what `ridgeline summarize` and capture store of each rank (cluster/ranksummary.h): a
+    // report over thousands of sessions reads these instead of every launch.
+    Migration { 4,
+        "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
 };
 
 } // namespace
