@@ -23,6 +23,7 @@ Runner addImportCommand(CLI::App& app);
 Runner addMergeCommand(CLI::App& app);
 Runner addMetricsCommand(CLI::App& app);
 Runner addReportCommand(CLI::App& app);
+Runner addSummarizeCommand(CLI::App& app);
 
 // Writes a one-line error for the user on stderr and returns the exit code for it.
 int fail(int exitCode, const std::string& message);

@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     commands["merge"] = addMergeCommand(app);
     commands["metrics"] = addMetricsCommand(app);
     commands["report"] = addReportCommand(app);
+    commands["summarize"] = addSummarizeCommand(app);
 
     try {
         app.parse(argc, argv);

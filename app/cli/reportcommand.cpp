@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/rankreport.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
+#include <fmt/format.h>
 #include <iostream>
+#include <unistd.h>
 #include <memory>
 #include <optional>
 
@@ -17,7 +22,8 @@ namespace ridgeline::cli {
 namespace {
 
 struct ReportCommandOptions {
-    std::string path;
+    std::vector<std::string> paths; // one session; several (or folders of them) with --by rank
+    std::string path; // the session, once checked to be one
     std::string format = "table";
     std::string sort = "total";
     std::string names = "short";
@@ -26,8 +32,38 @@ struct ReportCommandOptions {
     std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
     bool hasStep = false;
     std::string baseline; // session to compare with; empty = none
-    std::string by = "kernel"; // what the rows are: kernel | op | module | collective
+    std::string by = "kernel"; // what the rows are: kernel | op | module | collective | rank
+    std::size_t threads = 0; // --by rank: sessions read at once (0: one per core)
+    bool fresh = false; // --by rank: recompute instead of reading stored summaries
 };
+
+// `--by rank`: one row per rank over any number of sessions, read a few at a time (clusterreport.h).
+int runRankReport(const ReportCommandOptions& options)
+{
+    const auto paths = core::expandSessionPaths(options.paths);
+    if (paths.empty())
+        return fail(ExitUsage, "no session to report on (the folders given hold no .ridge files)");
+    core::GatherOptions gather;
+    gather.threads = options.threads;
+    gather.useStored = !options.fresh;
+    const bool showProgress = paths.size() > 1 && isatty(STDERR_FILENO);
+    auto gathered = core::gatherRankSummaries(paths, gather, [&](std::size_t done, std::size_t total) {
+        if (showProgress && (done == total || done % std::max<std::size_t>(total / 20, 1) == 0))
+            std::cerr << "\rridgeline: read " << done << " of " << total << " sessions" << (done == total ? "\n" : "")
+                      << std::flush;
+    });
+    for (const auto& failure : gathered.failures)
+        std::cerr << "ridgeline: warning: left out: " << failure << '\n';
+    if (gathered.ranks.empty())
+        return fail(ExitBadInput,
+            gathered.failures.empty() ? "the sessions hold no rank" : "no session could be read (see the warnings)");
+    auto report = core::buildClusterReport(std::move(gathered.ranks));
+    for (const auto& failure : gathered.failures)
+        report.warnings.push_back("left out: " + failure);
+    const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    core::writeClusterReport(std::cout, report, format, options.top);
+    return finishOutput();
+}
 
 // The baseline's kernels (its timeline is not needed); errors name the baseline file.
 core::Result<core::KernelReport> loadBaseline(const std::string& path)
@@ -86,8 +122,19 @@ int runCollectiveReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
-int runReport(const ReportCommandOptions& options)
+int runReport(ReportCommandOptions options)
 {
+    if (options.by == "rank") {
+        if (!options.baseline.empty() || options.hasStep || !options.window.empty())
+            return fail(ExitUsage, "--by rank takes no --baseline, --window or --step");
+        return runRankReport(options);
+    }
+    if (options.paths.size() != 1)
+        return fail(ExitUsage,
+            fmt::format("--by {} reads one session, not {}: report several with --by rank, or merge them first "
+                        "(ridgeline merge)",
+                options.by, options.paths.size()));
+    options.path = options.paths.front();
     if (options.by == "collective") {
         if (!options.baseline.empty() || options.hasStep || !options.window.empty())
             return fail(ExitUsage, "--by collective takes no --baseline, --window or --step");
@@ -146,8 +193,9 @@ void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
     cmd.add_option("--by", options.by,
            "Rows per kernel (name and device), per PyTorch operator (GPU time of the GPU ops each launched, "
-           "innermost operator), per module, or per collective type, process group and size")
-        ->check(CLI::IsMember({ "kernel", "op", "module", "collective" }))
+           "innermost operator), per module, per collective type, process group and size, or per rank (over any "
+           "number of sessions: one per rank, merged, or folders of them)")
+        ->check(CLI::IsMember({ "kernel", "op", "module", "collective", "rank" }))
         ->capture_default_str();
     cmd.add_option("-f,--format", options.format, "Output format")
         ->check(CLI::IsMember({ "table", "csv", "json" }))
@@ -171,7 +219,9 @@ Runner addReportCommand(CLI::App& app)
 {
     auto options = std::make_shared<ReportCommandOptions>();
     auto* cmd = app.add_subcommand("report", "Print the kernels of a session: launches and time per kernel and device");
-    cmd->add_option("FILE", options->path, "Session file (.ridge)")->required();
+    cmd->add_option("FILE", options->paths,
+           "Session file (.ridge); with --by rank any number of them, or folders holding them")
+        ->required();
     addListingOptions(*cmd, *options);
     auto* window = cmd->add_option("--window", options->window,
         "Timeline analysis over START:END only (ns, or with a unit: ns, us, ms, s; e.g. 1.5ms:2ms)");
@@ -180,6 +230,11 @@ Runner addReportCommand(CLI::App& app)
                      ->excludes(window);
     cmd->add_option("-b,--baseline", options->baseline,
         "Compare with this session (.ridge): per kernel its baseline time and the change; kernels gone listed after");
+    cmd->add_option("-j,--threads", options->threads, "--by rank: sessions read at once (0: one per core)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_flag("--fresh", options->fresh,
+        "--by rank: analyse every session again instead of reading the summaries stored by `ridgeline summarize`");
     return [options, step] {
         options->hasStep = step->count() > 0;
         return runReport(*options);
@@ -196,7 +251,10 @@ Runner addDiffCommand(CLI::App& app)
     cmd->add_option("NEW", options->path, "The session compared (.ridge): after")->required();
     addListingOptions(*cmd, *options);
     cmd->footer("The same as `ridgeline report NEW --baseline BASE` (docs/COMPARE.md).");
-    return [options] { return runReport(*options); };
+    return [options] {
+        options->paths = { options->path };
+        return runReport(*options);
+    };
 }
 
 } // namespace ridgeline::cli

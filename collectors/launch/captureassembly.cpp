@@ -3,6 +3,7 @@
 
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/collectors/launch/partfiles.h"
+#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessionformat.h"
@@ -257,6 +258,23 @@ core::Status amend(
     return {};
 }
 
+// The ranks' summaries (`ridgeline summarize`), so that a report over many captures reads only
+// these. A session without them is summarised by the report instead: a failure here loses nothing.
+void summarize(const std::string& path)
+{
+    std::vector<core::RankSummary> summaries;
+    {
+        auto reader = core::SessionReader::open(path); // closed before the file is written
+        if (reader.hasError())
+            return;
+        auto made = core::summarizeRanks(reader.value());
+        if (made.hasError())
+            return;
+        summaries = std::move(made).value();
+    }
+    (void)core::storeRankSummaries(path, summaries);
+}
+
 } // namespace
 
 core::Result<AssemblyResult> assembleCapture(const AssemblyRequest& request)
@@ -295,6 +313,7 @@ core::Result<AssemblyResult> assembleCapture(const AssemblyRequest& request)
     }
     if (auto amended = amend(staging, request, recovered, result); amended.hasError())
         return failed(amended.error());
+    summarize(staging);
     if (auto published = publish(staging, request.output, request.overwrite); published.hasError())
         return failed(published.error());
     if (!result.partsKept)

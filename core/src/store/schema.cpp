@@ -129,6 +129,8 @@ constexpr std::array kTables {
     TableSpec { "metric_values", "kernel_id, count, data", 3 },
     // v4 (CUDA graphs): kernels.graph_node_id, kernels.graph_range_kernels.
     TableSpec { "kernels", "graph_node_id, graph_range_kernels", 4 },
+    // v5: per-rank summaries (cluster/ranksummary.h).
+    TableSpec { "rank_summaries", "rank, version, data", 5 },
 };
 
 struct Migration {
@@ -212,6 +214,10 @@ constexpr std::array kMigrations {
     Migration { 4,
         "ALTER TABLE kernels ADD COLUMN graph_node_id INTEGER NOT NULL DEFAULT 0;"
         "ALTER TABLE kernels ADD COLUMN graph_range_kernels INTEGER NOT NULL DEFAULT 0;" },
+    // v5: what `ridgeline summarize` and capture store of each rank (cluster/ranksummary.h): a
+    // report over thousands of sessions reads these instead of every launch.
+    Migration { 5,
+        "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
 };
 
 } // namespace

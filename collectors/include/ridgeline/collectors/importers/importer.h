@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +32,28 @@ struct ImportResult {
 };
 
 core::Result<ImportResult> importFiles(const ImportRequest& request);
+
+// `import FILE... -o DIR/`: every file into a session of its own in `directory` (made when
+// missing), named after it ("rank-3.json.gz" -> "rank-3.ridge"), several at once on worker threads.
+struct EachImportRequest {
+    std::vector<std::string> inputs;
+    std::string directory;
+    bool overwrite = false;
+    std::string gpuName;
+    std::size_t threads = 0; // 0: one per core
+    std::function<void(std::size_t done, std::size_t total)> progress; // on the calling thread
+};
+struct EachImport {
+    std::string input;
+    std::string output;
+    std::optional<ImportResult> result; // or:
+    std::string error;
+};
+// The outputs are checked first (two inputs that would write one session, existing files without
+// `overwrite`: InvalidArgument, nothing written); then a file that fails is reported in its entry
+// and the others go on.
+core::Result<std::vector<EachImport>> importEach(const EachImportRequest& request);
+// "rank-3.json.gz" -> "rank-3.ridge".
+std::string sessionNameFor(const std::string& input);
 
 } // namespace ridgeline::collectors
