@@ -66,6 +66,22 @@ void screenshotWhenOpened(
     });
 }
 
+// --screenshot --view cluster: open the sessions as a cluster, save a PNG of its page and exit.
+void screenshotWhenClusterOpened(MainWindow& window, const QString& target)
+{
+    QObject::connect(&window, &MainWindow::clusterOpened, &window, [&window, target] {
+        window.showView(QStringLiteral("cluster"));
+        const bool saved = window.grab().save(target, "PNG");
+        if (!saved)
+            std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
+        QApplication::exit(saved ? 0 : 3);
+    });
+    QObject::connect(&window, &MainWindow::clusterFailed, &window, [](const QString& message) {
+        std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
+        QApplication::exit(2);
+    });
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -86,7 +102,8 @@ int main(int argc, char** argv)
             "Open SESSION, save a PNG of the window to FILE and exit (works with QT_QPA_PLATFORM=offscreen)."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-        QStringLiteral("With --screenshot: the view to show (table, roofline, timeline, communication, details; default table)."),
+        QStringLiteral("With --screenshot: the view to show (table, roofline, timeline, communication, cluster, "
+                       "details; default table). cluster opens every FILE (sessions, folders of them) as one job."),
         QStringLiteral("VIEW"), QStringLiteral("table"));
     const QCommandLineOption select(QStringLiteral("select"),
         QStringLiteral("With --screenshot: select the kernel with the most time whose name contains TEXT first "
@@ -96,14 +113,15 @@ int main(int argc, char** argv)
     parser.addOption(view);
     parser.addOption(select);
     parser.addPositionalArgument(QStringLiteral("FILES"),
-        QStringLiteral("Sessions (.ridge) to open; traces (Kineto JSON, Nsight Systems SQLite, Nsight Compute CSV) "
-                       "to import"));
+        QStringLiteral("Sessions (.ridge) to open (several, or a folder of them: the Cluster page); traces (Kineto "
+                       "JSON, Nsight Systems SQLite, Nsight Compute CSV) to import"));
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
     const bool headless = parser.isSet(screenshot);
-    if (headless && files.size() != 1) {
-        std::fprintf(stderr, "ridgeline-ui: --screenshot needs exactly one SESSION\n");
+    const bool cluster = parser.value(view) == QLatin1String("cluster");
+    if (headless && (cluster ? files.isEmpty() : files.size() != 1)) {
+        std::fprintf(stderr, "ridgeline-ui: --screenshot needs exactly one SESSION (with --view cluster: sessions or folders)\n");
         return 1;
     }
     // Screenshots neither read nor change the user's settings: same picture on every machine.
@@ -126,10 +144,15 @@ int main(int argc, char** argv)
                 qPrintable(window.viewNames().join(QStringLiteral(", "))));
             return 1;
         }
-        screenshotWhenOpened(window, parser.value(screenshot), name, parser.value(select), parser.isSet(select));
+        if (cluster)
+            screenshotWhenClusterOpened(window, parser.value(screenshot));
+        else
+            screenshotWhenOpened(window, parser.value(screenshot), name, parser.value(select), parser.isSet(select));
     }
     window.show();
-    if (headless)
+    if (headless && cluster)
+        window.openCluster(files);
+    else if (headless)
         window.openSession(files.first()); // never asks anything: not a session is an error
     else if (!files.isEmpty())
         window.openFiles(files);

@@ -5,6 +5,7 @@
 // copies of the real ranks in which the late rank must be found.
 #include "gunzip.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/cluster/clustermap.h"
 #include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/model/demangle.h"
@@ -16,6 +17,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -125,6 +127,23 @@ TEST(RankSummaries, OfTheRealPairMatchTheTimelineAndTheTraces)
         EXPECT_EQ(s.kernels, kernels);
         EXPECT_GT(s.busyNs, 0);
 
+        // The activity bins hold the same time (one GPU: the device's busy time is the rank's).
+        ASSERT_EQ(s.devices, 1);
+        const auto& a = s.activity;
+        ASSERT_EQ(a.busyNs.size(), static_cast<std::size_t>(core::kRankActivityBins));
+        EXPECT_EQ(a.startNs, s.startNs);
+        EXPECT_GE(a.startNs + a.binNs * core::kRankActivityBins, s.endNs);
+        EXPECT_LT(a.startNs + a.binNs * (core::kRankActivityBins - 1), s.endNs);
+        std::int64_t binnedBusy = 0, binnedComm = 0;
+        for (std::size_t b = 0; b < a.busyNs.size(); ++b) {
+            EXPECT_LE(a.busyNs[b], a.binNs);
+            EXPECT_LE(a.communicationNs[b], a.busyNs[b]);
+            binnedBusy += a.busyNs[b];
+            binnedComm += a.communicationNs[b];
+        }
+        EXPECT_EQ(binnedBusy, s.busyNs);
+        EXPECT_EQ(binnedComm, s.communicationNs);
+
         // Top kernels and collectives from the trace itself.
         const auto trace = nlohmann::json::parse(ridgeline::testing::gunzipFile(testDataPath(kRank[r])));
         std::map<std::string, std::pair<std::int64_t, std::int64_t>> byName; // short name -> time, launches
@@ -164,6 +183,7 @@ TEST(RankSummaries, JsonRoundTripsAndRefusesOtherVersions)
     s.host = "node-07";
     s.topKernels = { { "ampere_sgemm_128x64_tn", 999, 3 } };
     s.devices = 2;
+    s.activity = core::binRankActivity({ { 100, 150 }, { 5, 9 } }, { { 100, 150 } }, 3);
     auto back = core::rankSummaryFromJson(core::rankSummaryJson(s));
     ASSERT_TRUE(back.ok()) << back.error().message;
     s.session.clear(); // not stored
@@ -296,4 +316,72 @@ TEST(ClusterReport, FindsTheLateRankAmongShiftedCopiesOfTheRealRanks)
         EXPECT_EQ(s.instances, times[s.rank]) << s.rank;
     }
     EXPECT_EQ(report.slowRanks.size(), late.size());
+}
+
+// Busy (0,10) and (5,15) make one span (0,15); with (30,40) the rank spans 40 ns, so 4 bins of 10:
+// busy 10, 5, 0, 10; the collective (5,12) puts 5 ns in the first bin and 2 in the second.
+TEST(RankActivity, BinsTheUnionOfTheSpansWorkedByHand)
+{
+    const auto a = core::binRankActivity({ { 30, 40 }, { 0, 10 }, { 5, 15 } }, { { 5, 12 } }, 4);
+    EXPECT_EQ(a.startNs, 0);
+    EXPECT_EQ(a.binNs, 10);
+    EXPECT_EQ(a.busyNs, (std::vector<std::int64_t> { 10, 5, 0, 10 }));
+    EXPECT_EQ(a.communicationNs, (std::vector<std::int64_t> { 5, 2, 0, 0 }));
+    // 41 ns over 4 bins: bins of 11 cover it (the last bin is partly past the end).
+    const auto b = core::binRankActivity({ { 0, 41 } }, {}, 4);
+    EXPECT_EQ(b.binNs, 11);
+    EXPECT_EQ(b.busyNs, (std::vector<std::int64_t> { 11, 11, 11, 8 }));
+    EXPECT_EQ(core::binRankActivity({}, {}, 4), core::RankActivity {});
+    EXPECT_EQ(core::binRankActivity({ { 5, 5 }, { 9, 3 } }, {}, 4), core::RankActivity {}); // no time busy
+    // An instant before the first busy span still starts the rank's span (as on the timeline).
+    const auto c = core::binRankActivity({ { 0, 0 }, { 20, 40 } }, {}, 4);
+    EXPECT_EQ(c.startNs, 0);
+    EXPECT_EQ(c.busyNs, (std::vector<std::int64_t> { 0, 0, 10, 10 }));
+    // Hostile times saturate instead of overflowing.
+    const auto wide = core::binRankActivity(
+        { { std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max() } }, {}, 100);
+    EXPECT_EQ(wide.busyNs.size(), 100u);
+    EXPECT_GT(wide.binNs, 0);
+}
+
+// Two ranks drawn on one map of 4 bins over [0, 40): rank 0's bins as binned by hand above, rank 1
+// busy over [20, 40) with 5 ns of a collective at 20.
+TEST(ClusterMap, DrawsEachRanksActivityOnOneWindow)
+{
+    core::ClusterReport report;
+    core::RankRow r0, r1;
+    r0.summary.rank = 0;
+    r0.summary.host = "node-a";
+    r0.summary.endNs = 40;
+    r0.summary.activity = core::binRankActivity({ { 30, 40 }, { 0, 10 }, { 5, 15 } }, { { 5, 12 } }, 4);
+    r1.summary.rank = 1;
+    r1.summary.startNs = 20;
+    r1.summary.endNs = 40;
+    r1.summary.activity = core::binRankActivity({ { 20, 40 } }, { { 20, 25 } }, 2);
+    report.ranks = { r0, r1 };
+
+    const auto busy = core::clusterActivityMap(report, core::ClusterMapValue::Busy, 4);
+    ASSERT_EQ(busy.rowCount(), 2u);
+    EXPECT_EQ(busy.row(0).label, "rank 0 · node-a");
+    EXPECT_EQ(busy.row(1).rank, 1);
+    EXPECT_EQ(busy.window().startNs, 0);
+    EXPECT_EQ(busy.window().endNs, 40);
+    const double busy0[] = { 1.0, 0.5, 0.0, 1.0 }, busy1[] = { 0.0, 0.0, 1.0, 1.0 };
+    for (int b = 0; b < 4; ++b) {
+        EXPECT_DOUBLE_EQ(busy.value(0, b), busy0[b]) << b;
+        EXPECT_DOUBLE_EQ(busy.value(1, b), busy1[b]) << b;
+    }
+    const auto comm = core::clusterActivityMap(report, core::ClusterMapValue::Communication, 4);
+    EXPECT_DOUBLE_EQ(comm.value(0, 0), 0.5);
+    EXPECT_DOUBLE_EQ(comm.value(0, 1), 0.2);
+    EXPECT_DOUBLE_EQ(comm.value(1, 2), 0.5);
+    EXPECT_DOUBLE_EQ(comm.value(1, 3), 0.0);
+    // Idle: the rest of each bin within the rank's own span, nothing outside it.
+    const auto idle = core::clusterActivityMap(report, core::ClusterMapValue::Idle, 4);
+    const double idle0[] = { 0.0, 0.5, 1.0, 0.0 };
+    for (int b = 0; b < 4; ++b) {
+        EXPECT_DOUBLE_EQ(idle.value(0, b), idle0[b]) << b;
+        EXPECT_DOUBLE_EQ(idle.value(1, b), 0.0) << b;
+    }
+    EXPECT_TRUE(core::clusterActivityMap(core::ClusterReport {}, core::ClusterMapValue::Busy, 4).empty());
 }

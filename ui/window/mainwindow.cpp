@@ -80,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(communication, &CommunicationPage::instanceSelected, timeline, &TimelinePage::showCollectiveInstance);
     connect(communication, &CommunicationPage::showOnTimelineRequested, this,
         [this, timeline] { m_pages->setCurrentWidget(timeline); });
+    createClusterPage();
     auto* details = new DetailsPane(m_selection, m_detailsDock);
     setDetailsWidget(details);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
@@ -256,13 +257,17 @@ void MainWindow::importTraces(const QStringList& inputs, const QString& output, 
 
 void MainWindow::openFiles(const QStringList& paths)
 {
-    QStringList traces;
+    QStringList sessions, traces;
     for (const auto& path : paths) {
-        if (path.endsWith(QStringLiteral(".ridge"), Qt::CaseInsensitive))
-            openSession(path);
+        if (path.endsWith(QStringLiteral(".ridge"), Qt::CaseInsensitive) || QFileInfo(path).isDir())
+            sessions.append(path);
         else
             traces.append(path);
     }
+    if (sessions.size() == 1 && !QFileInfo(sessions.front()).isDir())
+        openSession(sessions.front());
+    else if (!sessions.isEmpty())
+        openCluster(sessions);
     if (!traces.isEmpty())
         askImport(traces);
 }

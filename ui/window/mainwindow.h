@@ -18,6 +18,8 @@ class QTabWidget;
 namespace ridgeline::ui {
 
 class CaptureDialog;
+class ClusterLoader;
+class ClusterPage;
 class KernelPage;
 class RecentFiles;
 class SelectionModel;
@@ -60,7 +62,11 @@ public:
     void setExampleDirectories(const QStringList& directories) { m_exampleDirectories = directories; }
     QMenu* exampleMenu() const { return m_exampleMenu; }
     // Opens .ridge files, imports anything else (asking where to save): drag and drop, command line.
+    // Several sessions, or a folder, open as a cluster.
     void openFiles(const QStringList& paths);
+    // The Cluster page over `inputs` (.ridge files and folders of them): their rank summaries only.
+    void openCluster(const QStringList& inputs);
+    ClusterPage* clusterPage() const { return m_clusterPage; }
     void exportSession(SessionExporter::Format format, const QString& target);
     bool exportCurrentChart(const QString& path);
     void saveSessionCopy(const QString& target);
@@ -82,6 +88,8 @@ Q_SIGNALS:
     void tableReady(const QString& path);
     void sessionOpened(const QString& path);
     void sessionFailed(const QString& path, const QString& message);
+    void clusterOpened();
+    void clusterFailed(const QString& message);
     void documentChanged(const ridgeline::ui::SessionDocumentPtr& document);
     void baselineChanged(const ridgeline::ui::SessionDocumentPtr& baseline);
     void importFinished(const QString& output);
@@ -102,6 +110,7 @@ private:
     void fillRecentMenu();
     void fillExampleMenu();
     void chooseSession();
+    void chooseCluster();
     void chooseImport();
     void chooseSaveAs();
     void chooseExport(SessionExporter::Format format);
@@ -111,6 +120,9 @@ private:
     QString lastDirectory(const QString& purpose) const;
     void rememberDirectory(const QString& purpose, const QString& path);
     void updateActions();
+
+    // mainwindowcluster.cpp
+    void createClusterPage();
 
     // mainwindow.cpp
     void showTableStage(const SessionDocumentPtr& tableStage);
@@ -133,6 +145,8 @@ private:
     RecentFiles* m_recent;
     ThemeController* m_theme;
     CaptureDialog* m_capture = nullptr;
+    ClusterLoader* m_clusterLoader = nullptr;
+    ClusterPage* m_clusterPage = nullptr;
     SessionDocumentPtr m_document;
     SessionDocumentPtr m_baseline;
     QString m_stagedPath; // the session whose table stage is shown while the rest loads

@@ -53,6 +53,8 @@ void MainWindow::createFileMenu()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fillRecentMenu();
+    file->addAction(tr("Open C&luster (Folder of Sessions)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+        &MainWindow::chooseCluster);
     m_exampleMenu = file->addMenu(tr("Open &Example"));
     connect(m_exampleMenu, &QMenu::aboutToShow, this, &MainWindow::fillExampleMenu);
     file->addAction(tr("&Import Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::chooseImport);
@@ -172,6 +174,16 @@ void MainWindow::chooseSession()
         return;
     rememberDirectory(QStringLiteral("open"), path);
     openSession(path);
+}
+
+void MainWindow::chooseCluster()
+{
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Open Cluster: a Folder of Rank Sessions"), lastDirectory(QStringLiteral("cluster")));
+    if (folder.isEmpty())
+        return;
+    rememberDirectory(QStringLiteral("cluster"), folder);
+    openCluster({ folder });
 }
 
 void MainWindow::askImport(const QStringList& inputs)

@@ -5,6 +5,7 @@
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
+#include "timeline/sessiongpuops.h"
 
 #include <algorithm>
 #include <map>
@@ -53,7 +54,12 @@ std::vector<RankKernel> topKernelsOf(const std::vector<std::int64_t>& devices,
 
 Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size_t topKernels)
 {
-    auto timelines = analyzeSessionTimeline(reader);
+    std::map<int, Spans> busy, communication; // by rank
+    auto timelines = detail::analyzeSessionTimeline(reader, {}, [&](int rank, std::int64_t, const TimelineOp& op) {
+        busy[rank].emplace_back(op.startNs, op.endNs);
+        if (op.kind == GpuOpKind::Collective)
+            communication[rank].emplace_back(op.startNs, op.endNs);
+    });
     if (timelines.hasError())
         return timelines.error();
     auto processes = reader.processes();
@@ -126,6 +132,7 @@ Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size
         if (rank < 0 && r.devices == 0 && r.collectives.empty())
             continue;
         r.topKernels = topKernelsOf(devicesOf[rank], totals, topKernels);
+        r.activity = binRankActivity(std::move(busy[rank]), std::move(communication[rank]));
         std::sort(r.collectives.begin(), r.collectives.end(),
             [](const RankCollective& a, const RankCollective& b) { return a.startNs < b.startNs; });
         out.push_back(std::move(r));

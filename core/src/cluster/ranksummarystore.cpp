@@ -28,7 +28,10 @@ std::string rankSummaryJson(const RankSummary& s)
         { "idle_ns", s.idleNs }, { "compute_ns", s.computeNs }, { "communication_ns", s.communicationNs },
         { "overlap_ns", s.overlapNs }, { "top_kernels", kernels },
         // [process group, collective, seq, start, end]: compact, there can be thousands.
-        { "collectives", collectives } };
+        { "collectives", collectives },
+        { "activity",
+            { { "start_ns", s.activity.startNs }, { "bin_ns", s.activity.binNs }, { "busy_ns", s.activity.busyNs },
+                { "communication_ns", s.activity.communicationNs } } } };
     return doc.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -66,6 +69,13 @@ Result<RankSummary> rankSummaryFromJson(std::string_view text)
             s.collectives.push_back({ c[0].get<std::string>(), c[1].get<std::string>(), c[2].get<std::int64_t>(),
                 c[3].get<std::int64_t>(), c[4].get<std::int64_t>() });
         }
+        const auto& activity = doc.at("activity");
+        s.activity.startNs = activity.at("start_ns").get<std::int64_t>();
+        s.activity.binNs = activity.at("bin_ns").get<std::int64_t>();
+        s.activity.busyNs = activity.at("busy_ns").get<std::vector<std::int64_t>>();
+        s.activity.communicationNs = activity.at("communication_ns").get<std::vector<std::int64_t>>();
+        if (s.activity.binNs < 0 || s.activity.busyNs.size() != s.activity.communicationNs.size())
+            return bad("the activity's bins do not pair up");
         return s;
     } catch (const json::exception& e) {
         return bad(e.what());

@@ -75,4 +75,9 @@ private:
     std::vector<Launch> m_launches; // by process, correlation id, start
 };
 
+// analyzeSessionTimeline (timeline.h), with `eachOp` also seeing every op of the analysis with its
+// rank and device as it is read (the rank summaries bin them, cluster/ranksummary.h).
+Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const TimelineSelection& selection,
+    const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp);
+
 } // namespace ridgeline::core::detail

@@ -43,6 +43,13 @@ Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step)
 
 Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const TimelineSelection& selection)
 {
+    return detail::analyzeSessionTimeline(reader, selection, {});
+}
+
+Result<std::vector<TimelineSummary>> detail::analyzeSessionTimeline(SessionReader& reader,
+    const TimelineSelection& selection,
+    const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp)
+{
     std::optional<TimeWindow> window = selection.window;
     if (selection.step) {
         auto stepWindow = profilerStepWindow(reader, *selection.step);
@@ -59,6 +66,8 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reade
     std::map<GroupKey, std::vector<TimelineOp>> groups;
     auto scanned = source.value().forEach(reader, [&](const detail::SessionGpuOp& g) {
         groups[{ g.rank, g.deviceId }].push_back(g.op);
+        if (eachOp)
+            eachOp(g.rank, g.deviceId, g.op);
         return true;
     });
     if (scanned.hasError())

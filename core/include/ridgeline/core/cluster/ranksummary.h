@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ridgeline::core {
@@ -20,7 +21,7 @@ namespace ridgeline::core {
 class SessionReader;
 
 // The layout of a stored summary (its JSON); a summary of another version is recomputed.
-inline constexpr int kRankSummaryVersion = 1;
+inline constexpr int kRankSummaryVersion = 2; // 2: activity
 
 struct RankKernel {
     std::string name; // short name (shortKernelName)
@@ -38,6 +39,27 @@ struct RankCollective {
     std::int64_t endNs = 0;
     bool operator==(const RankCollective&) const = default;
 };
+
+// The rank's GPU time in coarse equal bins across [startNs, startNs + bins x binNs): per bin, the ns
+// in which some GPU of the rank was busy, and in which one ran a collective (unions over its devices
+// and streams, so a bin never holds more than binNs). The cluster page's heat map is drawn from it.
+struct RankActivity {
+    std::int64_t startNs = 0;
+    std::int64_t binNs = 0; // 0: no GPU activity
+    std::vector<std::int64_t> busyNs;
+    std::vector<std::int64_t> communicationNs;
+    bool operator==(const RankActivity&) const = default;
+};
+
+inline constexpr int kRankActivityBins = 100;
+
+// [start, end) spans, any order, overlapping or not.
+using Spans = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// The activity of spans `busy` and `communication` across `bins` equal bins from the earliest start
+// to the latest end of `busy` (spans of no length count there, and nowhere else); an empty
+// activity when no span of `busy` has any length.
+RankActivity binRankActivity(Spans busy, Spans communication, int bins = kRankActivityBins);
 
 struct RankSummary {
     int rank = -1; // -1: the session names no rank
@@ -58,6 +80,7 @@ struct RankSummary {
     std::int64_t overlapNs = 0;
     std::vector<RankKernel> topKernels; // by time, largest first
     std::vector<RankCollective> collectives; // in start order
+    RankActivity activity;
     bool operator==(const RankSummary&) const = default;
 };
 

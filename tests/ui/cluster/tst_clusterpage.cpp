@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// The Cluster page (ui/cluster/) on the real trace_filter pair, each rank a session of its own,
+// offscreen: the loader reads only their summaries, the table (under QAbstractItemModelTester)
+// puts the late rank first with the lateness worked out from the traces' own NCCL kernel starts,
+// the heat map draws each rank's busy and communication time, and a rank clicked on the map opens
+// its session on the timeline through the main window. A folder with no session is one error.
+#include "cluster/clusterloader.h"
+#include "cluster/clusterpage.h"
+#include "cluster/ranktablemodel.h"
+#include "commdocuments.h"
+#include "common/heatmapview.h"
+#include "qtwarnings.h"
+#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "testutil.h"
+#include "window/mainwindow.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+using namespace ridgeline;
+
+namespace {
+
+// The lateness of each rank: over the NCCL kernels paired in order, the start skew where it
+// started last.
+std::array<std::int64_t, 2> expectedLateness()
+{
+    const auto starts = testing::twoRankNcclStarts();
+    std::array<std::int64_t, 2> late { 0, 0 };
+    for (std::size_t i = 0; i < std::min(starts[0].size(), starts[1].size()); ++i) {
+        if (starts[0][i] != starts[1][i])
+            late[starts[1][i] > starts[0][i] ? 1 : 0] += std::abs(starts[1][i] - starts[0][i]);
+    }
+    return late;
+}
+
+} // namespace
+
+class TestClusterPage : public QObject {
+    Q_OBJECT
+
+private:
+    testing::TempDir m_dir;
+    ui::ClusterDocumentPtr m_doc;
+
+    ui::ClusterDocumentPtr load(const QStringList& inputs)
+    {
+        ui::ClusterLoader loader;
+        QSignalSpy loaded(&loader, &ui::ClusterLoader::loaded);
+        QSignalSpy failed(&loader, &ui::ClusterLoader::failed);
+        loader.load(inputs);
+        if (!loaded.wait(60000))
+            return nullptr;
+        return loaded.front().front().value<ui::ClusterDocumentPtr>();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        testing::installQtWarningRecorder();
+        QStandardPaths::setTestModeEnabled(true); // the main window's settings stay out of the user's
+        qRegisterMetaType<ui::ClusterDocumentPtr>();
+        std::filesystem::create_directories(m_dir.file("job"));
+        for (int r = 0; r < 2; ++r) {
+            const auto trace = testing::testDataPath(
+                r == 0 ? "kineto/trace_filter/sampled_rank-0.json.gz" : "kineto/trace_filter/sampled_rank-1.json.gz");
+            QVERIFY(collectors::importKineto({ trace }, m_dir.file("job/rank-" + std::to_string(r) + ".ridge"), false)
+                        .ok());
+        }
+        m_doc = load({ QString::fromStdString(m_dir.file("job")) });
+        QVERIFY(m_doc);
+    }
+
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+
+    void loaderReadsEverySessionOfTheFolder()
+    {
+        QCOMPARE(m_doc->sessions, std::size_t(2));
+        QCOMPARE(m_doc->fromStored, std::size_t(0)); // imported, never summarized: computed
+        QCOMPARE(m_doc->report.ranks.size(), std::size_t(2));
+        QCOMPARE(m_doc->report.ranks[0].summary.rank, 0);
+        QCOMPARE(m_doc->report.ranks[1].summary.rank, 1);
+        QVERIFY(m_doc->report.instances > 0);
+    }
+
+    void tableNamesTheLateRankFirst()
+    {
+        ui::ClusterPage page;
+        QAbstractItemModelTester tester(page.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setDocument(m_doc);
+        const auto late = expectedLateness();
+        const int slow = late[1] > late[0] ? 1 : 0;
+        QVERIFY(late[slow] > 0);
+        auto* view = page.rankView();
+        QCOMPARE(view->model()->rowCount(), 2);
+        QCOMPARE(view->model()->index(0, 0).data(ui::RankTableModel::RankRole).toInt(), slow);
+        QCOMPARE(view->model()->index(0, ui::RankTableModel::LateColumn).data(ui::RankTableModel::SortRole).toLongLong(),
+            late[slow]);
+        QVERIFY(page.summary()->text().contains(QStringLiteral("Rank %1 makes the others wait").arg(slow)));
+        // Sortable: by busy time, largest first.
+        view->sortByColumn(ui::RankTableModel::BusyColumn, Qt::DescendingOrder);
+        const auto busy = [&](int row) {
+            return view->model()->index(row, ui::RankTableModel::BusyColumn).data(ui::RankTableModel::SortRole).toLongLong();
+        };
+        QVERIFY(busy(0) >= busy(1));
+        QCOMPARE(view->model()->index(0, ui::RankTableModel::SessionColumn).data().toString().endsWith(
+                     QStringLiteral(".ridge")),
+            true);
+        testing::saveScreenshot(page, QStringLiteral("cluster-page"));
+    }
+
+    void heatMapDrawsEachRanksTime()
+    {
+        ui::ClusterPage page;
+        page.resize(900, 600);
+        page.setDocument(m_doc);
+        const auto& map = page.heatMap()->map();
+        QCOMPARE(map.rowCount(), std::size_t(2));
+        const double window = static_cast<double>(map.window().endNs - map.window().startNs);
+        for (std::size_t r = 0; r < 2; ++r) {
+            const auto& s = m_doc->report.ranks[r].summary;
+            QCOMPARE(map.row(r).rank, s.rank);
+            QVERIFY(qAbs(map.rowShare(r) - static_cast<double>(s.busyNs) / window) < 1e-9);
+        }
+        const auto late = expectedLateness();
+        QCOMPARE(page.heatMap()->highlightedRow(), late[1] > late[0] ? 1 : 0);
+        page.setValue(core::ClusterMapValue::Communication);
+        for (std::size_t r = 0; r < 2; ++r) {
+            const auto& s = m_doc->report.ranks[r].summary;
+            QVERIFY(s.communicationNs > 0);
+            QVERIFY(qAbs(page.heatMap()->map().rowShare(r) - static_cast<double>(s.communicationNs) / window) < 1e-9);
+        }
+        page.setValue(core::ClusterMapValue::Idle);
+        QVERIFY(page.heatMap()->map().rowShare(0) > 0);
+        page.setDocument(nullptr);
+        QVERIFY(page.heatMap()->map().empty());
+    }
+
+    void clickingARankOpensItsTimeline()
+    {
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::clusterOpened);
+        QSignalSpy session(&window, &ui::MainWindow::sessionOpened);
+        window.openFiles({ QString::fromStdString(m_dir.file("job/rank-0.ridge")),
+            QString::fromStdString(m_dir.file("job/rank-1.ridge")) });
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(window.pages()->currentWidget(), window.clusterPage());
+        QCOMPARE(session.count(), 0); // no rank's launches were read
+        Q_EMIT window.clusterPage()->heatMap()->cellClicked(1, core::TimeWindow { 0, 1 });
+        QVERIFY(session.wait(60000));
+        QCOMPARE(session.front().front().toString(), QString::fromStdString(m_dir.file("job/rank-1.ridge")));
+        QCOMPARE(window.pages()->tabText(window.pages()->currentIndex()).remove(QLatin1Char('&')),
+            QStringLiteral("Timeline"));
+    }
+
+    void aFolderWithNoSessionIsOneError()
+    {
+        std::filesystem::create_directories(m_dir.file("empty"));
+        ui::MainWindow window;
+        QSignalSpy failed(&window, &ui::MainWindow::clusterFailed);
+        window.openCluster({ QString::fromStdString(m_dir.file("empty")) });
+        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.front().front().toString().contains(QStringLiteral("No sessions")));
+    }
+};
+
+QTEST_MAIN(TestClusterPage)
+#include "tst_clusterpage.moc"

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+#include "ranktablemodel.h"
+
+#include "ridgeline/core/base/units.h"
+
+#include <QFileInfo>
+#include <QFont>
+#include <algorithm>
+#include <limits>
+
+namespace ridgeline::ui {
+
+namespace {
+
+QString duration(std::int64_t ns)
+{
+    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
+}
+
+QString share(std::int64_t part, std::int64_t whole)
+{
+    return whole > 0 ? QStringLiteral("%1 (%2 %)").arg(duration(part)).arg(100.0 * static_cast<double>(part)
+                                                                                / static_cast<double>(whole),
+                                                             0, 'f', 0)
+                     : duration(part);
+}
+
+} // namespace
+
+RankTableModel::RankTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void RankTableModel::setReport(const core::ClusterReport* report)
+{
+    beginResetModel();
+    m_rows.clear();
+    if (report) {
+        std::map<int, std::pair<const core::SlowRank*, int>> slow;
+        for (std::size_t i = 0; i < report->slowRanks.size(); ++i)
+            slow[report->slowRanks[i].rank] = { &report->slowRanks[i], static_cast<int>(i) };
+        for (const auto& rank : report->ranks) {
+            auto it = slow.find(rank.summary.rank);
+            m_rows.push_back({ &rank, it != slow.end() ? it->second.first : nullptr,
+                it != slow.end() ? it->second.second : std::numeric_limits<int>::max() });
+        }
+        // The slow ranks first, worst first; then by rank.
+        std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row& a, const Row& b) {
+            return a.slowOrder != b.slowOrder ? a.slowOrder < b.slowOrder : a.rank->summary.rank < b.rank->summary.rank;
+        });
+    }
+    endResetModel();
+}
+
+int RankTableModel::rowOfRank(int rank) const
+{
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].rank->summary.rank == rank)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int RankTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RankTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RankTableModel::display(const Row& row, int column) const
+{
+    const auto& s = row.rank->summary;
+    switch (column) {
+    case RankColumn:
+        return s.rank < 0 ? tr("(no rank)") : QString::number(s.rank);
+    case HostColumn:
+        return QString::fromStdString(s.host);
+    case LateColumn:
+        return row.slow ? tr("%1 in %2 instances").arg(duration(row.slow->lateNs)).arg(row.slow->instances)
+                        : QString();
+    case CommWaitColumn:
+        return duration(row.rank->commWaitNs);
+    case SpanColumn:
+        return duration(s.spanNs);
+    case BusyColumn:
+        return share(s.busyNs, s.spanNs);
+    case IdleColumn:
+        return share(s.idleNs, s.spanNs);
+    case ComputeColumn:
+        return share(s.computeNs, s.spanNs);
+    case CommunicationColumn:
+        return share(s.communicationNs, s.spanNs);
+    case TopKernelColumn:
+        return s.topKernels.empty() ? QString()
+                                    : tr("%1 (%2)").arg(QString::fromStdString(s.topKernels.front().name),
+                                        duration(s.topKernels.front().timeNs));
+    case SessionColumn:
+        return QFileInfo(QString::fromStdString(s.session)).fileName();
+    default:
+        return {};
+    }
+}
+
+QVariant RankTableModel::sortKey(const Row& row, int column) const
+{
+    const auto& s = row.rank->summary;
+    switch (column) {
+    case RankColumn:
+        return s.rank;
+    case HostColumn:
+        return QString::fromStdString(s.host);
+    case LateColumn:
+        return qint64(row.slow ? row.slow->lateNs : 0);
+    case CommWaitColumn:
+        return qint64(row.rank->commWaitNs);
+    case SpanColumn:
+        return qint64(s.spanNs);
+    case BusyColumn:
+        return qint64(s.busyNs);
+    case IdleColumn:
+        return qint64(s.idleNs);
+    case ComputeColumn:
+        return qint64(s.computeNs);
+    case CommunicationColumn:
+        return qint64(s.communicationNs);
+    case TopKernelColumn:
+        return qint64(s.topKernels.empty() ? 0 : s.topKernels.front().timeNs);
+    case SessionColumn:
+        return QString::fromStdString(s.session);
+    default:
+        return {};
+    }
+}
+
+QVariant RankTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& row = m_rows[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case SortRole:
+        return sortKey(row, index.column());
+    case RankRole:
+        return row.rank->summary.rank;
+    case SessionRole:
+        return QString::fromStdString(row.rank->summary.session);
+    case Qt::FontRole:
+        if (row.slowOrder == 0) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == SessionColumn)
+            return QString::fromStdString(row.rank->summary.session);
+        if (row.slow)
+            return tr("Rank %1 started last in %2 collective instances, %3 in all after the earliest rank: the "
+                      "others wait for it. Double-click to open its timeline.")
+                .arg(row.rank->summary.rank)
+                .arg(row.slow->instances)
+                .arg(duration(row.slow->lateNs));
+        return tr("Double-click to open rank %1's timeline.").arg(row.rank->summary.rank);
+    case Qt::TextAlignmentRole: {
+        const bool text = index.column() == RankColumn || index.column() == HostColumn
+            || index.column() == TopKernelColumn || index.column() == SessionColumn;
+        return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Host"), QT_TR_NOOP("Late"),
+        QT_TR_NOOP("Comm wait"), QT_TR_NOOP("Span"), QT_TR_NOOP("Busy"), QT_TR_NOOP("Idle"), QT_TR_NOOP("Compute"),
+        QT_TR_NOOP("Communication"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
+    static const char* const kTips[ColumnCount] = {
+        QT_TR_NOOP("The ranks that make the others wait come first, worst first"),
+        QT_TR_NOOP("The host the rank ran on"),
+        QT_TR_NOOP("Where this rank started a collective instance last: how long after the earliest rank, summed"),
+        QT_TR_NOOP("Time this rank waited in collectives for later ranks"),
+        QT_TR_NOOP("First GPU op start to last GPU op end, summed over the rank's GPUs"),
+        QT_TR_NOOP("Time some op ran on the rank's GPUs (share of the span)"),
+        QT_TR_NOOP("Span - busy"),
+        QT_TR_NOOP("Time compute kernels ran"),
+        QT_TR_NOOP("Time collectives ran"),
+        QT_TR_NOOP("The kernel with the most time on this rank"),
+        QT_TR_NOOP("The session file the rank came from"),
+    };
+    if (role == Qt::DisplayRole)
+        return tr(kTitles[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(kTips[section]);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace ridgeline::ui
