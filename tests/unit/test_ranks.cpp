@@ -154,7 +154,7 @@ TEST(RankSummaries, OfTheRealPairMatchTheTimelineAndTheTraces)
             auto& k = byName[core::shortKernelName(ev["name"].get<std::string>())];
             k.first += ns(ev["dur"]);
             ++k.second;
-            collectives += ev["args"].contains("Collective name") ? 1 : 0;
+            collectives += ev["args"].contains("Collective name") ? 1U : 0U;
         }
         std::vector<std::pair<std::int64_t, std::string>> ranked;
         for (const auto& [name, k] : byName)
