@@ -98,14 +98,14 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(page.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         page.setDocument(m_doc);
         const auto late = expectedLateness();
-        const int slow = late[1] > late[0] ? 1 : 0;
+        const std::size_t slow = late[1] > late[0] ? 1 : 0;
         QVERIFY(late[slow] > 0);
         auto* view = page.rankView();
         QCOMPARE(view->model()->rowCount(), 2);
-        QCOMPARE(view->model()->index(0, 0).data(ui::RankTableModel::RankRole).toInt(), slow);
+        QCOMPARE(view->model()->index(0, 0).data(ui::RankTableModel::RankRole).toInt(), static_cast<int>(slow));
         QCOMPARE(view->model()->index(0, ui::RankTableModel::LateColumn).data(ui::RankTableModel::SortRole).toLongLong(),
             late[slow]);
-        QVERIFY(page.summary()->text().contains(QStringLiteral("Rank %1 makes the others wait").arg(slow)));
+        QVERIFY(page.summary()->text().contains(QStringLiteral("Rank %1 makes the others wait").arg(static_cast<int>(slow))));
         // Sortable: by busy time, largest first.
         view->sortByColumn(ui::RankTableModel::BusyColumn, Qt::DescendingOrder);
         const auto busy = [&](int row) {
