@@ -2,10 +2,12 @@
 """Makes N rank traces from the two real ranks of HTA's trace_filter pair (tests/data/kineto/
 trace_filter, PyTorch profiler traces of ranks 0 and 1 of a 128-rank job): rank r is a copy of
 rank r % 2 with "distributedInfo.rank" = r and every timestamp moved by a clock offset of
-(r % 7) x 40 us; rank SLOW (default N // 3) also starts 2 ms late, so that it is the rank the
-others wait for. Nothing but the rank and the times is changed.
+(r % 7) x 40 us; rank SLOW (default N // 3) also starts LATE ms late (default 500), so that it is
+the rank the others wait for. The two real ranks' clocks already differ by tens of milliseconds at
+their collectives (rank 1's NCCL kernels start 35-63 ms after rank 0's), so a smaller lateness would
+hide among them. Nothing but the rank and the times is changed.
 
-    tests/benchmarks/make_ranks.py OUTDIR N [--slow RANK]
+    tests/benchmarks/make_ranks.py OUTDIR N [--slow RANK] [--late MS]
 
 Used by tests/benchmarks/ranks.sh (docs/PERFORMANCE.md, "Thousands of ranks")."""
 import argparse
@@ -34,6 +36,7 @@ def main():
     parser.add_argument('outdir')
     parser.add_argument('n', type=int)
     parser.add_argument('--slow', type=int, default=None)
+    parser.add_argument('--late', type=int, default=500)
     args = parser.parse_args()
     slow = args.n // 3 if args.slow is None else args.slow
     os.makedirs(args.outdir, exist_ok=True)
@@ -47,13 +50,13 @@ def main():
         sources.append((pieces(head + sep), pieces(tail[len(digits):])))
     for r in range(args.n):
         before, after = sources[r % 2]
-        offset = (r % 7) * 40 + (2000 if r == slow else 0)
+        offset = (r % 7) * 40 + (args.late * 1000 if r == slow else 0)
         out = []
         for part in (before, [str(r)], after):
             out.extend(str(p + offset) if isinstance(p, int) else p for p in part)
         with gzip.open(os.path.join(args.outdir, f'rank-{r:04d}.json.gz'), 'wt', compresslevel=1) as f:
             f.write(''.join(out))
-    print(f'{args.n} traces in {args.outdir} (rank {slow} starts 2 ms late)')
+    print(f'{args.n} traces in {args.outdir} (rank {slow} starts {args.late} ms late)')
 
 
 if __name__ == '__main__':

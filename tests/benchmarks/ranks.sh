@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reports over many ranks (issue 19, docs/PERFORMANCE.md "Thousands of ranks"): makes N rank traces
-# from the real trace_filter pair (make_ranks.py: new ranks and clock offsets, one rank 2 ms late),
+# from the real trace_filter pair (make_ranks.py: new ranks and clock offsets, one rank 500 ms late),
 # imports them into one session each (`import -o DIR/`, all cores), then times `report --by rank`
 # over the sessions, first analysing each one (--fresh), then from the summaries `summarize` stored.
 # Prints wall time and peak RSS (GNU time) of each step.

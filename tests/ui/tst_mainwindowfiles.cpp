@@ -345,13 +345,14 @@ private Q_SLOTS:
         QVERIFY(window.viewNames().contains(QStringLiteral("table")));
         QVERIFY(window.viewNames().contains(QStringLiteral("details")));
         QVERIFY(!window.showView(QStringLiteral("bogus")));
-        // The window's own pages: kernels, roofline, timeline, communication; then one more added here.
-        QCOMPARE(window.viewNames().mid(0, 5),
+        // The window's own pages: kernels, roofline, timeline, communication, cluster; then one more
+        // added here.
+        QCOMPARE(window.viewNames().mid(0, 6),
             QStringList({ QStringLiteral("details"), QStringLiteral("table"), QStringLiteral("roofline"),
-                QStringLiteral("timeline"), QStringLiteral("communication") }));
+                QStringLiteral("timeline"), QStringLiteral("communication"), QStringLiteral("cluster") }));
         auto* page = new QWidget;
         const int index = window.addPage(page, QStringLiteral("&Extra"), QStringLiteral("extra"));
-        QCOMPARE(index, 4);
+        QCOMPARE(index, 5);
         QVERIFY(window.showView(QStringLiteral("extra")));
         QCOMPARE(window.pages()->currentWidget(), page);
         QVERIFY(window.showView(QStringLiteral("table")));
