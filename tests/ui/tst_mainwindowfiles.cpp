@@ -361,7 +361,9 @@ private Q_SLOTS:
         QVERIFY2(lines.contains(QStringLiteral("View ▸ Roofline\tCtrl+2")), qPrintable(lines.join(u'\n')));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Timeline\tCtrl+3")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Communication\tCtrl+4")));
-        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+5")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Cluster\tCtrl+5")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+6")));
+        QVERIFY(lines.contains(QStringLiteral("File ▸ Open Cluster (Folder of Sessions)\tCtrl+Shift+O")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Kernels\tCtrl+1")));
         QVERIFY(lines.contains(QStringLiteral("File ▸ Open Session\tCtrl+O")));
         QVERIFY(lines.contains(QStringLiteral("Timeline ▸ Zoom in (around the mouse)\tW, +, wheel up")));
