@@ -6,6 +6,7 @@
 
 #include <QFontMetrics>
 #include <QHelpEvent>
+#include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -145,31 +146,11 @@ void HeatMapView::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("No time %1 to show.").arg(m_valueName));
         return;
     }
-    const int rows = static_cast<int>(m_map.rowCount());
-    const int bins = m_map.bins();
-    auto rowTop = [&](int r) { return area.top() + r * area.height() / rows; };
-    auto binLeft = [&](int b) { return area.left() + static_cast<int>(static_cast<qint64>(b) * area.width() / bins); };
-    const QFontMetrics metrics(font());
-    for (int r = 0; r < rows; ++r) {
-        const int top = rowTop(r), bottom = rowTop(r + 1);
-        for (int b = 0; b < bins; ++b) {
-            const int left = binLeft(b), right = binLeft(b + 1);
-            if (right > left)
-                p.fillRect(QRect(left, top, right - left, bottom - top - 1),
-                    cellColor(m_map.value(static_cast<std::size_t>(r), b)));
-        }
-        const QRect label(kMargin, top, area.left() - 2 * kMargin, bottom - top);
-        const auto& row = m_map.row(static_cast<std::size_t>(r));
-        QFont font = p.font();
-        font.setBold(r == m_highlightedRow);
-        p.setFont(font);
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
-            (r == m_highlightedRow ? QStringLiteral("▶ ") : QString()) + QString::fromStdString(row.label));
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
-            QString::number(100.0 * m_map.rowShare(static_cast<std::size_t>(r)), 'f', 0) + QStringLiteral(" %"));
-    }
+    if (static_cast<int>(m_map.rowCount()) > area.height())
+        paintDenseCells(p, area);
+    else
+        paintCells(p, area);
+    paintLabels(p, area);
     p.setFont(font());
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(area.adjusted(0, 0, -1, -1));
@@ -186,6 +167,7 @@ void HeatMapView::paintEvent(QPaintEvent*)
     }
 
     // Time axis: ticks of 1, 2 or 5 x 10^k from the window's start.
+    const QFontMetrics metrics(font());
     const auto& w = m_map.window();
     const double nsPerPixel = static_cast<double>(w.endNs - w.startNs) / area.width();
     const std::int64_t step = niceTickStep(nsPerPixel * 90);
@@ -198,6 +180,83 @@ void HeatMapView::paintEvent(QPaintEvent*)
         p.drawText(QRect(std::min(x + 2, area.right() - textWidth), area.bottom() + 4, textWidth + 2, kAxisHeight - 4),
             Qt::AlignLeft | Qt::AlignTop, text);
     }
+}
+
+void HeatMapView::paintCells(QPainter& p, const QRect& area) const
+{
+    const int rows = static_cast<int>(m_map.rowCount());
+    const int bins = m_map.bins();
+    for (int r = 0; r < rows; ++r) {
+        const int top = area.top() + r * area.height() / rows, bottom = area.top() + (r + 1) * area.height() / rows;
+        for (int b = 0; b < bins; ++b) {
+            const int left = area.left() + static_cast<int>(static_cast<qint64>(b) * area.width() / bins);
+            const int right = area.left() + static_cast<int>(static_cast<qint64>(b + 1) * area.width() / bins);
+            if (right > left)
+                p.fillRect(QRect(left, top, right - left, std::max(1, bottom - top - 1)),
+                    cellColor(m_map.value(static_cast<std::size_t>(r), b)));
+        }
+    }
+}
+
+// More rows than pixels (a thousand ranks): each pixel row is the mean of the rows it covers,
+// drawn as one image scaled to the area's width.
+void HeatMapView::paintDenseCells(QPainter& p, const QRect& area) const
+{
+    const int rows = static_cast<int>(m_map.rowCount());
+    const int bins = m_map.bins();
+    QImage image(bins, area.height(), QImage::Format_RGB32);
+    for (int y = 0; y < area.height(); ++y) {
+        const int first = y * rows / area.height();
+        const int last = std::max(first + 1, (y + 1) * rows / area.height());
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int b = 0; b < bins; ++b) {
+            double sum = 0;
+            for (int r = first; r < last; ++r)
+                sum += m_map.value(static_cast<std::size_t>(r), b);
+            line[b] = cellColor(sum / (last - first)).rgb();
+        }
+    }
+    p.drawImage(area, image);
+}
+
+// Row labels with each row's share, as many as fit without overlapping (every k-th row when the
+// rows are thinner than the text); the highlighted row's label always, in bold with a marker.
+void HeatMapView::paintLabels(QPainter& p, const QRect& area) const
+{
+    const int rows = static_cast<int>(m_map.rowCount());
+    const QFontMetrics metrics(font());
+    const double rowHeight = static_cast<double>(area.height()) / rows;
+    const int every = std::max(1, static_cast<int>(std::ceil(metrics.height() / rowHeight)));
+    const auto drawLabel = [&](int r) {
+        const int centre = area.top() + static_cast<int>((r + 0.5) * rowHeight);
+        const int height = std::max(metrics.height(), static_cast<int>(rowHeight));
+        const QRect label(kMargin, centre - height / 2, area.left() - 2 * kMargin, height);
+        QFont labelFont = font();
+        labelFont.setBold(r == m_highlightedRow);
+        p.setFont(labelFont);
+        if (every > 1)
+            p.fillRect(label, palette().window());
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft,
+            (r == m_highlightedRow ? QStringLiteral("▶ ") : QString())
+                + QString::fromStdString(m_map.row(static_cast<std::size_t>(r)).label));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignRight,
+            QString::number(100.0 * m_map.rowShare(static_cast<std::size_t>(r)), 'f', 0) + QStringLiteral(" %"));
+    };
+    for (int r = 0; r < rows; r += every) {
+        if (every == 1 || m_highlightedRow < 0 || std::abs(r - m_highlightedRow) >= every)
+            drawLabel(r);
+    }
+    if (m_highlightedRow >= 0 && m_highlightedRow < rows) {
+        drawLabel(m_highlightedRow);
+        if (every > 1) { // the row itself is thinner than its label: a line marks it
+            const int y = area.top() + static_cast<int>((m_highlightedRow + 0.5) * rowHeight);
+            p.setPen(QPen(palette().color(QPalette::Highlight), 1));
+            p.drawLine(area.left() - kMargin, y, area.left() - 1, y);
+        }
+    }
+    p.setFont(font());
 }
 
 void HeatMapView::mousePressEvent(QMouseEvent* event)

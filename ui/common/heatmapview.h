@@ -11,6 +11,8 @@
 #include <QColor>
 #include <QString>
 #include <QWidget>
+
+class QPainter;
 #include <optional>
 #include <utility>
 
@@ -55,6 +57,9 @@ protected:
 private:
     QRect cellsArea() const;
     int labelWidth() const;
+    void paintCells(QPainter& p, const QRect& area) const;
+    void paintDenseCells(QPainter& p, const QRect& area) const;
+    void paintLabels(QPainter& p, const QRect& area) const;
 
     core::RankTimeMap m_map;
     QColor m_color;

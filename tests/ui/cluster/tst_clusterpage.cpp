@@ -145,6 +145,40 @@ private Q_SLOTS:
         QVERIFY(page.heatMap()->map().empty());
     }
 
+    // A thousand ranks in a few hundred pixels: each pixel row is the mean of its ranks, so one busy
+    // rank among idle ones still shows; the highlighted rank's label is drawn.
+    void heatMapOfMoreRanksThanPixels()
+    {
+        core::RankTimeMap map({ 0, 100 }, 10);
+        for (int r = 0; r < 1000; ++r)
+            map.addRow({ "rank " + std::to_string(r), r, -1 },
+                r == 500 ? std::vector<core::TimeInterval> { { 0, 100 } } : std::vector<core::TimeInterval> {});
+        ui::HeatMapView view;
+        view.resize(600, 300);
+        view.setMap(std::move(map));
+        view.setHighlightedRow(500);
+        const QImage image = view.grab().toImage();
+        const QColor base = view.cellColor(0.0), full = view.cellColor(1.0);
+        // A pixel that is a blend of the two at t (0 < t < 1) in every channel alike: an averaged cell.
+        const auto blendOf = [&](QColor c) {
+            const double t[] = { (c.red() - base.red()) / double(full.red() - base.red()),
+                (c.green() - base.green()) / double(full.green() - base.green()),
+                (c.blue() - base.blue()) / double(full.blue() - base.blue()) };
+            const bool alike = std::abs(t[0] - t[1]) < 0.03 && std::abs(t[1] - t[2]) < 0.03;
+            return alike ? t[0] : -1.0;
+        };
+        int averaged = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            const QColor pixel = image.pixelColor(image.width() - 20, y);
+            QVERIFY(pixel != full); // no pixel row is the one busy rank alone: it is averaged
+            const double t = blendOf(pixel);
+            averaged += t > 0.1 && t < 0.9 ? 1 : 0;
+        }
+        QVERIFY(averaged >= 1);
+        QVERIFY(averaged <= 2);
+        testing::saveScreenshot(view, QStringLiteral("heatmap-1000-ranks"));
+    }
+
     void clickingARankOpensItsTimeline()
     {
         ui::MainWindow window;
