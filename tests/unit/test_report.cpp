@@ -2,6 +2,7 @@
 // The kernel report on the small fixture, against figures worked out by hand
 // (tests/data/README.md): total kernel time 37,000 ns over 5 rows.
 #include "fixtures.h"
+#include "output/jsonstream.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -199,4 +200,31 @@ TEST_F(Report, JsonHasTheTimelinePerRankAndDevice)
 
     const auto table = write({ ReportFormat::Table, KernelSort::TotalTime, 0 });
     EXPECT_NE(table.find("Rank 0 device 0: span 36.200 µs"), std::string::npos) << table;
+}
+
+// The streamed JSON is the text nlohmann's dump(2) gives for the same object (members in the order
+// dump sorts them): nested objects, arrays of rows, an empty array, invalid UTF-8 replaced.
+TEST(JsonObjectStream, WritesWhatDumpWrites)
+{
+    using nlohmann::json;
+    const json row1 = { { "name", "gemm" }, { "dims", { 1, 2, 3 } }, { "nested", { { "x", nullptr } } } };
+    const json row2 = { { "name", std::string("bad \xff utf-8") }, { "dims", json::array() } };
+    const json expected = { { "a", { { "b", 1 }, { "c", { true, false } } } }, { "empty", json::array() },
+        { "rows", { row1, row2 } }, { "z", 2.5 } };
+    std::ostringstream out;
+    ridgeline::core::detail::JsonObjectStream doc(out);
+    doc.member("a", expected["a"]);
+    doc.beginArray("empty");
+    doc.endArray();
+    doc.beginArray("rows");
+    doc.element(row1);
+    doc.element(row2);
+    doc.endArray();
+    doc.member("z", 2.5);
+    doc.finish();
+    EXPECT_EQ(out.str(), expected.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+    std::ostringstream none;
+    ridgeline::core::detail::JsonObjectStream empty(none);
+    empty.finish();
+    EXPECT_EQ(none.str(), json::object().dump(2) + "\n");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/output/report.h"
 
+#include "jsonstream.h"
 #include "reportbaseline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
@@ -221,37 +222,37 @@ nlohmann::json kernelJson(const KernelSummary& r)
     };
 }
 
+// Streamed member by member (jsonstream.h): one kernel row's JSON at a time, whatever the rows.
 void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
 {
     using nlohmann::json;
+    detail::JsonObjectStream doc(out);
+    if (b)
+        doc.member("baseline", detail::baselineJson(*b));
     json devices = json::array();
     for (const auto& d : report.devices) {
         devices.push_back({ { "id", d.id }, { "name", d.name }, { "host", d.host }, { "ordinal", d.ordinal },
             { "compute_capability", fmt::format("{}.{}", d.ccMajor, d.ccMinor) }, { "sm_count", d.smCount } });
     }
-    json kernels = json::array();
+    doc.member("devices", devices);
+    doc.beginArray("kernels");
     for (std::size_t i = 0; i < report.kernels.size(); ++i) {
-        kernels.push_back(kernelJson(report.kernels[i]));
+        json row = kernelJson(report.kernels[i]);
         if (b)
-            detail::addBaselineFields(kernels.back(), *b, i);
+            detail::addBaselineFields(row, *b, i);
+        doc.element(row);
     }
-    json document = {
-        { "ridgeline_version", kVersion },
-        { "session",
-            { { "path", report.path }, { "schema_version", report.schemaVersion },
-                { "status", metaValue(report, "status") }, { "source", metaValue(report, "source") },
-                { "created_at", metaValue(report, "created_at") } } },
-        { "devices", devices },
-        { "totals",
-            { { "kernels", totals.rows }, { "launches", totals.launches }, { "kernel_time_ns", totals.kernelNs } } },
-        { "kernels", kernels },
-        { "timeline_window", detail::timelineWindowJson(report.timelineWindow, report.timelineStep) },
-        { "timeline", detail::timelineJson(report.timeline) },
-    };
-    if (b)
-        document["baseline"] = detail::baselineJson(*b);
-    // Invalid UTF-8 in names from foreign files is replaced rather than aborting the report.
-    out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    doc.endArray();
+    doc.member("ridgeline_version", kVersion);
+    doc.member("session",
+        { { "path", report.path }, { "schema_version", report.schemaVersion },
+            { "status", metaValue(report, "status") }, { "source", metaValue(report, "source") },
+            { "created_at", metaValue(report, "created_at") } });
+    doc.member("timeline", detail::timelineJson(report.timeline));
+    doc.member("timeline_window", detail::timelineWindowJson(report.timelineWindow, report.timelineStep));
+    doc.member("totals",
+        { { "kernels", totals.rows }, { "launches", totals.launches }, { "kernel_time_ns", totals.kernelNs } });
+    doc.finish();
 }
 
 Status addTimeline(SessionReader& reader, const TimelineSelection& selection, KernelReport& report)
