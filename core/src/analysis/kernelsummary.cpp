@@ -59,12 +59,17 @@ std::vector<std::string> kernelSortNames()
 
 Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
 {
-    std::unordered_map<Key, KernelSummary, KeyHash> byKey;
+    // The rows themselves, found by (name, device): a row is about a kilobyte, and a merged session
+    // of many ranks has tens of thousands (one per name and device).
+    std::vector<KernelSummary> rows;
+    std::unordered_map<Key, std::size_t, KeyHash> byKey;
     std::int64_t allKernelNs = 0;
     auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
         const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
-        auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId });
-        KernelSummary& row = it->second;
+        auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId }, rows.size());
+        if (inserted)
+            rows.emplace_back();
+        KernelSummary& row = rows[it->second];
         if (inserted) {
             row.nameId = k.nameId;
             row.deviceId = k.deviceId;
@@ -104,9 +109,8 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
     for (const auto& d : devices.value())
         deviceNameById[d.id] = d.name;
 
-    std::vector<KernelSummary> rows;
-    rows.reserve(byKey.size());
-    for (auto& [key, row] : byKey) {
+    for (auto& row : rows) {
+        const Key key { row.nameId, row.deviceId };
         if (auto it = nameById.find(key.nameId); it != nameById.end()) {
             row.name = it->second->demangled.empty() ? it->second->raw : it->second->demangled;
             row.mangledName = it->second->raw;
@@ -121,7 +125,6 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
         auto acc = accumulators.find(key);
         row.analysis = acc != accumulators.end() ? acc->second.result() : LaunchAccumulator().result();
         noteGraphLevelCounters(row.analysis, row.graphLevelLaunches, row.launches);
-        rows.push_back(std::move(row));
     }
     sortKernelSummaries(rows, KernelSort::TotalTime);
     return rows;
