@@ -121,7 +121,8 @@ int main(int argc, char** argv)
     const bool headless = parser.isSet(screenshot);
     const bool cluster = parser.value(view) == QLatin1String("cluster");
     if (headless && (cluster ? files.isEmpty() : files.size() != 1)) {
-        std::fprintf(stderr, "ridgeline-ui: --screenshot needs exactly one SESSION (with --view cluster: sessions or folders)\n");
+        std::fprintf(stderr,
+            "ridgeline-ui: --screenshot needs exactly one SESSION (with --view cluster: sessions or folders)\n");
         return 1;
     }
     // Screenshots neither read nor change the user's settings: same picture on every machine.

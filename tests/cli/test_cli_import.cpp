@@ -52,8 +52,8 @@ TEST_F(Cli, ImportNcuCsvThenCheckTheSession)
         else if (!text.empty() && text.back() != ' ')
             text += ' ';
     }
-    for (const char* format : { "PyTorch profiler (Kineto) JSON", "Nsight Systems SQLite export",
-             "Nsight Compute CSV", "Nsight Compute report (.ncu-rep" })
+    for (const char* format : { "PyTorch profiler (Kineto) JSON", "Nsight Systems SQLite export", "Nsight Compute CSV",
+             "Nsight Compute report (.ncu-rep" })
         EXPECT_NE(text.find(format), std::string::npos) << format << " is not named in:\n" << help.out;
 }
 
@@ -276,4 +276,3 @@ TEST_F(Cli, MergeJoinsRanksIntoOneSession)
     const auto missing = m_dir.file("missing.ridge");
     expectBadInput({ "merge", m_fixture, missing, "-o", m_dir.file("never.ridge") }, missing, "no such file");
 }
-

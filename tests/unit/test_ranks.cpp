@@ -17,9 +17,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <limits>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -171,7 +171,8 @@ TEST(RankSummaries, OfTheRealPairMatchTheTimelineAndTheTraces)
         EXPECT_GT(collectives, 0u);
     }
     // A merged session gives the same two summaries.
-    ASSERT_TRUE(core::mergeSessions({ dir.file("r0.ridge"), dir.file("r1.ridge") }, dir.file("both.ridge"), false).ok());
+    ASSERT_TRUE(
+        core::mergeSessions({ dir.file("r0.ridge"), dir.file("r1.ridge") }, dir.file("both.ridge"), false).ok());
     const auto merged = summariesOf(dir.file("both.ridge"));
     ASSERT_EQ(merged.size(), 2u);
     EXPECT_EQ(merged[0], summariesOf(dir.file("r0.ridge")).front());

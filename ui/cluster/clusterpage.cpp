@@ -126,8 +126,9 @@ void ClusterPage::fillSummary()
                   .arg(duration(slow.lateNs));
     }
     if (!r.warnings.empty())
-        text += QLatin1Char(' ') + tr("%n warning(s): %1", nullptr, static_cast<int>(r.warnings.size()))
-                                       .arg(QString::fromStdString(r.warnings.front()));
+        text += QLatin1Char(' ')
+            + tr("%n warning(s): %1", nullptr, static_cast<int>(r.warnings.size()))
+                  .arg(QString::fromStdString(r.warnings.front()));
     m_summary->setText(text);
 }
 
@@ -135,11 +136,11 @@ void ClusterPage::drawMap()
 {
     const auto v = value();
     m_heatMap->setColor(v == core::ClusterMapValue::Communication ? verdictColor(core::VerdictClass::CommunicationBound)
-            : v == core::ClusterMapValue::Idle                     ? palette().color(QPalette::Mid)
-                                                                   : verdictColor(core::VerdictClass::ComputeBound));
+            : v == core::ClusterMapValue::Idle                    ? palette().color(QPalette::Mid)
+                                                                  : verdictColor(core::VerdictClass::ComputeBound));
     m_heatMap->setValueName(v == core::ClusterMapValue::Busy ? tr("busy")
-            : v == core::ClusterMapValue::Communication       ? tr("in collectives")
-                                                              : tr("idle"));
+            : v == core::ClusterMapValue::Communication      ? tr("in collectives")
+                                                             : tr("idle"));
     if (!m_doc) {
         m_heatMap->setMap({});
         m_heatMap->setHighlightedRow(-1);
@@ -162,7 +163,8 @@ void ClusterPage::openRow(int proxyRow)
     const auto index = m_proxy->index(proxyRow, 0);
     if (!index.isValid())
         return;
-    Q_EMIT rankOpenRequested(index.data(RankTableModel::SessionRole).toString(), index.data(RankTableModel::RankRole).toInt());
+    Q_EMIT rankOpenRequested(
+        index.data(RankTableModel::SessionRole).toString(), index.data(RankTableModel::RankRole).toInt());
 }
 
 } // namespace ridgeline::ui

@@ -19,9 +19,9 @@ QString duration(std::int64_t ns)
 
 QString share(std::int64_t part, std::int64_t whole)
 {
-    return whole > 0 ? QStringLiteral("%1 (%2 %)").arg(duration(part)).arg(100.0 * static_cast<double>(part)
-                                                                                / static_cast<double>(whole),
-                                                             0, 'f', 0)
+    return whole > 0 ? QStringLiteral("%1 (%2 %)")
+                           .arg(duration(part))
+                           .arg(100.0 * static_cast<double>(part) / static_cast<double>(whole), 0, 'f', 0)
                      : duration(part);
 }
 
@@ -80,8 +80,7 @@ QVariant RankTableModel::display(const Row& row, int column) const
     case HostColumn:
         return QString::fromStdString(s.host);
     case LateColumn:
-        return row.slow ? tr("%1 in %2 instances").arg(duration(row.slow->lateNs)).arg(row.slow->instances)
-                        : QString();
+        return row.slow ? tr("%1 in %2 instances").arg(duration(row.slow->lateNs)).arg(row.slow->instances) : QString();
     case CommWaitColumn:
         return duration(row.rank->commWaitNs);
     case SpanColumn:

@@ -95,7 +95,8 @@ int HeatMapView::labelWidth() const
     const QFontMetrics metrics(bold);
     int width = metrics.horizontalAdvance(QStringLiteral("▶ rank 00 · GPU 0"));
     for (std::size_t r = 0; r < m_map.rowCount(); ++r)
-        width = std::max(width, metrics.horizontalAdvance(QStringLiteral("▶ ") + QString::fromStdString(m_map.row(r).label)));
+        width = std::max(
+            width, metrics.horizontalAdvance(QStringLiteral("▶ ") + QString::fromStdString(m_map.row(r).label)));
     width += QFontMetrics(font()).horizontalAdvance(QStringLiteral("  100 %")) + 2 * kMargin;
     return std::min(width + kMargin, std::max(120, this->width() / 2));
 }
@@ -158,7 +159,8 @@ void HeatMapView::paintEvent(QPaintEvent*)
         const auto& w = m_map.window();
         const double span = static_cast<double>(w.endNs - w.startNs);
         auto xOf = [&](std::int64_t t) {
-            return area.left() + static_cast<int>(std::lround(static_cast<double>(t - w.startNs) / span * area.width()));
+            return area.left()
+                + static_cast<int>(std::lround(static_cast<double>(t - w.startNs) / span * area.width()));
         };
         const int x0 = std::clamp(xOf(m_marked->startNs), area.left(), area.right());
         const int x1 = std::clamp(xOf(m_marked->endNs), x0 + 1, area.right() + 1);

@@ -369,8 +369,8 @@ void MainWindow::restoreSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const int grouping = settings.value(QStringLiteral("kernelTable/grouping"), int(KernelGrouping::ByName)).toInt();
-    m_kernelPage->setGrouping(static_cast<KernelGrouping>(
-        std::clamp(grouping, int(KernelGrouping::ByName), int(KernelGrouping::ByModule))));
+    m_kernelPage->setGrouping(
+        static_cast<KernelGrouping>(std::clamp(grouping, int(KernelGrouping::ByName), int(KernelGrouping::ByModule))));
     m_theme->setChoice(static_cast<ThemeChoice>(std::clamp(settings.value(QStringLiteral("theme")).toInt(), 0, 2)));
 }
 

@@ -21,8 +21,9 @@ void MainWindow::createClusterPage()
         m_progress->end();
         m_clusterPage->setDocument(doc);
         m_pages->setCurrentWidget(m_clusterPage);
-        statusBar()->showMessage(tr("%n rank(s) from %1 session(s).", nullptr, static_cast<int>(doc->report.ranks.size()))
-                                     .arg(doc->sessions),
+        statusBar()->showMessage(
+            tr("%n rank(s) from %1 session(s).", nullptr, static_cast<int>(doc->report.ranks.size()))
+                .arg(doc->sessions),
             10000);
         Q_EMIT clusterOpened();
     });

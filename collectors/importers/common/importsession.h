@@ -48,8 +48,8 @@ core::Status writeDevice(core::SessionWriter& writer, const core::Device& device
 
 // What the analysis knows of an imported launch: the kernel's id, duration and launch
 // configuration, its device (null when unknown) and that device's ceilings, and its name.
-core::KernelFacts launchFacts(const core::Kernel& kernel, const core::Device* device, const CeilingsByDevice& ceilings,
-    std::string name = {});
+core::KernelFacts launchFacts(
+    const core::Kernel& kernel, const core::Device* device, const CeilingsByDevice& ceilings, std::string name = {});
 
 // The parts, separated by `separator`.
 std::string joined(const std::vector<std::string>& parts, std::string_view separator);

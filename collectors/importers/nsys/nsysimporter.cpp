@@ -172,8 +172,8 @@ core::Result<NsysImportSummary> nsys::writeActivity(
         k.nameId = nameIds.at(static_cast<std::size_t>(k.nameId));
         const auto device = activity.devices.find(k.deviceId);
         const auto& [raw, demangled] = activity.kernelNames.at(static_cast<std::size_t>(nameIndex));
-        auto facts = importing::launchFacts(
-            k, device != activity.devices.end() ? &device->second : nullptr, ceilings, demangled.empty() ? raw : demangled);
+        auto facts = importing::launchFacts(k, device != activity.devices.end() ? &device->second : nullptr, ceilings,
+            demangled.empty() ? raw : demangled);
         // NCCL kernels by the capture's rule (the symbol's prefix; the mangled name first, as CUPTI
         // reports it); older exports have the demangled name only.
         auto nccl = core::ncclKernelInfo(raw);

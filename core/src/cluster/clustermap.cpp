@@ -50,8 +50,9 @@ RankTimeMap clusterActivityMap(const ClusterReport& report, ClusterMapValue valu
     RankTimeMap map({ start, std::max(end, saturatingAdd(start, 1)) }, std::max(bins, 1));
     for (const auto& row : report.ranks) {
         const auto& s = row.summary;
-        TimeMapRow label { s.host.empty() ? fmt::format("rank {}", s.rank) : fmt::format("rank {} · {}", s.rank, s.host),
-            s.rank, -1 };
+        TimeMapRow label {
+            s.host.empty() ? fmt::format("rank {}", s.rank) : fmt::format("rank {} · {}", s.rank, s.host), s.rank, -1
+        };
         map.addRow(std::move(label), s.activity.binNs > 0 ? spansOf(s, value) : std::vector<TimeInterval> {});
     }
     return map;

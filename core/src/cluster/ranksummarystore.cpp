@@ -61,8 +61,8 @@ Result<RankSummary> rankSummaryFromJson(std::string_view text)
         s.communicationNs = doc.at("communication_ns").get<std::int64_t>();
         s.overlapNs = doc.at("overlap_ns").get<std::int64_t>();
         for (const auto& k : doc.at("top_kernels"))
-            s.topKernels.push_back(
-                { k.at("name").get<std::string>(), k.at("time_ns").get<std::int64_t>(), k.at("launches").get<std::int64_t>() });
+            s.topKernels.push_back({ k.at("name").get<std::string>(), k.at("time_ns").get<std::int64_t>(),
+                k.at("launches").get<std::int64_t>() });
         for (const auto& c : doc.at("collectives")) {
             if (!c.is_array() || c.size() != 5)
                 return bad("a collective is not [group, name, seq, start, end]");
@@ -112,7 +112,8 @@ Status storeRankSummaries(const std::string& path, const std::vector<RankSummary
         return header.error();
     if (header.value().walMode)
         return makeError(ErrorCode::InvalidArgument,
-            fmt::format("{}: the session is still being written (a live capture part); summarize it when it is finished",
+            fmt::format(
+                "{}: the session is still being written (a live capture part); summarize it when it is finished",
                 path));
     auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadWrite);
     if (db.hasError())

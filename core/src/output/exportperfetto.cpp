@@ -275,7 +275,8 @@ private:
         }
         std::set<std::int64_t> usedPids;
         for (const auto& p : m_in.processes) {
-            const auto pid = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : saturatingAdd(kHostPidFallbackBase, p.id);
+            const auto pid
+                = usedPids.insert(p.pid).second && p.pid > 0 ? p.pid : saturatingAdd(kHostPidFallbackBase, p.id);
             m_hostPids[p.id] = pid;
             m_writer.processName(pid, processLabel(p), 1000 + m_sortIndex++);
         }

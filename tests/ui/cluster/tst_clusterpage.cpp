@@ -103,17 +103,25 @@ private Q_SLOTS:
         auto* view = page.rankView();
         QCOMPARE(view->model()->rowCount(), 2);
         QCOMPARE(view->model()->index(0, 0).data(ui::RankTableModel::RankRole).toInt(), static_cast<int>(slow));
-        QCOMPARE(view->model()->index(0, ui::RankTableModel::LateColumn).data(ui::RankTableModel::SortRole).toLongLong(),
+        QCOMPARE(
+            view->model()->index(0, ui::RankTableModel::LateColumn).data(ui::RankTableModel::SortRole).toLongLong(),
             late[slow]);
-        QVERIFY(page.summary()->text().contains(QStringLiteral("Rank %1 makes the others wait").arg(static_cast<int>(slow))));
+        QVERIFY(page.summary()->text().contains(
+            QStringLiteral("Rank %1 makes the others wait").arg(static_cast<int>(slow))));
         // Sortable: by busy time, largest first.
         view->sortByColumn(ui::RankTableModel::BusyColumn, Qt::DescendingOrder);
         const auto busy = [&](int row) {
-            return view->model()->index(row, ui::RankTableModel::BusyColumn).data(ui::RankTableModel::SortRole).toLongLong();
+            return view->model()
+                ->index(row, ui::RankTableModel::BusyColumn)
+                .data(ui::RankTableModel::SortRole)
+                .toLongLong();
         };
         QVERIFY(busy(0) >= busy(1));
-        QCOMPARE(view->model()->index(0, ui::RankTableModel::SessionColumn).data().toString().endsWith(
-                     QStringLiteral(".ridge")),
+        QCOMPARE(view->model()
+                     ->index(0, ui::RankTableModel::SessionColumn)
+                     .data()
+                     .toString()
+                     .endsWith(QStringLiteral(".ridge")),
             true);
         testing::saveScreenshot(page, QStringLiteral("cluster-page"));
     }
