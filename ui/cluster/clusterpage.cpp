@@ -4,7 +4,7 @@
 #include "common/heatmapview.h"
 #include "common/verdictcolors.h"
 #include "ranktablemodel.h"
-#include "ridgeline/core/base/units.h"
+#include "timeline/timeticks.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -16,15 +16,6 @@
 #include <QVBoxLayout>
 
 namespace ridgeline::ui {
-
-namespace {
-
-QString duration(std::int64_t ns)
-{
-    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
-}
-
-} // namespace
 
 ClusterPage::ClusterPage(QWidget* parent)
     : QWidget(parent)
@@ -123,7 +114,7 @@ void ClusterPage::fillSummary()
             + tr("Rank %1 makes the others wait: it starts last in %2 instance(s), %3 in all after the earliest rank.")
                   .arg(slow.rank)
                   .arg(slow.instances)
-                  .arg(duration(slow.lateNs));
+                  .arg(durationText(static_cast<double>(slow.lateNs)));
     }
     if (!r.warnings.empty())
         text += QLatin1Char(' ')

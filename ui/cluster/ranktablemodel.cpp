@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ranktablemodel.h"
 
-#include "ridgeline/core/base/units.h"
+#include "common/columnheader.h"
+#include "timeline/timeticks.h"
 
 #include <QFileInfo>
 #include <QFont>
@@ -14,7 +15,7 @@ namespace {
 
 QString duration(std::int64_t ns)
 {
-    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
+    return durationText(static_cast<double>(ns));
 }
 
 QString share(std::int64_t part, std::int64_t whole)
@@ -178,8 +179,6 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
 
 QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Host"), QT_TR_NOOP("Late"),
         QT_TR_NOOP("Comm wait"), QT_TR_NOOP("Span"), QT_TR_NOOP("Busy"), QT_TR_NOOP("Idle"), QT_TR_NOOP("Compute"),
         QT_TR_NOOP("Communication"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
@@ -196,10 +195,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         QT_TR_NOOP("The kernel with the most time on this rank"),
         QT_TR_NOOP("The session file the rank came from"),
     };
-    if (role == Qt::DisplayRole)
-        return tr(kTitles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(kTips[section]);
+    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
+        return *header;
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

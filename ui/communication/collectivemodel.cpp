@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "collectivemodel.h"
 
+#include "common/columnheader.h"
 #include "common/verdictcolors.h"
 #include "ridgeline/core/base/units.h"
 
@@ -61,10 +62,9 @@ QVariant CollectiveModel::display(const core::CollectiveRow& row, int column) co
     case LinkColumn:
         if (row.link.name.empty())
             return QStringLiteral("–");
-        return row.link.bytesPerS > 0
-            ? tr("%1 %2%3").arg(text(row.link.name), text(core::formatRate(row.link.bytesPerS, "B/s")),
-                row.link.inferred ? tr(" (inferred)") : QString())
-            : text(row.link.name);
+        return row.link.bytesPerS > 0 ? tr("%1 %2%3").arg(text(row.link.name),
+                   text(core::formatRate(row.link.bytesPerS, "B/s")), row.link.inferred ? tr(" (inferred)") : QString())
+                                      : text(row.link.name);
     case BytesColumn:
         return row.bytes > 0 ? text(core::formatBytes(static_cast<double>(row.bytes))) : QStringLiteral("–");
     case CallsColumn:
@@ -148,11 +148,9 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const
 
 QVariant CollectiveModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Collective"), QT_TR_NOOP("Verdict"),
-        QT_TR_NOOP("% of link"), QT_TR_NOOP("busbw"), QT_TR_NOOP("Link"), QT_TR_NOOP("Bytes (S)"),
-        QT_TR_NOOP("Calls"), QT_TR_NOOP("Total"), QT_TR_NOOP("Average"), QT_TR_NOOP("algbw"), QT_TR_NOOP("Ranks"),
+        QT_TR_NOOP("% of link"), QT_TR_NOOP("busbw"), QT_TR_NOOP("Link"), QT_TR_NOOP("Bytes (S)"), QT_TR_NOOP("Calls"),
+        QT_TR_NOOP("Total"), QT_TR_NOOP("Average"), QT_TR_NOOP("algbw"), QT_TR_NOOP("Ranks"),
         QT_TR_NOOP("Process group"), QT_TR_NOOP("Why") };
     static const char* const kTips[ColumnCount] = {
         QT_TR_NOOP("The collective, as the trace names it"),
@@ -172,10 +170,8 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation orientation, i
         QT_TR_NOOP("The process group, when the trace names it"),
         QT_TR_NOOP("The verdict sentence: busbw against the link, the protocol, and the rank waited for"),
     };
-    if (role == Qt::DisplayRole)
-        return tr(kTitles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(kTips[section]);
+    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
+        return *header;
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

@@ -163,7 +163,8 @@ void CommunicationPage::setDocument(SessionDocumentPtr doc)
     const std::int64_t origin = m_doc && m_doc->timeline ? m_doc->timeline->extent().startNs : 0;
     m_collectives->setRows(report ? report->rows : std::vector<core::CollectiveRow> {});
     // Ranks only where an instance was seen on two of them: a lone rank has no one to wait for.
-    m_ranks->setRanks(report && !report->ranks.instances.empty() ? report->ranks.ranks : std::vector<core::RankWait> {});
+    m_ranks->setRanks(
+        report && !report->ranks.instances.empty() ? report->ranks.ranks : std::vector<core::RankWait> {});
     m_instances->setInstances(report ? report->ranks.instances : std::vector<core::CollectiveInstance> {}, origin);
     // The longest collectives first; the ranks as core orders them (the slow rank first); the most
     // skewed instances first.
@@ -230,8 +231,9 @@ void CommunicationPage::fillSummary()
                   .arg(duration(othersWait))
             + QStringLiteral("</b>");
     } else {
-        text += QLatin1Char(' ') + tr("%n instance(s) matched across ranks; every rank started each at once.", nullptr,
-                                       static_cast<int>(x.instances.size()));
+        text += QLatin1Char(' ')
+            + tr("%n instance(s) matched across ranks; every rank started each at once.", nullptr,
+                static_cast<int>(x.instances.size()));
     }
     for (const auto& w : x.warnings)
         text += QStringLiteral("<br>") + tr("Warning: %1").arg(QString::fromStdString(w).toHtmlEscaped());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "instancemodel.h"
 
+#include "common/columnheader.h"
 #include "ridgeline/core/base/units.h"
 
 #include <algorithm>
@@ -96,14 +97,16 @@ QVariant InstanceModel::data(const QModelIndex& index, int role) const
         QString tip = tr("<b>%1 #%2</b>").arg(QString::fromStdString(i.collective).toHtmlEscaped()).arg(i.index);
         for (const auto& m : i.members)
             tip += QStringLiteral("<br>")
-                + tr("rank %1: starts at %2, waits %3").arg(m.rank).arg(duration(m.startNs - m_origin), duration(m.waitNs));
+                + tr("rank %1: starts at %2, waits %3")
+                      .arg(m.rank)
+                      .arg(duration(m.startNs - m_origin), duration(m.waitNs));
         return tip;
     }
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::Alignment(
-            (index.column() == CollectiveColumn || index.column() == ProcessGroupColumn ? Qt::AlignLeft
-                                                                                       : Qt::AlignRight)
-            | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((index.column() == CollectiveColumn || index.column() == ProcessGroupColumn ? Qt::AlignLeft
+                                                                                                      : Qt::AlignRight)
+                | Qt::AlignVCenter));
     default:
         return {};
     }
@@ -111,11 +114,9 @@ QVariant InstanceModel::data(const QModelIndex& index, int role) const
 
 QVariant InstanceModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Collective"), QT_TR_NOOP("#"), QT_TR_NOOP("Start"),
-        QT_TR_NOOP("Start skew"), QT_TR_NOOP("End skew"), QT_TR_NOOP("Last rank"), QT_TR_NOOP("Ranks"),
-        QT_TR_NOOP("Process group") };
+    static const char* const kTitles[ColumnCount]
+        = { QT_TR_NOOP("Collective"), QT_TR_NOOP("#"), QT_TR_NOOP("Start"), QT_TR_NOOP("Start skew"),
+              QT_TR_NOOP("End skew"), QT_TR_NOOP("Last rank"), QT_TR_NOOP("Ranks"), QT_TR_NOOP("Process group") };
     static const char* const kTips[ColumnCount] = {
         QT_TR_NOOP("The collective of this instance"),
         QT_TR_NOOP("Seq within the process group, or the instance's order in it when the trace has no Seq"),
@@ -126,10 +127,8 @@ QVariant InstanceModel::headerData(int section, Qt::Orientation orientation, int
         QT_TR_NOOP("Ranks seen in this instance"),
         QT_TR_NOOP("The process group, when the trace names it"),
     };
-    if (role == Qt::DisplayRole)
-        return tr(kTitles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(kTips[section]);
+    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
+        return *header;
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

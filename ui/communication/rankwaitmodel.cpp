@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rankwaitmodel.h"
 
+#include "common/columnheader.h"
 #include "ridgeline/core/base/units.h"
 
 #include <QFont>
@@ -111,8 +112,6 @@ QVariant RankWaitModel::data(const QModelIndex& index, int role) const
 
 QVariant RankWaitModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Last arrivals"),
         QT_TR_NOOP("Waited"), QT_TR_NOOP("Wait per instance"), QT_TR_NOOP("Instances") };
     static const char* const kTips[ColumnCount] = {
@@ -122,10 +121,8 @@ QVariant RankWaitModel::headerData(int section, Qt::Orientation orientation, int
         QT_TR_NOOP("Waited / instances"),
         QT_TR_NOOP("Collective instances matched across ranks that this rank took part in"),
     };
-    if (role == Qt::DisplayRole)
-        return tr(kTitles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(kTips[section]);
+    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
+        return *header;
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 
