@@ -45,8 +45,8 @@ Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan
         ops.m_verdictOf[k.id] = analyzeKernel(facts.value().factsFor(k)).verdict;
 
     if (scan.launches) {
-        // A narrow scan: the calls' names and threads are not needed (a whole ApiCall each took a
-        // merged 256-rank session's report from 110 to 210 MB).
+        // A narrow scan: the calls' names and threads are not needed (whole ApiCall rows took the
+        // report of a merged 256-rank session from 146 to 208 MiB).
         RIDGELINE_TRY(reader.forEachApiCallSpan([&](const SessionReader::CallSpan& c) {
             ops.m_launches.push_back({ c.processId, c.correlationId, c.startNs, c.endNs });
         }));
