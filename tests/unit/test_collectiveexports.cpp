@@ -10,11 +10,12 @@
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
+#include "tracejson.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -28,18 +29,6 @@ using ridgeline::testing::TempDir;
 using ridgeline::testing::testDataPath;
 
 namespace {
-
-std::int64_t ns(const nlohmann::json& micros)
-{
-    if (micros.is_number_integer())
-        return micros.get<std::int64_t>() * 1000;
-    return std::llround(micros.get<double>() * 1000.0);
-}
-
-bool isNccl(const nlohmann::json& ev)
-{
-    return ev.value("cat", "") == "kernel" && ev.value("name", "").rfind("ncclKernel", 0) == 0;
-}
 
 std::int64_t sqlCount(const std::string& path, const std::string& sql)
 {
@@ -66,8 +55,8 @@ std::vector<std::vector<std::int64_t>> ncclStarts()
     for (int r = 0; r < 2; ++r) {
         const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(testDataPath(r == 0 ? kRank0 : kRank1)));
         for (const auto& ev : doc["traceEvents"]) {
-            if (isNccl(ev))
-                starts[static_cast<std::size_t>(r)].push_back(ns(ev["ts"]));
+            if (ridgeline::testing::isNcclKernelEvent(ev))
+                starts[static_cast<std::size_t>(r)].push_back(ridgeline::testing::microsToNs(ev["ts"]));
         }
         std::sort(starts[static_cast<std::size_t>(r)].begin(), starts[static_cast<std::size_t>(r)].end());
     }
@@ -114,8 +103,9 @@ TEST(CollectiveExports, HtmlReportNamesTheRankThatMakesTheOthersWait)
         std::string::npos);
     // The other rank's wait, as the table shows it.
     const int other = 1 - slow;
-    const std::string row = fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\">{} of {}</td><td class=\"num\">{}</td>",
-        other, last[other], starts[0].size(), core::formatDuration(static_cast<double>(wait[other])));
+    const std::string row
+        = fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\">{} of {}</td><td class=\"num\">{}</td>", other,
+            last[other], starts[0].size(), core::formatDuration(static_cast<double>(wait[other])));
     EXPECT_NE(html.find(row), std::string::npos) << row;
     // SendRecv without arguments: one row, sizes missing.
     EXPECT_NE(html.find("message sizes missing"), std::string::npos);
@@ -137,8 +127,9 @@ TEST(CollectiveExports, HtmlReportGivesBusBandwidthAgainstTheLink)
         ridgeline::testing::gunzipFile(testDataPath("kineto/nccl_parser_config/nccl_data.json.gz")));
     std::set<std::pair<std::string, std::int64_t>> groups;
     for (const auto& ev : doc["traceEvents"]) {
-        if (isNccl(ev))
-            groups.insert({ ev["args"]["Collective name"].get<std::string>(), ev["args"]["In msg nelems"].get<std::int64_t>() });
+        if (ridgeline::testing::isNcclKernelEvent(ev))
+            groups.insert(
+                { ev["args"]["Collective name"].get<std::string>(), ev["args"]["In msg nelems"].get<std::int64_t>() });
     }
     std::size_t rows = 0, links = 0;
     for (auto at = section.find("<tr><td>"); at != std::string::npos; at = section.find("<tr><td>", at + 1))
@@ -175,7 +166,8 @@ TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
             }
         }
         if (e["cat"] == "correlation")
-            (e["ph"] == "s" ? launches[e["id"].get<std::int64_t>()].first : launches[e["id"].get<std::int64_t>()].second)
+            (e["ph"] == "s" ? launches[e["id"].get<std::int64_t>()].first
+                            : launches[e["id"].get<std::int64_t>()].second)
                 = e["pid"].get<std::int64_t>();
     }
     ASSERT_EQ(rankOfPid.size(), 2u);
@@ -212,7 +204,8 @@ TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
         ASSERT_TRUE(sRank != rankOfPid.end() && fRank != rankOfPid.end());
         EXPECT_NE(sRank->second, fRank->second);
         lastOnRank1 += fRank->second == 1;
-        skews.emplace_back(s["ts"].get<double>(), std::llround((f["ts"].get<double>() - s["ts"].get<double>()) * 1000.0));
+        skews.emplace_back(
+            s["ts"].get<double>(), std::llround((f["ts"].get<double>() - s["ts"].get<double>()) * 1000.0));
     }
     // Independently: the instances in which rank 1 starts last (on a tie the order is by rank), and
     // each instance's start skew, in time order.

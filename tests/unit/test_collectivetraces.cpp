@@ -7,6 +7,7 @@
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
+#include "tracejson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,19 +22,6 @@ using ridgeline::testing::TempDir;
 using ridgeline::testing::testDataPath;
 
 namespace {
-
-// A JSON time in µs as ns, exact for integers (epoch µs exceed a double's 53 bits once in ns).
-std::int64_t ns(const nlohmann::json& micros)
-{
-    if (micros.is_number_integer())
-        return micros.get<std::int64_t>() * 1000;
-    return std::llround(micros.get<double>() * 1000.0);
-}
-
-bool isNccl(const nlohmann::json& ev)
-{
-    return ev.value("cat", "") == "kernel" && ev.value("name", "").rfind("ncclKernel", 0) == 0;
-}
 
 core::CollectiveReport reportOf(const std::vector<std::string>& sessions)
 {
@@ -66,7 +54,7 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
     ASSERT_EQ(n, 2);
     std::map<std::pair<std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> expected;
     for (const auto& ev : doc["traceEvents"]) {
-        if (!isNccl(ev))
+        if (!ridgeline::testing::isNcclKernelEvent(ev))
             continue;
         const auto& a = ev["args"];
         const std::int64_t size = a["dtype"] == "Float" ? 4 : a["dtype"] == "Long" ? 8 : 0;
@@ -75,7 +63,7 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
         const std::int64_t bytes = a["In msg nelems"].get<std::int64_t>() * size;
         auto& e = expected[{ a["Collective name"].get<std::string>(), bytes }];
         e.first += 1;
-        e.second += ns(ev["dur"]); // the importer's end = start + duration
+        e.second += ridgeline::testing::microsToNs(ev["dur"]); // the importer's end = start + duration
     }
     ASSERT_GT(expected.size(), 2u);
 
@@ -146,8 +134,8 @@ TEST(CollectiveTraces, PerRankWaitOfTheTwoRankPair)
     for (int r = 0; r < 2; ++r) {
         const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(paths[r]));
         for (const auto& ev : doc["traceEvents"]) {
-            if (isNccl(ev))
-                starts[static_cast<std::size_t>(r)].push_back(ns(ev["ts"]));
+            if (ridgeline::testing::isNcclKernelEvent(ev))
+                starts[static_cast<std::size_t>(r)].push_back(ridgeline::testing::microsToNs(ev["ts"]));
         }
         std::sort(starts[static_cast<std::size_t>(r)].begin(), starts[static_cast<std::size_t>(r)].end());
     }

@@ -12,6 +12,7 @@
 #include "ridgeline/core/timeline/timelinecollectives.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "testutil.h"
+#include "tracejson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,26 +26,15 @@ using ridgeline::testing::testDataPath;
 
 namespace {
 
-std::int64_t ns(const nlohmann::json& micros)
-{
-    if (micros.is_number_integer())
-        return micros.get<std::int64_t>() * 1000;
-    return std::llround(micros.get<double>() * 1000.0);
-}
-
-bool isNccl(const nlohmann::json& ev)
-{
-    return ev.value("cat", "") == "kernel" && ev.value("name", "").rfind("ncclKernel", 0) == 0;
-}
-
 // [start, end) of every NCCL kernel of a trace, as the importer reads them (end = ts + dur).
 std::vector<core::TimeInterval> ncclIntervals(const std::string& path)
 {
     std::vector<core::TimeInterval> out;
     const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
     for (const auto& ev : doc["traceEvents"]) {
-        if (isNccl(ev))
-            out.push_back({ ns(ev["ts"]), ns(ev["ts"]) + ns(ev["dur"]) });
+        if (ridgeline::testing::isNcclKernelEvent(ev))
+            out.push_back({ ridgeline::testing::microsToNs(ev["ts"]),
+                ridgeline::testing::microsToNs(ev["ts"]) + ridgeline::testing::microsToNs(ev["dur"]) });
     }
     return out;
 }
@@ -182,13 +172,13 @@ TEST(CollectiveViews, ChartPlacesEachCollectiveByItsBusBandwidthUnderTheLink)
     const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
     std::map<std::pair<std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> calls; // -> calls, ns
     for (const auto& ev : doc["traceEvents"]) {
-        if (!isNccl(ev))
+        if (!ridgeline::testing::isNcclKernelEvent(ev))
             continue;
         const auto& a = ev["args"];
         const std::int64_t size = a["dtype"] == "Float" ? 4 : 8;
         auto& c = calls[{ a["Collective name"].get<std::string>(), a["In msg nelems"].get<std::int64_t>() * size }];
         c.first += 1;
-        c.second += ns(ev["dur"]);
+        c.second += ridgeline::testing::microsToNs(ev["dur"]);
     }
     const auto report = reportOf(dir.file("s.ridge"));
     const auto chart = core::buildCollectiveChart(report.rows);
@@ -198,7 +188,8 @@ TEST(CollectiveViews, ChartPlacesEachCollectiveByItsBusBandwidthUnderTheLink)
     for (const auto& p : chart.points) {
         const auto it = calls.find({ p.collective, static_cast<std::int64_t>(p.bytes) });
         ASSERT_NE(it, calls.end()) << p.collective << " " << p.bytes;
-        const double busbw = p.bytes * static_cast<double>(it->second.first) / (static_cast<double>(it->second.second) / 1e9);
+        const double busbw
+            = p.bytes * static_cast<double>(it->second.first) / (static_cast<double>(it->second.second) / 1e9);
         EXPECT_NEAR(p.busBytesPerS, busbw, busbw * 1e-9);
         EXPECT_EQ(p.link, "NVLink");
         ASSERT_TRUE(p.pctOfLink.has_value());

@@ -5,6 +5,7 @@
 // come from the real traces read with zlib + nlohmann::json and linked by brute force
 // (kinetobrute.h), never from core's own index.
 #include "kinetobrute.h"
+#include "operatortrace.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/output/sessionoperators.h"
@@ -191,20 +192,7 @@ TEST(OperatorViews, GroupsByOperatorMatchBruteForce)
 // thread without operators. The stack's texts come back from only the chunks that hold them.
 TEST(OperatorViews, StackModulesAndTextsOnASyntheticTrace)
 {
-    const char* trace = R"({"traceEvents": [
-  {"ph":"X","cat":"python_function","name":"nn.Module: Net_0","pid":1,"tid":1,"ts":100,"dur":100},
-  {"ph":"X","cat":"python_function","name":"nn.Module: Linear_0","pid":1,"tid":1,"ts":101,"dur":40},
-  {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":102,"dur":30,
-   "args":{"External id":11,"Input Dims":[[8, 4], [2, 4]],"Input type":["float", "float"],"Call stack":"model.py(3): forward;train.py(9): step"}},
-  {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":103,"dur":20,"args":{"External id":12,"Sequence number":5}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":104,"dur":5,"args":{"correlation":7,"External id":12}},
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":150,"dur":30,"args":{"External id":13,"Module Hierarchy":"top.Net.fc2"}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":151,"dur":5,"args":{"correlation":8,"External id":13}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":2,"ts":160,"dur":5,"args":{"correlation":9}},
-  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":110,"dur":10,"args":{"correlation":7,"device":0,"stream":7}},
-  {"ph":"X","cat":"kernel","name":"gemm2","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":8,"device":0,"stream":7}},
-  {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","pid":0,"tid":8,"ts":170,"dur":5,"args":{"correlation":9,"device":0,"stream":8}}
-]})";
+    const char* trace = ridgeline::testing::kSyntheticOperatorTrace;
     TempDir dir;
     const auto path = dir.file("synthetic.json");
     std::ofstream(path) << trace;
@@ -225,8 +213,8 @@ TEST(OperatorViews, StackModulesAndTextsOnASyntheticTrace)
     std::vector<std::string> names;
     for (const auto op : lookup.stack(gemm.innermost))
         names.emplace_back(lookup.name(op));
-    EXPECT_EQ(names,
-        (std::vector<std::string> { "aten::addmm", "aten::linear", "nn.Module: Linear_0", "nn.Module: Net_0" }));
+    EXPECT_EQ(
+        names, (std::vector<std::string> { "aten::addmm", "aten::linear", "nn.Module: Linear_0", "nn.Module: Net_0" }));
     EXPECT_EQ(lookup.name(gemm.outermost), "aten::linear"); // the top-level cpu_op
     EXPECT_EQ(lookup.module(gemm.innermost), "Net_0.Linear_0");
     EXPECT_FALSE(lookup.isCpuOp(lookup.stack(gemm.innermost).back()));
@@ -262,8 +250,9 @@ TEST(OperatorViews, StackModulesAndTextsOnASyntheticTrace)
     std::map<std::string, std::int64_t> byModule;
     for (const auto& g : ops.byModule.groups)
         byModule[g.row.name] = g.row.gpuTimeNs;
-    EXPECT_EQ(byModule, (std::map<std::string, std::int64_t> { { "Net_0.Linear_0", 10'000 }, { "top.Net.fc2", 20'000 },
-                            { core::kUnattributedGroupName, 5'000 } }));
+    EXPECT_EQ(byModule,
+        (std::map<std::string, std::int64_t> {
+            { "Net_0.Linear_0", 10'000 }, { "top.Net.fc2", 20'000 }, { core::kUnattributedGroupName, 5'000 } }));
     // The kernel's main group and where it sits.
     const auto main = ops.byOperator.mainGroupOf(kernels.value()[0].nameId, kernels.value()[0].deviceId);
     ASSERT_TRUE(main.has_value());

@@ -14,6 +14,7 @@
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "testutil.h"
+#include "tracejson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -39,14 +40,6 @@ std::vector<core::RankSummary> summariesOf(const std::string& path)
     auto made = core::summarizeRanks(reader.value());
     EXPECT_TRUE(made.ok()) << made.error().message;
     return std::move(made).value();
-}
-
-// A JSON time in µs as ns, exact for integers.
-std::int64_t ns(const nlohmann::json& micros)
-{
-    if (micros.is_number_integer())
-        return micros.get<std::int64_t>() * 1000;
-    return std::llround(micros.get<double>() * 1000.0);
 }
 
 // The trace's text with rank `rank` and every "ts" moved by `offsetUs`: what make_ranks.py does.
@@ -153,9 +146,9 @@ TEST(RankSummaries, OfTheRealPairMatchTheTimelineAndTheTraces)
             if (ev.value("cat", "") != "kernel" || !ev.contains("dur"))
                 continue;
             auto& k = byName[core::shortKernelName(ev["name"].get<std::string>())];
-            k.first += ns(ev["dur"]);
+            k.first += ridgeline::testing::microsToNs(ev["dur"]);
             ++k.second;
-            collectives += ev["name"].get<std::string>().rfind("ncclKernel", 0) == 0 ? 1U : 0U;
+            collectives += ridgeline::testing::isNcclKernelEvent(ev) ? 1U : 0U;
         }
         std::vector<std::pair<std::int64_t, std::string>> ranked;
         for (const auto& [name, k] : byName)

@@ -5,6 +5,7 @@
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "session/documentreader.h"
 #include "testutil.h"
+#include "tracejson.h"
 
 #include <QDir>
 #include <QPixmap>
@@ -34,8 +35,7 @@ ui::SessionDocumentPtr imported(const std::vector<std::string>& traces, const st
 
 ui::SessionDocumentPtr twoRankDocument(const TempDir& dir)
 {
-    return imported(
-        { "kineto/trace_filter/sampled_rank-0.json.gz", "kineto/trace_filter/sampled_rank-1.json.gz" },
+    return imported({ "kineto/trace_filter/sampled_rank-0.json.gz", "kineto/trace_filter/sampled_rank-1.json.gz" },
         dir.file("two-ranks.ridge"));
 }
 
@@ -48,14 +48,11 @@ std::vector<std::vector<std::int64_t>> twoRankNcclStarts()
 {
     std::vector<std::vector<std::int64_t>> starts(2);
     for (int r = 0; r < 2; ++r) {
-        const auto doc = nlohmann::json::parse(gunzipFile(
-            testDataPath(r == 0 ? "kineto/trace_filter/sampled_rank-0.json.gz" : "kineto/trace_filter/sampled_rank-1.json.gz")));
+        const auto doc = nlohmann::json::parse(gunzipFile(testDataPath(
+            r == 0 ? "kineto/trace_filter/sampled_rank-0.json.gz" : "kineto/trace_filter/sampled_rank-1.json.gz")));
         for (const auto& ev : doc["traceEvents"]) {
-            if (ev.value("cat", "") != "kernel" || ev.value("name", "").rfind("ncclKernel", 0) != 0)
-                continue;
-            const auto& ts = ev["ts"];
-            starts[static_cast<std::size_t>(r)].push_back(
-                ts.is_number_integer() ? ts.get<std::int64_t>() * 1000 : std::llround(ts.get<double>() * 1000.0));
+            if (ridgeline::testing::isNcclKernelEvent(ev))
+                starts[static_cast<std::size_t>(r)].push_back(ridgeline::testing::microsToNs(ev["ts"]));
         }
         std::sort(starts[static_cast<std::size_t>(r)].begin(), starts[static_cast<std::size_t>(r)].end());
     }
