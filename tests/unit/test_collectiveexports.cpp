@@ -155,19 +155,19 @@ TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
     std::map<std::int64_t, int> rankOfPid;
     std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> launches; // id -> (host pid, GPU pid)
     for (const auto& e : doc["traceEvents"]) {
-        if (e["ph"] == "X" && e["cat"] == "kernel")
+        if (e.value("ph", "") == "X" && e.value("cat", "") == "kernel")
             slices[{ e["pid"].get<std::int64_t>(), e["tid"].get<std::int64_t>(), e["ts"].get<double>() }]
                 = e["name"].get<std::string>();
-        if (e["ph"] == "M" && e["name"] == "process_name") {
+        if (e.value("ph", "") == "M" && e.value("name", "") == "process_name") {
             const auto name = e["args"]["name"].get<std::string>();
             for (int r = 0; r < 2; ++r) {
                 if (name.find(fmt::format("[rank {}]", r)) != std::string::npos)
                     rankOfPid[e["pid"].get<std::int64_t>()] = r;
             }
         }
-        if (e["cat"] == "correlation")
-            (e["ph"] == "s" ? launches[e["id"].get<std::int64_t>()].first
-                            : launches[e["id"].get<std::int64_t>()].second)
+        if (e.value("cat", "") == "correlation")
+            (e.value("ph", "") == "s" ? launches[e["id"].get<std::int64_t>()].first
+                                      : launches[e["id"].get<std::int64_t>()].second)
                 = e["pid"].get<std::int64_t>();
     }
     ASSERT_EQ(rankOfPid.size(), 2u);
@@ -177,7 +177,8 @@ TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
     }
     std::map<std::int64_t, std::vector<nlohmann::json>> flows; // id -> its events
     for (const auto& e : doc["traceEvents"]) {
-        if ((e["ph"] == "s" || e["ph"] == "t" || e["ph"] == "f") && e["cat"] == "collective")
+        if ((e.value("ph", "") == "s" || e.value("ph", "") == "t" || e.value("ph", "") == "f")
+            && e.value("cat", "") == "collective")
             flows[e["id"].get<std::int64_t>()].push_back(e);
     }
     ASSERT_EQ(flows.size(), starts[0].size()); // one per instance
