@@ -2,14 +2,13 @@
 #include "heatmapview.h"
 
 #include "timeline/timeticks.h"
+#include "tooltip.h"
 #include "verdictcolors.h"
 
 #include <QFontMetrics>
-#include <QHelpEvent>
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -271,15 +270,9 @@ void HeatMapView::mousePressEvent(QMouseEvent* event)
 
 bool HeatMapView::event(QEvent* event)
 {
-    if (event->type() != QEvent::ToolTip)
-        return QWidget::event(event);
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(help->globalPos(), text, this);
-    return true;
+    if (showToolTip(event, this, [this](QPoint pos) { return toolTipAt(pos); }))
+        return true;
+    return QWidget::event(event);
 }
 
 } // namespace ridgeline::ui

@@ -2,6 +2,7 @@
 #include "kernelpage.h"
 
 #include "common/selectionmodel.h"
+#include "common/selectrow.h"
 #include "kernelfilterproxy.h"
 #include "kernelmodel.h"
 #include "launchmodel.h"
@@ -37,7 +38,7 @@ core::ReportGrouping reportGrouping(KernelGrouping grouping)
 {
     return grouping == KernelGrouping::ByModule ? core::ReportGrouping::Module : core::ReportGrouping::Op;
 }
-}
+} // namespace
 
 KernelPage::KernelPage(QWidget* parent)
     : QWidget(parent)
@@ -304,13 +305,7 @@ void KernelPage::followSelection(const KernelSelection& selection, const QObject
     const QModelIndex index
         = sourceRow < 0 ? QModelIndex() : proxy->mapFromSource(proxy->sourceModel()->index(sourceRow, 0));
     m_syncing = true;
-    if (index.isValid()) {
-        table->selectionModel()->setCurrentIndex(
-            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        table->scrollTo(index);
-    } else {
-        table->selectionModel()->clear();
-    }
+    selectRow(table, index);
     m_syncing = false;
 }
 

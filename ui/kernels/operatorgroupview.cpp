@@ -2,6 +2,7 @@
 #include "operatorgroupview.h"
 
 #include "common/selectionmodel.h"
+#include "common/selectrow.h"
 #include "kernelfilterbar.h"
 #include "kernelrowsource.h"
 #include "operatortreemodel.h"
@@ -136,14 +137,9 @@ void OperatorGroupView::followSelection(const KernelSelection& selection, const 
         ? QModelIndex()
         : m_proxy->mapFromSource(m_model->indexOfKernel(selection.nameId, selection.deviceId));
     m_syncing = true;
-    if (index.isValid()) {
+    if (index.isValid())
         m_view->expand(index.parent());
-        m_view->selectionModel()->setCurrentIndex(
-            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        m_view->scrollTo(index);
-    } else {
-        m_view->selectionModel()->clear();
-    }
+    selectRow(m_view, index);
     m_syncing = false;
 }
 

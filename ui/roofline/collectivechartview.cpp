@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "collectivechartview.h"
 
+#include "common/tooltip.h"
+#include "logaxis.h"
 #include "ridgeline/core/base/units.h"
 
-#include <QHelpEvent>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QToolTip>
 #include <cmath>
 #include <map>
 
@@ -38,14 +38,8 @@ CollectiveChartView::CollectiveChartView(QWidget* parent)
     c->setAnimationOptions(QChart::NoAnimation);
     c->legend()->setAlignment(Qt::AlignRight);
     c->setTitle(tr("Collectives: bus bandwidth against the link"));
-    m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%.0e"));
-    m_x->setTitleText(tr("Message size S (bytes)"));
-    m_y->setBase(10);
-    m_y->setLabelFormat(QStringLiteral("%.0e"));
-    m_y->setTitleText(tr("Bus bandwidth (B/s)"));
-    c->addAxis(m_x, Qt::AlignBottom);
-    c->addAxis(m_y, Qt::AlignLeft);
+    addLogAxis(c, m_x, Qt::AlignBottom, QStringLiteral("%.0e"), tr("Message size S (bytes)"));
+    addLogAxis(c, m_y, Qt::AlignLeft, QStringLiteral("%.0e"), tr("Bus bandwidth (B/s)"));
     setMinimumHeight(300);
     rebuild();
 }
@@ -72,8 +66,8 @@ void CollectiveChartView::rebuild()
     c->removeAllSeries();
     m_points.clear();
     m_roofs.clear();
-    m_chart = m_doc && m_doc->collectives ? core::buildCollectiveChart(m_doc->collectives->rows)
-                                          : core::CollectiveChart {};
+    m_chart
+        = m_doc && m_doc->collectives ? core::buildCollectiveChart(m_doc->collectives->rows) : core::CollectiveChart {};
     const auto& a = m_chart.axes;
     m_x->setRange(a.xMin(), a.xMax());
     m_y->setRange(a.yMin(), a.yMax());
@@ -158,15 +152,9 @@ QString CollectiveChartView::toolTipAt(QPoint viewPos) const
 
 bool CollectiveChartView::viewportEvent(QEvent* event)
 {
-    if (event->type() != QEvent::ToolTip)
-        return QChartView::viewportEvent(event);
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(help->globalPos(), text, viewport());
-    return true;
+    if (showToolTip(event, viewport(), [this](QPoint pos) { return toolTipAt(pos); }))
+        return true;
+    return QChartView::viewportEvent(event);
 }
 
 } // namespace ridgeline::ui

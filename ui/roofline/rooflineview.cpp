@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "rooflineview.h"
 
+#include "common/tooltip.h"
 #include "common/verdictcolors.h"
+#include "logaxis.h"
 #include "ridgeline/core/base/units.h"
 #include "rooflineceilings.h"
 #include "rooflineemptynote.h"
 #include "rooflinepointsitem.h"
 
-#include <QHelpEvent>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLogValueAxis>
@@ -15,7 +16,6 @@
 #include <QRubberBand>
 #include <QScatterSeries>
 #include <QSvgGenerator>
-#include <QToolTip>
 #include <cmath>
 
 namespace ridgeline::ui {
@@ -58,14 +58,9 @@ RooflineView::RooflineView(SelectionModel* selection, QWidget* parent)
     c->setAnimationOptions(QChart::NoAnimation);
     c->legend()->setAlignment(Qt::AlignBottom);
     c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%g"));
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte of the memory level)"));
-    m_y->setBase(10);
-    m_y->setLabelFormat(QStringLiteral("%.0e"));
-    m_y->setTitleText(tr("Performance (FLOP/s)"));
-    c->addAxis(m_x, Qt::AlignBottom);
-    c->addAxis(m_y, Qt::AlignLeft);
+    addLogAxis(
+        c, m_x, Qt::AlignBottom, QStringLiteral("%g"), tr("Arithmetic intensity (FLOP per byte of the memory level)"));
+    addLogAxis(c, m_y, Qt::AlignLeft, QStringLiteral("%.0e"), tr("Performance (FLOP/s)"));
     m_ceilings = std::make_unique<RooflineCeilings>(c, m_x, m_y);
     m_points = new RooflinePointsItem(c);
     m_points->setZValue(10);
@@ -269,10 +264,10 @@ void RooflineView::rebuildPoints()
     const bool operators = byOperator();
     for (const auto& p : m_chart.points) {
         const auto& row = m_doc->report.kernels[p.kernel];
-        markers.push_back({ QPointF(p.intensity, p.flopsPerS),
-            static_cast<float>(core::rooflinePointRadius(p.timeShare)),
-            operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
-            shapeOf(p.level) });
+        markers.push_back(
+            { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
+                operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
+                shapeOf(p.level) });
     }
     QList<QColor> palette;
     if (operators)
@@ -388,15 +383,8 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
 
 bool RooflineView::viewportEvent(QEvent* event)
 {
-    if (event->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(event);
-        const QString tip = toolTipAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, viewport());
+    if (showToolTip(event, viewport(), [this](QPoint pos) { return toolTipAt(pos); }))
         return true;
-    }
     return QChartView::viewportEvent(event);
 }
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include "common/tooltip.h"
 #include "timeticks.h"
 
 #include <QCursor>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -309,8 +308,8 @@ void TimelineView::paintEvent(QPaintEvent*)
     if (!m_instance.empty()) {
         const QRect timeArea(m_labelWidth, TimelinePainter::kRulerHeight, timeAreaWidth(),
             viewport()->height() - TimelinePainter::kRulerHeight);
-        m_instance.paint(p, timeArea, TimelinePainter::kRulerHeight - verticalScrollBar()->value(), m_window, m_layout,
-            palette());
+        m_instance.paint(
+            p, timeArea, TimelinePainter::kRulerHeight - verticalScrollBar()->value(), m_window, m_layout, palette());
     }
 }
 
@@ -448,15 +447,9 @@ void TimelineView::leaveEvent(QEvent* event)
 
 bool TimelineView::viewportEvent(QEvent* event)
 {
-    if (event->type() != QEvent::ToolTip)
-        return QAbstractScrollArea::viewportEvent(event);
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = toolTipAt(help->pos());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(help->globalPos(), text, viewport());
-    return true;
+    if (showToolTip(event, viewport(), [this](QPoint pos) { return toolTipAt(pos); }))
+        return true;
+    return QAbstractScrollArea::viewportEvent(event);
 }
 
 } // namespace ridgeline::ui
