@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ranktablemodel.h"
 
-#include "common/columnheader.h"
 #include "timeline/timeticks.h"
 
 #include <QFileInfo>
 #include <QFont>
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace ridgeline::ui {
 
@@ -29,7 +29,7 @@ QString share(std::int64_t part, std::int64_t whole)
 } // namespace
 
 RankTableModel::RankTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(kTitles, kTips, parent)
 { }
 
 void RankTableModel::setReport(const core::ClusterReport* report)
@@ -60,16 +60,6 @@ int RankTableModel::rowOfRank(int rank) const
             return static_cast<int>(i);
     }
     return -1;
-}
-
-int RankTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int RankTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant RankTableModel::display(const Row& row, int column) const
@@ -136,11 +126,8 @@ QVariant RankTableModel::sortKey(const Row& row, int column) const
     }
 }
 
-QVariant RankTableModel::data(const QModelIndex& index, int role) const
+QVariant RankTableModel::rowData(const Row& row, const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& row = m_rows[static_cast<std::size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:
         return display(row, index.column());
@@ -177,27 +164,22 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Host"), QT_TR_NOOP("Late"),
-        QT_TR_NOOP("Comm wait"), QT_TR_NOOP("Span"), QT_TR_NOOP("Busy"), QT_TR_NOOP("Idle"), QT_TR_NOOP("Compute"),
-        QT_TR_NOOP("Communication"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
-    static const char* const kTips[ColumnCount] = {
-        QT_TR_NOOP("The ranks that make the others wait come first, worst first"),
-        QT_TR_NOOP("The host the rank ran on"),
-        QT_TR_NOOP("Where this rank started a collective instance last: how long after the earliest rank, summed"),
-        QT_TR_NOOP("Time this rank waited in collectives for later ranks"),
-        QT_TR_NOOP("First GPU op start to last GPU op end, summed over the rank's GPUs"),
-        QT_TR_NOOP("Time some op ran on the rank's GPUs (share of the span)"),
-        QT_TR_NOOP("Span - busy"),
-        QT_TR_NOOP("Time compute kernels ran"),
-        QT_TR_NOOP("Time collectives ran"),
-        QT_TR_NOOP("The kernel with the most time on this rank"),
-        QT_TR_NOOP("The session file the rank came from"),
-    };
-    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
-        return *header;
-    return QAbstractTableModel::headerData(section, orientation, role);
-}
+// QT_TR_NOOP: RowTableModel translates them in this class's context.
+const char* const RankTableModel::kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Host"), QT_TR_NOOP("Late"),
+    QT_TR_NOOP("Comm wait"), QT_TR_NOOP("Span"), QT_TR_NOOP("Busy"), QT_TR_NOOP("Idle"), QT_TR_NOOP("Compute"),
+    QT_TR_NOOP("Communication"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
+const char* const RankTableModel::kTips[ColumnCount] = {
+    QT_TR_NOOP("The ranks that make the others wait come first, worst first"),
+    QT_TR_NOOP("The host the rank ran on"),
+    QT_TR_NOOP("Where this rank started a collective instance last: how long after the earliest rank, summed"),
+    QT_TR_NOOP("Time this rank waited in collectives for later ranks"),
+    QT_TR_NOOP("First GPU op start to last GPU op end, summed over the rank's GPUs"),
+    QT_TR_NOOP("Time some op ran on the rank's GPUs (share of the span)"),
+    QT_TR_NOOP("Span - busy"),
+    QT_TR_NOOP("Time compute kernels ran"),
+    QT_TR_NOOP("Time collectives ran"),
+    QT_TR_NOOP("The kernel with the most time on this rank"),
+    QT_TR_NOOP("The session file the rank came from"),
+};
 
 } // namespace ridgeline::ui

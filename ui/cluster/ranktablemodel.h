@@ -4,15 +4,19 @@
 // kernel and its session. The slow ranks (core::SlowRank) come first, worst first.
 #pragma once
 
+#include "common/rowtablemodel.h"
 #include "ridgeline/core/cluster/clusterreport.h"
-
-#include <QAbstractTableModel>
-#include <map>
-#include <vector>
 
 namespace ridgeline::ui {
 
-class RankTableModel final : public QAbstractTableModel {
+// A row of the rank table: a rank of the report and, where it arrived last, its place among the slow ranks.
+struct RankTableRow {
+    const core::RankRow* rank;
+    const core::SlowRank* slow; // null: the rank never arrived last
+    int slowOrder; // its place among the slow ranks; large when none
+};
+
+class RankTableModel final : public RowTableModel<RankTableRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -37,21 +41,14 @@ public:
     // Row of rank `rank`, -1 when it has none.
     int rowOfRank(int rank) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
-    struct Row {
-        const core::RankRow* rank;
-        const core::SlowRank* slow; // null: the rank never arrived last
-        int slowOrder; // its place among the slow ranks; large when none
-    };
+    using Row = RankTableRow;
+    static const char* const kTitles[ColumnCount];
+    static const char* const kTips[ColumnCount];
+
+    QVariant rowData(const Row& row, const QModelIndex& index, int role) const override;
     QVariant display(const Row& row, int column) const;
     QVariant sortKey(const Row& row, int column) const;
-
-    std::vector<Row> m_rows;
 };
 
 } // namespace ridgeline::ui

@@ -10,8 +10,8 @@
 
 namespace ridgeline::ui {
 
-// The title (DisplayRole) or tooltip (ToolTipRole) of column `section`; nullopt for anything else,
-// which the model hands to QAbstractTableModel::headerData.
+// The title (DisplayRole) or tooltip (ToolTipRole) of column `section`; nullopt for anything else
+// (a null tip: the column has no tooltip), which the model hands to QAbstractTableModel::headerData.
 inline std::optional<QVariant> columnHeader(const char* context, std::span<const char* const> titles,
     std::span<const char* const> tips, int section, Qt::Orientation orientation, int role)
 {
@@ -20,7 +20,7 @@ inline std::optional<QVariant> columnHeader(const char* context, std::span<const
     const auto column = static_cast<std::size_t>(section);
     if (role == Qt::DisplayRole)
         return QCoreApplication::translate(context, titles[column]);
-    if (role == Qt::ToolTipRole && column < tips.size())
+    if (role == Qt::ToolTipRole && column < tips.size() && tips[column] != nullptr)
         return QCoreApplication::translate(context, tips[column]);
     return std::nullopt;
 }

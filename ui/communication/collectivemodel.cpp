@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "collectivemodel.h"
 
-#include "common/columnheader.h"
 #include "common/verdictcolors.h"
 #include "ridgeline/core/base/units.h"
 
@@ -27,25 +26,8 @@ double averageNs(const core::CollectiveRow& row)
 } // namespace
 
 CollectiveModel::CollectiveModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(kTitles, kTips, parent)
 { }
-
-void CollectiveModel::setRows(std::vector<core::CollectiveRow> rows)
-{
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
-}
-
-int CollectiveModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int CollectiveModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
 
 QVariant CollectiveModel::display(const core::CollectiveRow& row, int column) const
 {
@@ -112,11 +94,8 @@ QVariant CollectiveModel::sortKey(const core::CollectiveRow& row, int column) co
     }
 }
 
-QVariant CollectiveModel::data(const QModelIndex& index, int role) const
+QVariant CollectiveModel::rowData(const core::CollectiveRow& row, const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& row = m_rows[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
@@ -146,33 +125,28 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant CollectiveModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Collective"), QT_TR_NOOP("Verdict"),
-        QT_TR_NOOP("% of link"), QT_TR_NOOP("busbw"), QT_TR_NOOP("Link"), QT_TR_NOOP("Bytes (S)"), QT_TR_NOOP("Calls"),
-        QT_TR_NOOP("Total"), QT_TR_NOOP("Average"), QT_TR_NOOP("algbw"), QT_TR_NOOP("Ranks"),
-        QT_TR_NOOP("Process group"), QT_TR_NOOP("Why") };
-    static const char* const kTips[ColumnCount] = {
-        QT_TR_NOOP("The collective, as the trace names it"),
-        QT_TR_NOOP("communication-bound at 60 % or more of the link; otherwise not bandwidth-bound"),
-        QT_TR_NOOP("busbw as a share of the link's ceiling, one direction"),
-        QT_TR_NOOP("Bus bandwidth (nccl-tests): algbw x 2(n-1)/n for AllReduce, x (n-1)/n for AllGather, "
-                   "ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and point-to-point"),
-        QT_TR_NOOP("The link the collective runs over and its ceiling per direction; inferred when the session "
-                   "does not record it"),
-        QT_TR_NOOP("Message size S as nccl-tests counts it (the whole output of an AllGather, the whole input of "
-                   "a ReduceScatter)"),
-        QT_TR_NOOP("Calls on every rank"),
-        QT_TR_NOOP("Time in these calls, summed over ranks"),
-        QT_TR_NOOP("Time per call"),
-        QT_TR_NOOP("Algorithm bandwidth: S / time"),
-        QT_TR_NOOP("Ranks taking part (n)"),
-        QT_TR_NOOP("The process group, when the trace names it"),
-        QT_TR_NOOP("The verdict sentence: busbw against the link, the protocol, and the rank waited for"),
-    };
-    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
-        return *header;
-    return QAbstractTableModel::headerData(section, orientation, role);
-}
+// QT_TR_NOOP: RowTableModel translates them in this class's context.
+const char* const CollectiveModel::kTitles[ColumnCount]
+    = { QT_TR_NOOP("Collective"), QT_TR_NOOP("Verdict"), QT_TR_NOOP("% of link"), QT_TR_NOOP("busbw"),
+          QT_TR_NOOP("Link"), QT_TR_NOOP("Bytes (S)"), QT_TR_NOOP("Calls"), QT_TR_NOOP("Total"), QT_TR_NOOP("Average"),
+          QT_TR_NOOP("algbw"), QT_TR_NOOP("Ranks"), QT_TR_NOOP("Process group"), QT_TR_NOOP("Why") };
+const char* const CollectiveModel::kTips[ColumnCount] = {
+    QT_TR_NOOP("The collective, as the trace names it"),
+    QT_TR_NOOP("communication-bound at 60 % or more of the link; otherwise not bandwidth-bound"),
+    QT_TR_NOOP("busbw as a share of the link's ceiling, one direction"),
+    QT_TR_NOOP("Bus bandwidth (nccl-tests): algbw x 2(n-1)/n for AllReduce, x (n-1)/n for AllGather, "
+               "ReduceScatter and AlltoAll, x 1 for Broadcast, Reduce and point-to-point"),
+    QT_TR_NOOP("The link the collective runs over and its ceiling per direction; inferred when the session "
+               "does not record it"),
+    QT_TR_NOOP("Message size S as nccl-tests counts it (the whole output of an AllGather, the whole input of "
+               "a ReduceScatter)"),
+    QT_TR_NOOP("Calls on every rank"),
+    QT_TR_NOOP("Time in these calls, summed over ranks"),
+    QT_TR_NOOP("Time per call"),
+    QT_TR_NOOP("Algorithm bandwidth: S / time"),
+    QT_TR_NOOP("Ranks taking part (n)"),
+    QT_TR_NOOP("The process group, when the trace names it"),
+    QT_TR_NOOP("The verdict sentence: busbw against the link, the protocol, and the rank waited for"),
+};
 
 } // namespace ridgeline::ui

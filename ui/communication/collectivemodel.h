@@ -4,14 +4,12 @@
 // algbw, busbw, the link and how far the busbw is from it, and the verdict sentence.
 #pragma once
 
+#include "common/rowtablemodel.h"
 #include "ridgeline/core/output/collectivereport.h"
-
-#include <QAbstractTableModel>
-#include <vector>
 
 namespace ridgeline::ui {
 
-class CollectiveModel final : public QAbstractTableModel {
+class CollectiveModel final : public RowTableModel<core::CollectiveRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -37,19 +35,15 @@ public:
 
     explicit CollectiveModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<core::CollectiveRow> rows);
-    const std::vector<core::CollectiveRow>& rows() const { return m_rows; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    void setRows(std::vector<core::CollectiveRow> rows) { resetRows(std::move(rows)); }
 
 private:
+    static const char* const kTitles[ColumnCount];
+    static const char* const kTips[ColumnCount];
+
+    QVariant rowData(const core::CollectiveRow& row, const QModelIndex& index, int role) const override;
     QVariant display(const core::CollectiveRow& row, int column) const;
     QVariant sortKey(const core::CollectiveRow& row, int column) const;
-
-    std::vector<core::CollectiveRow> m_rows;
 };
 
 } // namespace ridgeline::ui

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "instancemodel.h"
 
-#include "common/columnheader.h"
 #include "ridgeline/core/base/units.h"
 
 #include <algorithm>
@@ -18,13 +17,13 @@ QString duration(std::int64_t ns)
 } // namespace
 
 InstanceModel::InstanceModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(kTitles, kTips, parent)
 { }
 
 void InstanceModel::setInstances(std::vector<core::CollectiveInstance> instances, std::int64_t originNs)
 {
     beginResetModel();
-    m_instances = std::move(instances);
+    m_rows = std::move(instances);
     m_origin = originNs;
     endResetModel();
 }
@@ -37,21 +36,8 @@ std::int64_t InstanceModel::startOf(const core::CollectiveInstance& instance) co
     return start - m_origin;
 }
 
-int InstanceModel::rowCount(const QModelIndex& parent) const
+QVariant InstanceModel::rowData(const core::CollectiveInstance& i, const QModelIndex& index, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_instances.size());
-}
-
-int InstanceModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant InstanceModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& i = m_instances[static_cast<std::size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -112,24 +98,19 @@ QVariant InstanceModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant InstanceModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    static const char* const kTitles[ColumnCount]
-        = { QT_TR_NOOP("Collective"), QT_TR_NOOP("#"), QT_TR_NOOP("Start"), QT_TR_NOOP("Start skew"),
-              QT_TR_NOOP("End skew"), QT_TR_NOOP("Last rank"), QT_TR_NOOP("Ranks"), QT_TR_NOOP("Process group") };
-    static const char* const kTips[ColumnCount] = {
-        QT_TR_NOOP("The collective of this instance"),
-        QT_TR_NOOP("Seq within the process group, or the instance's order in it when the trace has no Seq"),
-        QT_TR_NOOP("When the first rank starts, from the start of the session's timeline"),
-        QT_TR_NOOP("Latest start - earliest start: how long the first rank waits for the last"),
-        QT_TR_NOOP("Latest end - earliest end"),
-        QT_TR_NOOP("The rank that started last (none when every rank started at once)"),
-        QT_TR_NOOP("Ranks seen in this instance"),
-        QT_TR_NOOP("The process group, when the trace names it"),
-    };
-    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
-        return *header;
-    return QAbstractTableModel::headerData(section, orientation, role);
-}
+// QT_TR_NOOP: RowTableModel translates them in this class's context.
+const char* const InstanceModel::kTitles[ColumnCount]
+    = { QT_TR_NOOP("Collective"), QT_TR_NOOP("#"), QT_TR_NOOP("Start"), QT_TR_NOOP("Start skew"),
+          QT_TR_NOOP("End skew"), QT_TR_NOOP("Last rank"), QT_TR_NOOP("Ranks"), QT_TR_NOOP("Process group") };
+const char* const InstanceModel::kTips[ColumnCount] = {
+    QT_TR_NOOP("The collective of this instance"),
+    QT_TR_NOOP("Seq within the process group, or the instance's order in it when the trace has no Seq"),
+    QT_TR_NOOP("When the first rank starts, from the start of the session's timeline"),
+    QT_TR_NOOP("Latest start - earliest start: how long the first rank waits for the last"),
+    QT_TR_NOOP("Latest end - earliest end"),
+    QT_TR_NOOP("The rank that started last (none when every rank started at once)"),
+    QT_TR_NOOP("Ranks seen in this instance"),
+    QT_TR_NOOP("The process group, when the trace names it"),
+};
 
 } // namespace ridgeline::ui

@@ -4,14 +4,12 @@
 // last. Selecting one draws it across the ranks' timelines.
 #pragma once
 
+#include "common/rowtablemodel.h"
 #include "ridgeline/core/analysis/collectives.h"
-
-#include <QAbstractTableModel>
-#include <vector>
 
 namespace ridgeline::ui {
 
-class InstanceModel final : public QAbstractTableModel {
+class InstanceModel final : public RowTableModel<core::CollectiveInstance> {
     Q_OBJECT
 public:
     enum Column {
@@ -31,17 +29,15 @@ public:
 
     // `originNs`: the time the Start column counts from (the timeline's first op).
     void setInstances(std::vector<core::CollectiveInstance> instances, std::int64_t originNs);
-    const std::vector<core::CollectiveInstance>& instances() const { return m_instances; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    const std::vector<core::CollectiveInstance>& instances() const { return rows(); }
 
 private:
+    static const char* const kTitles[ColumnCount];
+    static const char* const kTips[ColumnCount];
+
+    QVariant rowData(const core::CollectiveInstance& i, const QModelIndex& index, int role) const override;
     std::int64_t startOf(const core::CollectiveInstance& instance) const;
 
-    std::vector<core::CollectiveInstance> m_instances;
     std::int64_t m_origin = 0;
 };
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rankwaitmodel.h"
 
-#include "common/columnheader.h"
 #include "ridgeline/core/base/units.h"
 
 #include <QFont>
@@ -23,36 +22,16 @@ QString duration(double ns)
 } // namespace
 
 RankWaitModel::RankWaitModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(kTitles, kTips, parent)
 { }
-
-void RankWaitModel::setRanks(std::vector<core::RankWait> ranks)
-{
-    beginResetModel();
-    m_ranks = std::move(ranks);
-    endResetModel();
-}
 
 int RankWaitModel::slowRank() const
 {
-    return !m_ranks.empty() && m_ranks.front().lastArrivals > 0 ? m_ranks.front().rank : -1;
+    return !m_rows.empty() && m_rows.front().lastArrivals > 0 ? m_rows.front().rank : -1;
 }
 
-int RankWaitModel::rowCount(const QModelIndex& parent) const
+QVariant RankWaitModel::rowData(const core::RankWait& w, const QModelIndex& index, int role) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_ranks.size());
-}
-
-int RankWaitModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant RankWaitModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const auto& w = m_ranks[static_cast<std::size_t>(index.row())];
     const bool slow = w.rank == slowRank();
     switch (role) {
     case Qt::DisplayRole:
@@ -110,20 +89,15 @@ QVariant RankWaitModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant RankWaitModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Last arrivals"),
-        QT_TR_NOOP("Waited"), QT_TR_NOOP("Wait per instance"), QT_TR_NOOP("Instances") };
-    static const char* const kTips[ColumnCount] = {
-        QT_TR_NOOP("The rank that arrives last most often comes first"),
-        QT_TR_NOOP("Instances at which this rank started last, of those it took part in"),
-        QT_TR_NOOP("Time this rank waited for later ranks: latest start - its start, summed (TraceLens)"),
-        QT_TR_NOOP("Waited / instances"),
-        QT_TR_NOOP("Collective instances matched across ranks that this rank took part in"),
-    };
-    if (auto header = columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role))
-        return *header;
-    return QAbstractTableModel::headerData(section, orientation, role);
-}
+// QT_TR_NOOP: RowTableModel translates them in this class's context.
+const char* const RankWaitModel::kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Last arrivals"),
+    QT_TR_NOOP("Waited"), QT_TR_NOOP("Wait per instance"), QT_TR_NOOP("Instances") };
+const char* const RankWaitModel::kTips[ColumnCount] = {
+    QT_TR_NOOP("The rank that arrives last most often comes first"),
+    QT_TR_NOOP("Instances at which this rank started last, of those it took part in"),
+    QT_TR_NOOP("Time this rank waited for later ranks: latest start - its start, summed (TraceLens)"),
+    QT_TR_NOOP("Waited / instances"),
+    QT_TR_NOOP("Collective instances matched across ranks that this rank took part in"),
+};
 
 } // namespace ridgeline::ui

@@ -3,14 +3,12 @@
 // often each rank arrived last at a collective instance, and how long it waited for later ranks.
 #pragma once
 
+#include "common/rowtablemodel.h"
 #include "ridgeline/core/analysis/collectives.h"
-
-#include <QAbstractTableModel>
-#include <vector>
 
 namespace ridgeline::ui {
 
-class RankWaitModel final : public QAbstractTableModel {
+class RankWaitModel final : public RowTableModel<core::RankWait> {
     Q_OBJECT
 public:
     enum Column { RankColumn, LastArrivalsColumn, WaitedColumn, AverageWaitColumn, InstancesColumn, ColumnCount };
@@ -19,18 +17,16 @@ public:
     explicit RankWaitModel(QObject* parent = nullptr);
 
     // In the order given (core puts the rank that arrives last most often first).
-    void setRanks(std::vector<core::RankWait> ranks);
-    const std::vector<core::RankWait>& ranks() const { return m_ranks; }
+    void setRanks(std::vector<core::RankWait> ranks) { resetRows(std::move(ranks)); }
+    const std::vector<core::RankWait>& ranks() const { return rows(); }
     // The rank that makes the others wait: the first, when it arrived last at least once; else -1.
     int slowRank() const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
-    std::vector<core::RankWait> m_ranks;
+    static const char* const kTitles[ColumnCount];
+    static const char* const kTips[ColumnCount];
+
+    QVariant rowData(const core::RankWait& w, const QModelIndex& index, int role) const override;
 };
 
 } // namespace ridgeline::ui

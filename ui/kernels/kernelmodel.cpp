@@ -111,23 +111,17 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
     if (index.column() >= BaselineColumn && role != MangledNameRole && role != ReasonRole && role != NameIdRole
         && role != DeviceIdRole && role != LaunchIdRole)
         return baselineData(index.row(), index.column(), role);
+    if (auto value = summaryRoleData(r, role))
+        return *value;
     switch (role) {
     case Qt::DisplayRole:
         return display(r, index.column());
     case SortRole:
         return sortKey(r, index.column());
-    case MangledNameRole:
-        return QString::fromStdString(r.mangledName);
-    case ReasonRole:
-        return QString::fromStdString(r.analysis.reason);
     case Qt::ToolTipRole:
         if (index.column() == NameColumn)
             return QString::fromStdString(r.name);
         return QString::fromStdString(r.analysis.reason);
-    case NameIdRole:
-        return static_cast<qlonglong>(r.nameId);
-    case DeviceIdRole:
-        return static_cast<qlonglong>(r.deviceId);
     case LaunchIdRole:
         return qlonglong(-1);
     case Qt::BackgroundRole:

@@ -5,7 +5,10 @@
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 
+#include <QString>
+#include <QVariant>
 #include <Qt>
+#include <optional>
 #include <vector>
 
 namespace ridgeline::ui {
@@ -19,6 +22,24 @@ enum KernelTableRole {
     DeviceIdRole,
     LaunchIdRole, // -1 in the per-name model
 };
+
+// The roles a row answers from its kernel summary alone: MangledNameRole, ReasonRole, NameIdRole
+// and DeviceIdRole; nullopt for any other role.
+inline std::optional<QVariant> summaryRoleData(const core::KernelSummary& summary, int role)
+{
+    switch (role) {
+    case MangledNameRole:
+        return QString::fromStdString(summary.mangledName);
+    case ReasonRole:
+        return QString::fromStdString(summary.analysis.reason);
+    case NameIdRole:
+        return static_cast<qlonglong>(summary.nameId);
+    case DeviceIdRole:
+        return static_cast<qlonglong>(summary.deviceId);
+    default:
+        return std::nullopt;
+    }
+}
 
 class KernelRowSource {
 public:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launchmodel.h"
 
+#include "common/columnheader.h"
 #include "ridgeline/core/base/units.h"
 #include "window/palette.h"
 
@@ -111,6 +112,8 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
         return {};
     const auto& row = m_rows[static_cast<std::size_t>(index.row())];
     const auto summary = static_cast<std::size_t>(row.summary);
+    if (auto value = summaryRoleData(summaries()[summary], role))
+        return *value;
     switch (role) {
     case Qt::DisplayRole:
         return display(row, index.column());
@@ -119,14 +122,6 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return index.column() == NameColumn ? m_names[summary]
                                             : QString::fromStdString(summaries()[summary].analysis.reason);
-    case MangledNameRole:
-        return QString::fromStdString(summaries()[summary].mangledName);
-    case ReasonRole:
-        return QString::fromStdString(summaries()[summary].analysis.reason);
-    case NameIdRole:
-        return static_cast<qlonglong>(summaries()[summary].nameId);
-    case DeviceIdRole:
-        return static_cast<qlonglong>(summaries()[summary].deviceId);
     case LaunchIdRole:
         return static_cast<qlonglong>(idOf(row));
     case Qt::BackgroundRole:
@@ -242,30 +237,12 @@ void LaunchModel::sort(int column, Qt::SortOrder order)
 
 QVariant LaunchModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole && section == VerdictColumn)
-        return tr("The verdict of the kernel (name on its device) this launch belongs to");
-    if (role == Qt::ToolTipRole && section == StartColumn)
-        return tr("Start time after the first launch of the session");
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case StartColumn:
-        return tr("Start");
-    case DurationColumn:
-        return tr("Duration");
-    case NameColumn:
-        return tr("Kernel");
-    case DeviceColumn:
-        return tr("Device");
-    case StreamColumn:
-        return tr("Stream");
-    case VerdictColumn:
-        return tr("Kernel verdict");
-    default:
-        return {};
-    }
+    static const char* const kTitles[ColumnCount] = { QT_TR_NOOP("Start"), QT_TR_NOOP("Duration"), QT_TR_NOOP("Kernel"),
+        QT_TR_NOOP("Kernel verdict"), QT_TR_NOOP("Device"), QT_TR_NOOP("Stream") };
+    static const char* const kTips[ColumnCount]
+        = { QT_TR_NOOP("Start time after the first launch of the session"), nullptr, nullptr,
+              QT_TR_NOOP("The verdict of the kernel (name on its device) this launch belongs to"), nullptr, nullptr };
+    return columnHeader(staticMetaObject.className(), kTitles, kTips, section, orientation, role).value_or(QVariant());
 }
 
 } // namespace ridgeline::ui
