@@ -119,6 +119,9 @@ private:
     void askImport(const QStringList& inputs);
     QString lastDirectory(const QString& purpose) const;
     void rememberDirectory(const QString& purpose, const QString& path);
+    // After a file dialog: false when it was cancelled (`path` empty); else remembers the folder of
+    // `path` for the next dialog of `purpose` and returns true.
+    bool rememberChoice(const QString& purpose, const QString& path);
     void updateActions();
 
     // mainwindowcluster.cpp

@@ -166,24 +166,28 @@ void MainWindow::rememberDirectory(const QString& purpose, const QString& path)
         QStringLiteral("lastDirectory/") + purpose, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
+bool MainWindow::rememberChoice(const QString& purpose, const QString& path)
+{
+    if (path.isEmpty())
+        return false;
+    rememberDirectory(purpose, path);
+    return true;
+}
+
 void MainWindow::chooseSession()
 {
     const QString path
         = QFileDialog::getOpenFileName(this, tr("Open Session"), lastDirectory(QStringLiteral("open")), kSessionFilter);
-    if (path.isEmpty())
-        return;
-    rememberDirectory(QStringLiteral("open"), path);
-    openSession(path);
+    if (rememberChoice(QStringLiteral("open"), path))
+        openSession(path);
 }
 
 void MainWindow::chooseCluster()
 {
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Open Cluster: a Folder of Rank Sessions"), lastDirectory(QStringLiteral("cluster")));
-    if (folder.isEmpty())
-        return;
-    rememberDirectory(QStringLiteral("cluster"), folder);
-    openCluster({ folder });
+    if (rememberChoice(QStringLiteral("cluster"), folder))
+        openCluster({ folder });
 }
 
 void MainWindow::askImport(const QStringList& inputs)
@@ -211,10 +215,8 @@ void MainWindow::chooseSaveAs()
         return;
     const QString target = QFileDialog::getSaveFileName(this, tr("Save Session As"),
         QDir(lastDirectory(QStringLiteral("export"))).filePath(QFileInfo(m_document->path).fileName()), kSessionFilter);
-    if (target.isEmpty())
-        return;
-    rememberDirectory(QStringLiteral("export"), target);
-    saveSessionCopy(target);
+    if (rememberChoice(QStringLiteral("export"), target))
+        saveSessionCopy(target);
 }
 
 void MainWindow::chooseExport(SessionExporter::Format format)
@@ -233,10 +235,8 @@ void MainWindow::chooseExport(SessionExporter::Format format)
     else
         target = QFileDialog::getSaveFileName(
             this, tr("Export Perfetto Trace"), base + QStringLiteral(".json"), tr("Chrome trace JSON (*.json)"));
-    if (target.isEmpty())
-        return;
-    rememberDirectory(QStringLiteral("export"), target);
-    exportSession(format, target);
+    if (rememberChoice(QStringLiteral("export"), target))
+        exportSession(format, target);
 }
 
 void MainWindow::chooseChartExport(const QString& suffix)
@@ -245,10 +245,8 @@ void MainWindow::chooseChartExport(const QString& suffix)
     const QString target = QFileDialog::getSaveFileName(this, tr("Export Current Chart"),
         QDir(lastDirectory(QStringLiteral("export"))).filePath(name + u'.' + suffix),
         suffix == u"svg" ? tr("SVG image (*.svg)") : tr("PNG image (*.png)"));
-    if (target.isEmpty())
-        return;
-    rememberDirectory(QStringLiteral("export"), target);
-    exportCurrentChart(target);
+    if (rememberChoice(QStringLiteral("export"), target))
+        exportCurrentChart(target);
 }
 
 void MainWindow::chooseBaseline()
