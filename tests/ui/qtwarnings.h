@@ -2,8 +2,11 @@
 // Any Qt warning during a UI test is a failure (as in Orbit's AssertNoQtLogWarnings).
 #pragma once
 
+#include <QObject>
 #include <QStringList>
+#include <QTest>
 #include <QtGlobal>
+#include <utility>
 
 namespace ridgeline::testing {
 
@@ -36,3 +39,16 @@ inline void installQtWarningRecorder()
         const QStringList logged = std::exchange(ridgeline::testing::qtWarnings(), {});                                \
         QVERIFY2(logged.isEmpty(), qPrintable(logged.join(QLatin1Char('\n'))));                                        \
     } while (false)
+
+namespace ridgeline::testing {
+
+// The base of a test class whose tests all fail on a Qt warning: records them from the start and
+// checks after each test. A class with an initTestCase() or cleanup() of its own does this itself.
+class QtWarningTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { installQtWarningRecorder(); }
+    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+};
+
+} // namespace ridgeline::testing

@@ -9,12 +9,9 @@
 using namespace ridgeline;
 using Kind = core::progress::Event::Kind;
 
-class TestCaptureProgress : public QObject {
+class TestCaptureProgress : public testing::QtWarningTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { testing::installQtWarningRecorder(); }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
-
     void parsesEveryEvent()
     {
         auto started = core::progress::parseLine(

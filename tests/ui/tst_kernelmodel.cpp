@@ -15,7 +15,7 @@
 
 using namespace ridgeline;
 
-class TestKernelModel : public QObject {
+class TestKernelModel : public testing::QtWarningTest {
     Q_OBJECT
 private:
     std::vector<core::KernelSummary> fixtureRows()
@@ -32,9 +32,6 @@ private:
     testing::TempDir m_dir;
 
 private Q_SLOTS:
-    void initTestCase() { testing::installQtWarningRecorder(); }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
-
     void modelPassesTheTester()
     {
         ui::KernelModel model;

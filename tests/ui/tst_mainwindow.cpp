@@ -13,12 +13,9 @@
 
 using namespace ridgeline;
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public testing::QtWarningTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { testing::installQtWarningRecorder(); }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
-
     void opensASessionOffTheGuiThread()
     {
         testing::TempDir dir;

@@ -30,12 +30,9 @@ const char* const kVerdicts[]
 
 } // namespace
 
-class TestPalette : public QObject {
+class TestPalette : public testing::QtWarningTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { testing::installQtWarningRecorder(); }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
-
     void verdictCellsAreReadable()
     {
         QSet<QRgb> distinct;

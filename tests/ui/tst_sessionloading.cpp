@@ -14,15 +14,12 @@
 
 using namespace ridgeline;
 
-class TestSessionLoading : public QObject {
+class TestSessionLoading : public testing::QtWarningTest {
     Q_OBJECT
 private:
     testing::TempDir m_dir;
 
 private Q_SLOTS:
-    void initTestCase() { testing::installQtWarningRecorder(); }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
-
     void fillsTheDocumentAsTheReportDoes()
     {
         const auto path = m_dir.file("small.ridge");
