@@ -209,7 +209,8 @@ private Q_SLOTS:
                     arguments = edit;
             QVERIFY(arguments);
             arguments->setText(QStringLiteral("-c 'echo hi; exit 3'"));
-            QCOMPARE(dialog.job().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
+            QCOMPARE(
+                dialog.job().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
             auto o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("q.ridge")));
             dialog.setJob(o);
             arguments->setText(QStringLiteral("-c 'echo hi"));
