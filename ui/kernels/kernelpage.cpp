@@ -38,7 +38,7 @@ core::ReportGrouping reportGrouping(KernelGrouping grouping)
 {
     return grouping == KernelGrouping::ByModule ? core::ReportGrouping::Module : core::ReportGrouping::Op;
 }
-} // namespace
+}
 
 KernelPage::KernelPage(QWidget* parent)
     : QWidget(parent)

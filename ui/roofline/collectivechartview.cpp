@@ -66,8 +66,8 @@ void CollectiveChartView::rebuild()
     c->removeAllSeries();
     m_points.clear();
     m_roofs.clear();
-    m_chart
-        = m_doc && m_doc->collectives ? core::buildCollectiveChart(m_doc->collectives->rows) : core::CollectiveChart {};
+    m_chart = m_doc && m_doc->collectives ? core::buildCollectiveChart(m_doc->collectives->rows)
+                                          : core::CollectiveChart {};
     const auto& a = m_chart.axes;
     m_x->setRange(a.xMin(), a.xMax());
     m_y->setRange(a.yMin(), a.yMax());
