@@ -4,6 +4,7 @@
 // and nlohmann::json independently of the importer.
 #pragma once
 
+#include "qtwarnings.h"
 #include "session/sessiondocument.h"
 #include "tempdir.h"
 
@@ -23,5 +24,23 @@ ui::SessionDocumentPtr ncclDataDocument(const TempDir& dir);
 std::vector<std::vector<std::int64_t>> twoRankNcclStarts();
 // Saves a picture to $RIDGELINE_SCREENSHOT_DIR (when set) for a person to look at.
 void saveScreenshot(const QWidget& widget, const QString& name);
+
+// The base of a test class on both documents: its initTestCase() calls loadDocuments(); Qt warnings
+// fail its tests as in QtWarningTest.
+class CommDocumentsTest : public QtWarningTest {
+protected:
+    // Records Qt warnings from here on, then imports both documents; false when one fails.
+    bool loadDocuments()
+    {
+        installQtWarningRecorder();
+        m_one = ncclDataDocument(m_dir);
+        m_two = twoRankDocument(m_dir);
+        return m_one && m_two;
+    }
+
+    TempDir m_dir;
+    ui::SessionDocumentPtr m_one; // ncclDataDocument()
+    ui::SessionDocumentPtr m_two; // twoRankDocument()
+};
 
 } // namespace ridgeline::testing

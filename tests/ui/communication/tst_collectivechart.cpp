@@ -20,17 +20,10 @@
 
 using namespace ridgeline;
 
-class TestCollectiveChart : public QObject {
+class TestCollectiveChart : public testing::CommDocumentsTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        testing::installQtWarningRecorder();
-        m_one = testing::ncclDataDocument(m_dir);
-        m_two = testing::twoRankDocument(m_dir);
-        QVERIFY(m_one && m_two);
-    }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
+    void initTestCase() { QVERIFY(loadDocuments()); }
 
     void pointsSitAtTheirBusBandwidthUnderTheLinkRoof()
     {
@@ -60,8 +53,8 @@ private Q_SLOTS:
             for (const QPointF& p : series->points()) {
                 const auto it = expected.find(static_cast<std::int64_t>(std::llround(p.x())));
                 QVERIFY(it != expected.end());
-                const double busbw = p.x() * static_cast<double>(it->second.first)
-                    / (static_cast<double>(it->second.second) / 1e9);
+                const double busbw
+                    = p.x() * static_cast<double>(it->second.first) / (static_cast<double>(it->second.second) / 1e9);
                 QVERIFY(std::abs(p.y() - busbw) <= busbw * 1e-9);
                 QVERIFY(p.x() >= view.xAxis()->min() && p.x() <= view.xAxis()->max());
                 QVERIFY(p.y() >= view.yAxis()->min() && p.y() <= view.yAxis()->max());
@@ -99,11 +92,6 @@ private Q_SLOTS:
         page.setDocument(nullptr);
         QVERIFY(!page.collectiveChart()->isVisible());
     }
-
-private:
-    testing::TempDir m_dir;
-    ui::SessionDocumentPtr m_one;
-    ui::SessionDocumentPtr m_two;
 };
 
 QTEST_MAIN(TestCollectiveChart)

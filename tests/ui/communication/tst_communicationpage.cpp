@@ -64,20 +64,17 @@ int countColor(const QImage& image, QRgb color)
 
 } // namespace
 
-class TestCommunicationPage : public QObject {
+class TestCommunicationPage : public testing::CommDocumentsTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
-        testing::installQtWarningRecorder();
-        m_two = testing::twoRankDocument(m_dir);
-        m_one = testing::ncclDataDocument(m_dir);
-        QVERIFY(m_two && m_two->collectives && m_two->timeline);
-        QVERIFY(m_one && m_one->collectives);
+        QVERIFY(loadDocuments());
+        QVERIFY(m_two->collectives && m_two->timeline);
+        QVERIFY(m_one->collectives);
         m_expected = expectedWaits();
         QVERIFY(m_expected.last[m_expected.slow] > 0);
     }
-    void cleanup() { RIDGELINE_VERIFY_NO_QT_WARNINGS(); }
 
     void modelsPassTheModelTester()
     {
@@ -274,9 +271,6 @@ private Q_SLOTS:
     }
 
 private:
-    testing::TempDir m_dir;
-    ui::SessionDocumentPtr m_two;
-    ui::SessionDocumentPtr m_one;
     Expected m_expected;
 };
 
