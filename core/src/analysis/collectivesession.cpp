@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "sessionanalysis.h"
 
 #include <algorithm>
 #include <set>
@@ -21,16 +22,7 @@ struct ReaderFacts {
 Result<ReaderFacts> readFacts(SessionReader& reader)
 {
     ReaderFacts f;
-    auto devices = reader.devices();
-    if (devices.hasError())
-        return devices.error();
-    for (auto& d : devices.value())
-        f.devices[d.id] = std::move(d);
-    auto ceilings = reader.ceilings();
-    if (ceilings.hasError())
-        return ceilings.error();
-    for (auto& c : ceilings.value())
-        f.ceilings[c.deviceId].push_back(std::move(c));
+    RIDGELINE_TRY(loadDevices(reader, f.devices, f.ceilings));
     auto processes = reader.processes();
     if (processes.hasError())
         return processes.error();

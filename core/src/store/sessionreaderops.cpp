@@ -135,21 +135,10 @@ Status SessionReader::forEachMetric(
 
 Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)
 {
-    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns));
-    if (stmt.hasError())
-        return stmt.error();
     std::vector<Kernel> out;
     out.reserve(ids.size());
-    for (const auto id : ids) {
-        auto& s = stmt.value();
-        s.reset();
-        s.bind(1, id);
-        auto step = s.step();
-        if (step.hasError())
-            return inFile(m_impl->path, step.error());
-        if (step.value() == Statement::Step::Row)
-            out.push_back(kernelFromRow(s));
-    }
+    RIDGELINE_TRY(m_impl->lookupEach(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns), ids,
+        [&](std::int64_t, const Statement& s) { out.push_back(kernelFromRow(s)); }));
     return out;
 }
 
@@ -286,8 +275,8 @@ Result<std::vector<Verdict>> SessionReader::verdicts()
     return m_impl->collect<Verdict>(
         "SELECT kernel_id, verdict, bound_by, utilization, reason FROM verdicts ORDER BY kernel_id", {},
         [](Statement& s) {
-            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2), s.columnOptionalDouble(3),
-                s.columnText(4) };
+            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2),
+                s.columnOptionalDouble(3), s.columnText(4) };
         });
 }
 
