@@ -5,6 +5,7 @@
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
+#include "rowloop.h"
 #include "statementbind.h"
 
 #include <cctype>
@@ -33,14 +34,7 @@ Status forEachRow(Database& db, const char* sql, const std::function<void(sqlite
     auto stmt = db.prepare(sql);
     if (stmt.hasError())
         return stmt.error();
-    while (true) {
-        auto step = stmt.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            return {};
-        visit(stmt.value());
-    }
+    return detail::forEachRow(stmt.value(), visit);
 }
 
 Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceiling& c)
