@@ -112,4 +112,15 @@ Result<SessionCollectives> loadCollectives(std::span<SessionReader* const> reade
     return out;
 }
 
+std::vector<const CollectiveInstance*> mostSkewedInstances(const CrossRankAnalysis& ranks, std::size_t count)
+{
+    std::vector<const CollectiveInstance*> skewed;
+    for (const auto& i : ranks.instances)
+        skewed.push_back(&i);
+    std::stable_sort(
+        skewed.begin(), skewed.end(), [](const auto* a, const auto* b) { return a->startSkewNs > b->startSkewNs; });
+    skewed.resize(std::min(skewed.size(), count));
+    return skewed;
+}
+
 } // namespace ridgeline::core::detail
