@@ -18,7 +18,7 @@
 namespace ridgeline::core {
 class SessionReader;
 struct TimeQuery;
-}
+} // namespace ridgeline::core
 
 namespace ridgeline::core::detail {
 
