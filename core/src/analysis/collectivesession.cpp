@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "sessionanalysis.h"
 
 #include <algorithm>
 #include <set>
@@ -21,16 +22,7 @@ struct ReaderFacts {
 Result<ReaderFacts> readFacts(SessionReader& reader)
 {
     ReaderFacts f;
-    auto devices = reader.devices();
-    if (devices.hasError())
-        return devices.error();
-    for (auto& d : devices.value())
-        f.devices[d.id] = std::move(d);
-    auto ceilings = reader.ceilings();
-    if (ceilings.hasError())
-        return ceilings.error();
-    for (auto& c : ceilings.value())
-        f.ceilings[c.deviceId].push_back(std::move(c));
+    RIDGELINE_TRY(loadDevices(reader, f.devices, f.ceilings));
     auto processes = reader.processes();
     if (processes.hasError())
         return processes.error();
@@ -118,6 +110,17 @@ Result<SessionCollectives> loadCollectives(std::span<SessionReader* const> reade
         }
     }
     return out;
+}
+
+std::vector<const CollectiveInstance*> mostSkewedInstances(const CrossRankAnalysis& ranks, std::size_t count)
+{
+    std::vector<const CollectiveInstance*> skewed;
+    for (const auto& i : ranks.instances)
+        skewed.push_back(&i);
+    std::stable_sort(
+        skewed.begin(), skewed.end(), [](const auto* a, const auto* b) { return a->startSkewNs > b->startSkewNs; });
+    skewed.resize(std::min(skewed.size(), count));
+    return skewed;
 }
 
 } // namespace ridgeline::core::detail

@@ -26,4 +26,7 @@ struct SessionCollectives {
 // they stay unique (`idBase` per reader: 0 for the first, then past the previous one's largest).
 Result<SessionCollectives> loadCollectives(std::span<SessionReader* const> readers);
 
+// At most `count` of the instances, the most skewed (latest start - earliest start) first.
+std::vector<const CollectiveInstance*> mostSkewedInstances(const CrossRankAnalysis& ranks, std::size_t count);
+
 } // namespace ridgeline::core::detail

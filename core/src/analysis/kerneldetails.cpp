@@ -2,6 +2,7 @@
 #include "ridgeline/core/analysis/kerneldetails.h"
 
 #include "ridgeline/core/store/sessionreader.h"
+#include "sessionanalysis.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -43,12 +44,7 @@ Result<KernelAnalysis> analyzeLaunch(
     auto comms = reader.commOps(TimeQuery { launch.deviceId, std::nullopt, launch.startNs, launch.endNs });
     if (comms.hasError())
         return comms.error();
-    KernelFacts facts;
-    facts.kernelId = launch.id;
-    facts.durationNs = launch.durationNs();
-    facts.grid = launch.grid;
-    facts.block = launch.block;
-    facts.graphRangeKernels = launch.graphRangeKernels;
+    KernelFacts facts = detail::launchFacts(launch);
     for (const auto& d : devices.value()) {
         if (d.id == launch.deviceId)
             facts.device = &d;

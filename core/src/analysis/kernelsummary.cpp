@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/analysis/kernelsummary.h"
 
+#include "base/enumnames.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -42,11 +43,7 @@ struct KeyHash {
 
 std::optional<KernelSort> kernelSortFromString(std::string_view text)
 {
-    for (const auto& [sort, name] : kSortNames) {
-        if (text == name)
-            return sort;
-    }
-    return std::nullopt;
+    return detail::valueOf(kSortNames, text);
 }
 
 std::vector<std::string> kernelSortNames()

@@ -8,19 +8,37 @@
 
 namespace ridgeline::core::detail {
 
+KernelFacts launchFacts(const Kernel& kernel)
+{
+    KernelFacts f;
+    f.kernelId = kernel.id;
+    f.durationNs = kernel.durationNs();
+    f.grid = kernel.grid;
+    f.block = kernel.block;
+    f.graphRangeKernels = kernel.graphRangeKernels;
+    return f;
+}
+
+Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& devices,
+    std::map<std::int64_t, std::vector<Ceiling>>& ceilings)
+{
+    auto deviceList = reader.devices();
+    if (deviceList.hasError())
+        return deviceList.error();
+    for (auto& d : deviceList.value())
+        devices[d.id] = std::move(d);
+    auto ceilingList = reader.ceilings();
+    if (ceilingList.hasError())
+        return ceilingList.error();
+    for (auto& c : ceilingList.value())
+        ceilings[c.deviceId].push_back(std::move(c));
+    return {};
+}
+
 Result<SessionFacts> SessionFacts::load(SessionReader& reader)
 {
     SessionFacts facts;
-    auto devices = reader.devices();
-    if (devices.hasError())
-        return devices.error();
-    for (auto& d : devices.value())
-        facts.m_devices[d.id] = std::move(d);
-    auto ceilings = reader.ceilings();
-    if (ceilings.hasError())
-        return ceilings.error();
-    for (auto& c : ceilings.value())
-        facts.m_ceilings[c.deviceId].push_back(std::move(c));
+    RIDGELINE_TRY(loadDevices(reader, facts.m_devices, facts.m_ceilings));
     // Only what the analysis reads: an Nsight Compute launch has ten times as many values.
     auto metrics
         = reader.forEachMetric(feedsAnalysis, [&](std::int64_t kernelId, const std::string& name, double value) {
@@ -63,12 +81,7 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
 
 KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
 {
-    KernelFacts f;
-    f.kernelId = kernel.id;
-    f.durationNs = kernel.durationNs();
-    f.grid = kernel.grid;
-    f.block = kernel.block;
-    f.graphRangeKernels = kernel.graphRangeKernels;
+    KernelFacts f = launchFacts(kernel);
     if (auto d = m_devices.find(kernel.deviceId); d != m_devices.end())
         f.device = &d->second;
     if (auto c = m_ceilings.find(kernel.deviceId); c != m_ceilings.end())

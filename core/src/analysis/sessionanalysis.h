@@ -10,6 +10,13 @@
 
 namespace ridgeline::core::detail {
 
+// What a kernel's own record tells the analysis; the rest (device, counters, ...) is the caller's.
+KernelFacts launchFacts(const Kernel& kernel);
+
+// A session's devices by id and their ceilings by device id.
+Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& devices,
+    std::map<std::int64_t, std::vector<Ceiling>>& ceilings);
+
 class SessionFacts {
 public:
     static Result<SessionFacts> load(SessionReader& reader);

@@ -5,6 +5,7 @@
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
 #include "store/fileheader.h"
+#include "store/rowloop.h"
 #include "store/schema.h"
 
 #include <fmt/format.h>
@@ -89,18 +90,17 @@ Result<std::optional<std::vector<RankSummary>>> storedRankSummaries(SessionReade
         return stmt.error();
     stmt.value().bind(1, static_cast<std::int64_t>(kRankSummaryVersion));
     std::vector<RankSummary> out;
-    for (;;) {
-        auto step = stmt.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            break;
-        auto summary = rankSummaryFromJson(stmt.value().columnText(0));
+    bool damaged = false; // recomputed instead
+    RIDGELINE_TRY(detail::forEachRow(stmt.value(), [&](sqlite::Statement& s) {
+        if (damaged)
+            return;
+        auto summary = rankSummaryFromJson(s.columnText(0));
         if (summary.hasError())
-            return std::optional<std::vector<RankSummary>>(); // recomputed instead
-        out.push_back(std::move(summary).value());
-    }
-    if (out.empty())
+            damaged = true;
+        else
+            out.push_back(std::move(summary).value());
+    }));
+    if (damaged || out.empty())
         return std::optional<std::vector<RankSummary>>();
     return std::optional(std::move(out));
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/model/model.h"
 
+#include "base/enumnames.h"
+
 #include <array>
 #include <cmath>
 #include <map>
@@ -8,6 +10,9 @@
 #include <utility>
 
 namespace ridgeline::core {
+
+using detail::nameOf;
+using detail::valueOf;
 
 namespace {
 
@@ -34,26 +39,6 @@ constexpr std::array<std::pair<VerdictClass, const char*>, kVerdictClassCount> k
     { VerdictClass::LatencyBound, "latency-bound" },
     { VerdictClass::Unknown, "unknown" },
 } };
-
-template <typename Enum, std::size_t N>
-const char* nameOf(const std::array<std::pair<Enum, const char*>, N>& table, Enum value)
-{
-    for (const auto& [key, name] : table) {
-        if (key == value)
-            return name;
-    }
-    return "unknown";
-}
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char*>, N>& table, std::string_view text)
-{
-    for (const auto& [key, name] : table) {
-        if (text == name)
-            return key;
-    }
-    return std::nullopt;
-}
 
 } // namespace
 

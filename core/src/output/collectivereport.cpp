@@ -65,12 +65,7 @@ void writeTable(std::ostream& out, const CollectiveReport& report)
         for (const auto& w : x.ranks)
             fmt::print(out, "{:>5} {:>12} {:>14}\n", w.rank, formatDuration(static_cast<double>(w.waitNs)),
                 fmt::format("{} of {}", w.lastArrivals, w.instances));
-        std::vector<const CollectiveInstance*> skewed;
-        for (const auto& i : x.instances)
-            skewed.push_back(&i);
-        std::stable_sort(
-            skewed.begin(), skewed.end(), [](const auto* a, const auto* b) { return a->startSkewNs > b->startSkewNs; });
-        skewed.resize(std::min(skewed.size(), kTableInstances));
+        const auto skewed = detail::mostSkewedInstances(x, kTableInstances);
         fmt::print(out, "Most skewed instances:\n{:<14} {:>6} {:>12} {:>12} {:>9}  {}\n", "Collective", "#",
             "Start skew", "End skew", "Last rank", "Process group");
         for (const auto* i : skewed)

@@ -36,6 +36,18 @@ struct CsvTable {
     std::function<Status(std::ostream&)> rows;
 };
 
+// A table's rows: `printRow(out, record)` for each record that `read()` returns.
+template <typename Read, typename PrintRow> std::function<Status(std::ostream&)> eachRow(Read read, PrintRow printRow)
+{
+    return [read, printRow](std::ostream& out) -> Status {
+        auto rows = read();
+        RIDGELINE_EXPORT_TRY(rows);
+        for (const auto& row : rows.value())
+            printRow(out, row);
+        return {};
+    };
+}
+
 } // namespace
 
 std::vector<std::string> csvTableNames()
@@ -77,42 +89,30 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
             "id,host,ordinal,uuid,name,cc_major,cc_minor,sm_count,core_clock_khz,memory_clock_khz,memory_bytes,"
             "memory_bus_width_bits,l2_cache_bytes,max_threads_per_sm,shared_memory_per_sm_bytes,"
             "nvlink_bandwidth_bytes_per_s,pcie_bandwidth_bytes_per_s",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.devices();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& d : rows.value())
+            eachRow([&] { return reader.devices(); },
+                [](std::ostream& out, const auto& d) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", d.id, field(d.host),
                         d.ordinal, field(d.uuid), field(d.name), d.ccMajor, d.ccMinor, d.smCount, d.coreClockKhz,
                         d.memoryClockKhz, d.memoryBytes, d.memoryBusWidthBits, d.l2CacheBytes, d.maxThreadsPerSm,
                         d.sharedMemoryPerSmBytes, number(d.nvlinkBandwidthBytesPerS), number(d.pcieBandwidthBytesPerS));
-                return {};
-            } },
+                }) },
         { "ceilings", "device_id,resource,value,unit,source,note",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.ceilings();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& c : rows.value())
+            eachRow([&] { return reader.ceilings(); },
+                [](std::ostream& out, const auto& c) {
                     fmt::print(out, "{},{},{},{},{},{}\n", c.deviceId, field(c.resource), number(c.value),
                         field(c.unit), toString(c.source), field(c.note));
-                return {};
-            } },
+                }) },
         { "processes", "id,pid,host,rank,world_size,command,start_ns,end_ns,exit_status",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.processes();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& p : rows.value())
+            eachRow([&] { return reader.processes(); },
+                [](std::ostream& out, const auto& p) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", p.id, p.pid, field(p.host), p.rank, p.worldSize,
                         field(p.command), p.startNs, p.endNs, optional(p.exitStatus));
-                return {};
-            } },
+                }) },
         { "threads", "id,process_id,tid,name",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.threads();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& t : rows.value())
+            eachRow([&] { return reader.threads(); },
+                [](std::ostream& out, const auto& t) {
                     fmt::print(out, "{},{},{},{}\n", t.id, t.processId, t.tid, field(t.name));
-                return {};
-            } },
+                }) },
         { "kernel_names", "id,raw,demangled",
             [&](std::ostream& out) -> Status {
                 for (const auto& n : names.value())
@@ -163,55 +163,40 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
         { "memops",
             "id,process_id,device_id,stream_id,correlation_id,kind,bytes,start_ns,end_ns,src_device_id,"
             "dst_device_id,src_memory,dst_memory",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.memOps();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& m : rows.value())
+            eachRow([&] { return reader.memOps(); },
+                [](std::ostream& out, const auto& m) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", m.id, m.processId, m.deviceId,
                         m.streamId, m.correlationId, toString(m.kind), m.bytes, m.startNs, m.endNs,
                         optional(m.srcDeviceId), optional(m.dstDeviceId), field(m.srcMemory), field(m.dstMemory));
-                return {};
-            } },
+                }) },
         { "api_calls", "id,process_id,thread_id,domain,name,correlation_id,start_ns,end_ns,return_code",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.apiCalls();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& c : rows.value())
+            eachRow([&] { return reader.apiCalls(); },
+                [](std::ostream& out, const auto& c) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", c.id, c.processId, c.threadId, field(c.domain),
                         field(c.name), c.correlationId, c.startNs, c.endNs, c.returnCode);
-                return {};
-            } },
+                }) },
         { "nvtx_ranges", "id,process_id,thread_id,domain,name,start_ns,end_ns,color_argb,category",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.nvtxRanges();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& r : rows.value())
+            eachRow([&] { return reader.nvtxRanges(); },
+                [](std::ostream& out, const auto& r) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{}\n", r.id, r.processId, r.threadId, field(r.domain),
                         field(r.name), r.startNs, r.endNs, r.color ? fmt::format("#{:08x}", r.color) : std::string(),
                         r.category);
-                return {};
-            } },
+                }) },
         { "comm_ops",
             "id,kernel_id,process_id,device_id,collective,bytes,data_type,group_size,root,algorithm,protocol,"
             "process_group,start_ns,end_ns",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.commOps();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& c : rows.value())
+            eachRow([&] { return reader.commOps(); },
+                [](std::ostream& out, const auto& c) {
                     fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", c.id, optional(c.kernelId),
                         c.processId, c.deviceId, field(c.collective), c.bytes, field(c.dataType), c.groupSize, c.root,
                         field(c.algorithm), field(c.protocol), field(c.processGroup), c.startNs, c.endNs);
-                return {};
-            } },
+                }) },
         { "verdicts", "kernel_id,verdict,bound_by,utilization,reason",
-            [&](std::ostream& out) -> Status {
-                auto rows = reader.verdicts();
-                RIDGELINE_EXPORT_TRY(rows);
-                for (const auto& v : rows.value())
+            eachRow([&] { return reader.verdicts(); },
+                [](std::ostream& out, const auto& v) {
                     fmt::print(out, "{},{},{},{},{}\n", v.kernelId, field(toString(v.verdict)), field(v.boundBy),
                         v.utilization ? number(*v.utilization) : std::string(), field(v.reason));
-                return {};
-            } },
+                }) },
     };
 
     std::vector<std::string> written;

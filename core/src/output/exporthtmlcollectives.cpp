@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The HTML report's collectives: the table of `ridgeline report --by collective` (bus bandwidth
 // against the link) and, across ranks, each rank's wait for later ranks, the slow rank first.
-#include "exporthtml.h"
-
+#include "analysis/collectivesession.h"
 #include "exportcommon.h"
+#include "exporthtml.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/output/exporters.h"
@@ -57,12 +57,7 @@ void writeRanks(std::ostream& out, const CrossRankAnalysis& x)
             w.instances > 0 ? formatDuration(static_cast<double>(w.waitNs) / static_cast<double>(w.instances)) : "–");
     }
     out << "</table>\n";
-    std::vector<const CollectiveInstance*> skewed;
-    for (const auto& i : x.instances)
-        skewed.push_back(&i);
-    std::stable_sort(
-        skewed.begin(), skewed.end(), [](const auto* a, const auto* b) { return a->startSkewNs > b->startSkewNs; });
-    skewed.resize(std::min(skewed.size(), kSkewedInstances));
+    const auto skewed = detail::mostSkewedInstances(x, kSkewedInstances);
     out << "<p class=\"note\">The most skewed instances (start skew: latest start − earliest start).</p>\n"
            "<table>\n<tr><th>Collective</th><th>#</th><th>Start skew</th><th>End skew</th><th>Last rank</th>"
            "<th>Process group</th></tr>\n";
@@ -95,10 +90,9 @@ void writeHtmlCollectives(std::ostream& out, const CollectiveReport& report)
            "<th>Process group</th><th>Why</th></tr>\n";
     for (const auto& r : report.rows) {
         const std::string link = r.link.name.empty() ? "–"
-            : r.link.bytesPerS > 0
-            ? fmt::format("{} {}{}", htmlEscape(r.link.name), formatRate(r.link.bytesPerS, "B/s"),
-                  r.link.inferred ? " (inferred)" : "")
-            : htmlEscape(r.link.name);
+            : r.link.bytesPerS > 0                   ? fmt::format("{} {}{}", htmlEscape(r.link.name),
+                                    formatRate(r.link.bytesPerS, "B/s"), r.link.inferred ? " (inferred)" : "")
+                                                     : htmlEscape(r.link.name);
         fmt::print(out,
             "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
@@ -107,8 +101,8 @@ void writeHtmlCollectives(std::ostream& out, const CollectiveReport& report)
             r.bytes > 0 ? formatCount(r.bytes) : "–", formatCount(r.calls), duration(r.timeNs),
             formatDuration(static_cast<double>(r.timeNs) / static_cast<double>(std::max<std::int64_t>(r.calls, 1))),
             cell(r.algBytesPerS, "B/s"), cell(r.busBytesPerS, "B/s"), link,
-            r.pctOfLink ? fmt::format("{:.{}f} %", *r.pctOfLink, *r.pctOfLink < 1 ? 1 : 0) : "–",
-            htmlEscape(r.verdict), r.processGroup.empty() ? "–" : htmlEscape(r.processGroup), htmlEscape(r.reason));
+            r.pctOfLink ? fmt::format("{:.{}f} %", *r.pctOfLink, *r.pctOfLink < 1 ? 1 : 0) : "–", htmlEscape(r.verdict),
+            r.processGroup.empty() ? "–" : htmlEscape(r.processGroup), htmlEscape(r.reason));
     }
     out << "</table>\n<h3>Across ranks</h3>\n";
     writeRanks(out, report.ranks);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Chrome Trace Event JSON for ui.perfetto.dev (reference: shared/reference/trace-formats.md §5).
+#include "base/takevalue.h"
 #include "exportcommon.h"
 #include "perfettocollectives.h"
 #include "perfettooperators.h"
@@ -181,33 +182,16 @@ struct TraceInput {
 
 Status readInput(SessionReader& reader, TraceInput& in)
 {
-    auto meta = reader.meta();
-    RIDGELINE_EXPORT_TRY(meta);
-    auto devices = reader.devices();
-    RIDGELINE_EXPORT_TRY(devices);
-    auto processes = reader.processes();
-    RIDGELINE_EXPORT_TRY(processes);
-    auto threads = reader.threads();
-    RIDGELINE_EXPORT_TRY(threads);
-    auto names = reader.kernelNames();
-    RIDGELINE_EXPORT_TRY(names);
-    auto memOps = reader.memOps();
-    RIDGELINE_EXPORT_TRY(memOps);
-    auto apiCalls = reader.apiCalls();
-    RIDGELINE_EXPORT_TRY(apiCalls);
-    auto ranges = reader.nvtxRanges();
-    RIDGELINE_EXPORT_TRY(ranges);
-    auto span = reader.gpuTimeSpan();
-    RIDGELINE_EXPORT_TRY(span);
-    in.meta = std::move(meta).value();
-    in.devices = std::move(devices).value();
-    in.processes = std::move(processes).value();
-    in.threads = std::move(threads).value();
-    in.names = std::move(names).value();
-    in.memOps = detail::sortedByStart(std::move(memOps).value());
-    in.apiCalls = std::move(apiCalls).value();
-    in.ranges = std::move(ranges).value();
-    in.span = span.value();
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.meta(), in.meta));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.devices(), in.devices));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.processes(), in.processes));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.threads(), in.threads));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.kernelNames(), in.names));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.memOps(), in.memOps));
+    in.memOps = detail::sortedByStart(std::move(in.memOps));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.apiCalls(), in.apiCalls));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.nvtxRanges(), in.ranges));
+    RIDGELINE_EXPORT_TRY(detail::takeValue(reader.gpuTimeSpan(), in.span));
     auto byStart = [](const auto& a, const auto& b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
     };

@@ -2,6 +2,7 @@
 // Aggregation of `report --by op|module` (opreport.h); the writers are in opreportwrite.cpp.
 #include "ridgeline/core/output/opreport.h"
 
+#include "base/enumnames.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -93,13 +94,12 @@ std::vector<std::size_t> rowsOfOperators(
 
 std::optional<ReportGrouping> reportGroupingFromString(std::string_view text)
 {
-    if (text == "kernel")
-        return ReportGrouping::Kernel;
-    if (text == "op")
-        return ReportGrouping::Op;
-    if (text == "module")
-        return ReportGrouping::Module;
-    return std::nullopt;
+    static constexpr detail::EnumNames<ReportGrouping, 3> kGroupings { {
+        { ReportGrouping::Kernel, "kernel" },
+        { ReportGrouping::Op, "op" },
+        { ReportGrouping::Module, "module" },
+    } };
+    return detail::valueOf(kGroupings, text);
 }
 
 Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/output/report.h"
 
+#include "base/enumnames.h"
+#include "base/takevalue.h"
 #include "jsonstream.h"
 #include "reportbaseline.h"
 #include "ridgeline/core/base/saturating.h"
@@ -276,22 +278,21 @@ Status addTimeline(SessionReader& reader, const TimelineSelection& selection, Ke
 
 std::optional<ReportNames> reportNamesFromString(std::string_view text)
 {
-    if (text == "short")
-        return ReportNames::Short;
-    if (text == "full")
-        return ReportNames::Full;
-    return std::nullopt;
+    static constexpr detail::EnumNames<ReportNames, 2> kNames { {
+        { ReportNames::Short, "short" },
+        { ReportNames::Full, "full" },
+    } };
+    return detail::valueOf(kNames, text);
 }
 
 std::optional<ReportFormat> reportFormatFromString(std::string_view text)
 {
-    if (text == "table")
-        return ReportFormat::Table;
-    if (text == "csv")
-        return ReportFormat::Csv;
-    if (text == "json")
-        return ReportFormat::Json;
-    return std::nullopt;
+    static constexpr detail::EnumNames<ReportFormat, 3> kFormats { {
+        { ReportFormat::Table, "table" },
+        { ReportFormat::Csv, "csv" },
+        { ReportFormat::Json, "json" },
+    } };
+    return detail::valueOf(kFormats, text);
 }
 
 Result<KernelReport> buildKernelReport(SessionReader& reader, const TimelineSelection& timeline)
@@ -299,18 +300,9 @@ Result<KernelReport> buildKernelReport(SessionReader& reader, const TimelineSele
     KernelReport report;
     report.path = reader.path();
     report.schemaVersion = reader.fileSchemaVersion();
-    auto meta = reader.meta();
-    if (meta.hasError())
-        return meta.error();
-    report.meta = std::move(meta).value();
-    auto devices = reader.devices();
-    if (devices.hasError())
-        return devices.error();
-    report.devices = std::move(devices).value();
-    auto kernels = summarizeKernels(reader);
-    if (kernels.hasError())
-        return kernels.error();
-    report.kernels = std::move(kernels).value();
+    RIDGELINE_TRY(detail::takeValue(reader.meta(), report.meta));
+    RIDGELINE_TRY(detail::takeValue(reader.devices(), report.devices));
+    RIDGELINE_TRY(detail::takeValue(summarizeKernels(reader), report.kernels));
     RIDGELINE_TRY(addTimeline(reader, timeline, report));
     return report;
 }

@@ -3,6 +3,7 @@
 
 #include "metricblob.h"
 #include "ridgeline/core/store/sessionformat.h"
+#include "rowloop.h"
 
 #include <array>
 #include <fmt/format.h>
@@ -182,20 +183,17 @@ Status packKernelMetrics(sqlite::Database& db)
         entries.clear();
         return s.run();
     };
-    for (;;) {
-        auto step = select.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            break;
-        auto& s = select.value();
+    auto packed = detail::forEachRow(select.value(), [&](sqlite::Statement& s) -> Status {
         const std::int64_t k = s.columnInt(0);
         if (k != kernel)
             RIDGELINE_TRY(flush());
         kernel = k;
         entries.push_back(
             { s.columnInt(1), s.columnIsNull(2) ? std::numeric_limits<double>::quiet_NaN() : s.columnDouble(2) });
-    }
+        return {};
+    });
+    if (packed.hasError())
+        return packed;
     RIDGELINE_TRY(flush());
     return db.exec("DROP TABLE kernel_metrics;");
 }
@@ -216,8 +214,8 @@ constexpr std::array kMigrations {
         "ALTER TABLE kernels ADD COLUMN graph_range_kernels INTEGER NOT NULL DEFAULT 0;" },
     // v5: what `ridgeline summarize` and capture store of each rank (cluster/ranksummary.h): a
     // report over thousands of sessions reads these instead of every launch.
-    Migration { 5,
-        "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
+    Migration {
+        5, "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
 };
 
 } // namespace

@@ -5,6 +5,8 @@
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
+#include "rowloop.h"
+#include "statementbind.h"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -32,25 +34,13 @@ Status forEachRow(Database& db, const char* sql, const std::function<void(sqlite
     auto stmt = db.prepare(sql);
     if (stmt.hasError())
         return stmt.error();
-    while (true) {
-        auto step = stmt.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            return {};
-        visit(stmt.value());
-    }
+    return detail::forEachRow(stmt.value(), visit);
 }
 
 Status insertCeiling(sqlite::Statement& stmt, std::int64_t deviceId, const Ceiling& c)
 {
     stmt.reset();
-    stmt.bind(1, deviceId);
-    stmt.bind(2, c.resource);
-    stmt.bind(3, toString(c.source));
-    stmt.bind(4, c.value);
-    stmt.bind(5, c.unit);
-    stmt.bind(6, c.note);
+    detail::bindCeiling(stmt, deviceId, c);
     return stmt.run();
 }
 
@@ -59,8 +49,7 @@ Result<int> addCeilings(Database& db, const std::map<std::string, std::vector<Ce
     std::map<std::string, std::vector<std::int64_t>> devices; // canonical uuid -> device ids
     RIDGELINE_TRY(forEachRow(db, "SELECT id, uuid FROM devices",
         [&](sqlite::Statement& row) { devices[canonicalGpuUuid(row.columnText(1))].push_back(row.columnInt(0)); }));
-    auto insert = db.prepare(
-        "INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, note) VALUES(?1,?2,?3,?4,?5,?6)");
+    auto insert = db.prepare(detail::kInsertCeiling);
     if (insert.hasError())
         return insert.error();
     int amended = 0;
@@ -90,8 +79,7 @@ Result<int> nameDevices(Database& db, const SessionAmendment::DeviceNaming& nami
                              "sm_count = CASE WHEN sm_count = 0 THEN ?4 ELSE sm_count END, "
                              "core_clock_khz = CASE WHEN core_clock_khz = 0 THEN ?5 ELSE core_clock_khz END "
                              "WHERE id = ?6");
-    auto insert = db.prepare(
-        "INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, note) VALUES(?1,?2,?3,?4,?5,?6)");
+    auto insert = db.prepare(detail::kInsertCeiling);
     if (update.hasError())
         return update.error();
     if (insert.hasError())
@@ -99,12 +87,8 @@ Result<int> nameDevices(Database& db, const SessionAmendment::DeviceNaming& nami
     for (auto id : ids) {
         auto& stmt = update.value();
         stmt.reset();
-        stmt.bind(1, naming.name);
-        stmt.bind(2, std::int64_t { naming.ccMajor });
-        stmt.bind(3, std::int64_t { naming.ccMinor });
-        stmt.bind(4, std::int64_t { naming.smCount });
-        stmt.bind(5, naming.coreClockKhz);
-        stmt.bind(6, id);
+        detail::bindAll(stmt, naming.name, std::int64_t { naming.ccMajor }, std::int64_t { naming.ccMinor },
+            std::int64_t { naming.smCount }, naming.coreClockKhz, id);
         RIDGELINE_TRY(stmt.run());
         for (const auto& c : naming.ceilings)
             RIDGELINE_TRY(insertCeiling(insert.value(), id, c));
@@ -137,16 +121,8 @@ Status recordProcess(Database& db, const Process& p)
                              "exit_status) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
     if (insert.hasError())
         return insert.error();
-    auto& stmt = insert.value();
-    stmt.bind(1, p.pid);
-    stmt.bind(2, p.host);
-    stmt.bind(3, p.rank);
-    stmt.bind(4, p.worldSize);
-    stmt.bind(5, p.command);
-    stmt.bind(6, p.startNs);
-    stmt.bind(7, p.endNs);
-    stmt.bind(8, p.exitStatus);
-    return stmt.run();
+    detail::bindAll(insert.value(), p.pid, p.host, p.rank, p.worldSize, p.command, p.startNs, p.endNs, p.exitStatus);
+    return insert.value().run();
 }
 
 Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentResult& result)
@@ -199,19 +175,13 @@ Status replaceVerdicts(Database& db, const std::vector<Verdict>& verdicts)
     if (transaction.hasError())
         return transaction.error();
     RIDGELINE_TRY(db.exec("DELETE FROM verdicts"));
-    auto insert
-        = db.prepare("INSERT OR REPLACE INTO verdicts(kernel_id, verdict, bound_by, utilization, reason) VALUES(?1,?2,"
-                     "?3,?4,?5)");
+    auto insert = db.prepare(detail::kInsertVerdict);
     if (insert.hasError())
         return insert.error();
     for (const auto& v : verdicts) {
         auto& stmt = insert.value();
         stmt.reset();
-        stmt.bind(1, v.kernelId);
-        stmt.bind(2, toString(v.verdict));
-        stmt.bind(3, v.boundBy);
-        stmt.bind(4, v.utilization);
-        stmt.bind(5, v.reason);
+        detail::bindVerdict(stmt, v);
         RIDGELINE_TRY(stmt.run());
     }
     return transaction.value().commit();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/store/sessioncheck.h"
 
+#include "base/takevalue.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -152,28 +153,13 @@ Result<SessionCheck> checkSession(SessionReader& r)
     check.path = r.path();
     check.fileSchemaVersion = r.fileSchemaVersion();
     // Integrity first: counting a damaged file could fail half way with a vaguer message.
-    auto problems = r.integrityProblems();
-    if (problems.hasError())
-        return problems.error();
-    check.problems = std::move(problems).value();
+    RIDGELINE_TRY(detail::takeValue(r.integrityProblems(), check.problems));
     if (!check.problems.empty())
         return check;
-    auto meta = r.meta();
-    if (meta.hasError())
-        return meta.error();
-    check.meta = std::move(meta).value();
-    auto devices = r.devices();
-    if (devices.hasError())
-        return devices.error();
-    check.devices = std::move(devices).value();
-    auto counts = r.counts();
-    if (counts.hasError())
-        return counts.error();
-    check.counts = counts.value();
-    auto span = r.gpuTimeSpan();
-    if (span.hasError())
-        return span.error();
-    check.span = span.value();
+    RIDGELINE_TRY(detail::takeValue(r.meta(), check.meta));
+    RIDGELINE_TRY(detail::takeValue(r.devices(), check.devices));
+    RIDGELINE_TRY(detail::takeValue(r.counts(), check.counts));
+    RIDGELINE_TRY(detail::takeValue(r.gpuTimeSpan(), check.span));
     // The value checks on the same (validated, migrated when older) database.
     auto warnings = checkSessionValues(r.database());
     if (warnings.hasError())

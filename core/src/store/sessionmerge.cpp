@@ -168,6 +168,25 @@ Status addAll(
     return {};
 }
 
+// Copies the records that keep their own ids (devices, processes), shifted by `offset`; `largest`
+// is raised to the largest id read.
+template <typename T>
+Status copyNumbered(Result<std::vector<T>> records, const char* table, std::int64_t offset, std::int64_t& largest,
+    Result<std::int64_t> (SessionWriter::*add)(const T&), SessionWriter& writer)
+{
+    if (records.hasError())
+        return records.error();
+    for (auto r : records.value()) {
+        if (!mergeable(r.id, offset))
+            return idsOutOfRange(table);
+        largest = std::max(largest, r.id);
+        r.id = plus(r.id, offset);
+        if (auto added = (writer.*add)(r); added.hasError())
+            return added.error();
+    }
+    return {};
+}
+
 // Copies one input; `complete` is cleared when the input is partial.
 Status copySession(SessionReader& reader, SessionWriter& writer, Offsets& offsets, bool& complete)
 {
@@ -178,17 +197,8 @@ Status copySession(SessionReader& reader, SessionWriter& writer, Offsets& offset
         complete = false;
 
     Largest largest;
-    auto devices = reader.devices();
-    if (devices.hasError())
-        return devices.error();
-    for (auto d : devices.value()) {
-        if (!mergeable(d.id, offsets.device))
-            return idsOutOfRange("devices");
-        largest.device = std::max(largest.device, d.id);
-        d.id = plus(d.id, offsets.device);
-        if (auto added = writer.addDevice(d); added.hasError())
-            return added.error();
-    }
+    RIDGELINE_TRY(
+        copyNumbered(reader.devices(), "devices", offsets.device, largest.device, &SessionWriter::addDevice, writer));
     auto ceilings = reader.ceilings();
     if (ceilings.hasError())
         return ceilings.error();
@@ -196,17 +206,8 @@ Status copySession(SessionReader& reader, SessionWriter& writer, Offsets& offset
         c.deviceId = plus(c.deviceId, offsets.device);
     RIDGELINE_TRY(writer.addCeilings(ceilings.value()));
 
-    auto processes = reader.processes();
-    if (processes.hasError())
-        return processes.error();
-    for (auto p : processes.value()) {
-        if (!mergeable(p.id, offsets.process))
-            return idsOutOfRange("processes");
-        largest.process = std::max(largest.process, p.id);
-        p.id = plus(p.id, offsets.process);
-        if (auto added = writer.addProcess(p); added.hasError())
-            return added.error();
-    }
+    RIDGELINE_TRY(copyNumbered(
+        reader.processes(), "processes", offsets.process, largest.process, &SessionWriter::addProcess, writer));
     auto threads = reader.threads();
     if (threads.hasError())
         return threads.error();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/store/sessionreader.h"
 
+#include "columnread.h"
 #include "fileheader.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -133,23 +134,9 @@ Result<std::vector<Device>> SessionReader::devices()
         "nvlink_bandwidth, pcie_bandwidth FROM devices ORDER BY id",
         {}, [](Statement& s) {
             Device d;
-            d.id = s.columnInt(0);
-            d.host = s.columnText(1);
-            d.ordinal = static_cast<int>(s.columnInt(2));
-            d.uuid = s.columnText(3);
-            d.name = s.columnText(4);
-            d.ccMajor = static_cast<int>(s.columnInt(5));
-            d.ccMinor = static_cast<int>(s.columnInt(6));
-            d.smCount = static_cast<int>(s.columnInt(7));
-            d.coreClockKhz = s.columnInt(8);
-            d.memoryClockKhz = s.columnInt(9);
-            d.memoryBytes = s.columnInt(10);
-            d.memoryBusWidthBits = static_cast<int>(s.columnInt(11));
-            d.l2CacheBytes = s.columnInt(12);
-            d.maxThreadsPerSm = static_cast<int>(s.columnInt(13));
-            d.sharedMemoryPerSmBytes = s.columnInt(14);
-            d.nvlinkBandwidthBytesPerS = s.columnDouble(15);
-            d.pcieBandwidthBytesPerS = s.columnDouble(16);
+            detail::readAll(s, d.id, d.host, d.ordinal, d.uuid, d.name, d.ccMajor, d.ccMinor, d.smCount, d.coreClockKhz,
+                d.memoryClockKhz, d.memoryBytes, d.memoryBusWidthBits, d.l2CacheBytes, d.maxThreadsPerSm,
+                d.sharedMemoryPerSmBytes, d.nvlinkBandwidthBytesPerS, d.pcieBandwidthBytesPerS);
             return d;
         });
 }
@@ -182,16 +169,7 @@ Result<std::vector<Process>> SessionReader::processes()
         "SELECT id, pid, host, rank, world_size, command, start_ns, end_ns, exit_status FROM processes ORDER BY id", {},
         [](Statement& s) {
             Process p;
-            p.id = s.columnInt(0);
-            p.pid = s.columnInt(1);
-            p.host = s.columnText(2);
-            p.rank = static_cast<int>(s.columnInt(3));
-            p.worldSize = static_cast<int>(s.columnInt(4));
-            p.command = s.columnText(5);
-            p.startNs = s.columnInt(6);
-            p.endNs = s.columnInt(7);
-            if (auto status = s.columnOptionalInt(8))
-                p.exitStatus = static_cast<int>(*status);
+            detail::readAll(s, p.id, p.pid, p.host, p.rank, p.worldSize, p.command, p.startNs, p.endNs, p.exitStatus);
             return p;
         });
 }

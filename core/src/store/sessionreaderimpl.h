@@ -134,6 +134,26 @@ struct SessionReader::Impl {
         }
     }
 
+    // Runs `sql`, whose one parameter ?1 is an id, once per id of `ids` and calls `row` with the
+    // result row of each id that has one.
+    template <typename RowFn> Status lookupEach(std::string_view sql, const std::vector<std::int64_t>& ids, RowFn&& row)
+    {
+        auto stmt = prepare(sql);
+        if (stmt.hasError())
+            return stmt.error();
+        auto& s = stmt.value();
+        for (const auto id : ids) {
+            s.reset();
+            s.bind(1, id);
+            auto step = s.step();
+            if (step.hasError())
+                return detail::inFile(path, step.error());
+            if (step.value() == Statement::Step::Row)
+                row(id, s);
+        }
+        return {};
+    }
+
     template <typename T, typename RowFn>
     Result<std::vector<T>> collect(std::string_view sql, const std::vector<std::int64_t>& args, RowFn&& convert)
     {

@@ -138,22 +138,13 @@ Status SessionReader::forEachApiCallSpan(const std::function<void(const CallSpan
 
 Result<std::map<std::int64_t, std::string>> SessionReader::strings(const std::vector<std::int64_t>& ids)
 {
-    auto stmt = m_impl->prepare("SELECT value FROM strings WHERE id = ?1");
-    if (stmt.hasError())
-        return stmt.error();
+    std::vector<std::int64_t> wanted(ids); // each id once; 0 names no string
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    std::erase(wanted, 0);
     std::map<std::int64_t, std::string> out;
-    for (const auto id : ids) {
-        if (id == 0 || out.contains(id))
-            continue;
-        auto& s = stmt.value();
-        s.reset();
-        s.bind(1, id);
-        auto step = s.step();
-        if (step.hasError())
-            return inFile(m_impl->path, step.error());
-        if (step.value() == Statement::Step::Row)
-            out.emplace(id, s.columnText(0));
-    }
+    RIDGELINE_TRY(m_impl->lookupEach("SELECT value FROM strings WHERE id = ?1", wanted,
+        [&](std::int64_t id, const Statement& s) { out.emplace(id, s.columnText(0)); }));
     return out;
 }
 

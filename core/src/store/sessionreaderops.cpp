@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The session reader's queries of recorded operations: kernels and their metrics, copies and
 // memsets, API calls, NVTX ranges, collectives and verdicts (sessionreader.cpp opens the file).
+#include "columnread.h"
 #include "metricblob.h"
 #include "sessionreaderimpl.h"
 
@@ -19,31 +20,12 @@ constexpr const char* kKernelColumns
       "grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared, graph_id, graph_node_id, "
       "graph_range_kernels";
 
-std::uint32_t dim(const Statement& s, int col)
-{
-    return static_cast<std::uint32_t>(s.columnInt(col));
-}
-
 Kernel kernelFromRow(const Statement& s)
 {
     Kernel k;
-    k.id = s.columnInt(0);
-    k.processId = s.columnInt(1);
-    k.deviceId = s.columnInt(2);
-    k.contextId = s.columnInt(3);
-    k.streamId = s.columnInt(4);
-    k.correlationId = s.columnInt(5);
-    k.nameId = s.columnInt(6);
-    k.startNs = s.columnInt(7);
-    k.endNs = s.columnInt(8);
-    k.grid = { dim(s, 9), dim(s, 10), dim(s, 11) };
-    k.block = { dim(s, 12), dim(s, 13), dim(s, 14) };
-    k.registersPerThread = static_cast<int>(s.columnInt(15));
-    k.staticSharedBytes = static_cast<int>(s.columnInt(16));
-    k.dynamicSharedBytes = static_cast<int>(s.columnInt(17));
-    k.graphId = s.columnInt(18);
-    k.graphNodeId = s.columnInt(19);
-    k.graphRangeKernels = s.columnInt(20);
+    detail::readAll(s, k.id, k.processId, k.deviceId, k.contextId, k.streamId, k.correlationId, k.nameId, k.startNs,
+        k.endNs, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.registersPerThread,
+        k.staticSharedBytes, k.dynamicSharedBytes, k.graphId, k.graphNodeId, k.graphRangeKernels);
     return k;
 }
 
@@ -135,21 +117,10 @@ Status SessionReader::forEachMetric(
 
 Result<std::vector<Kernel>> SessionReader::kernelsById(const std::vector<std::int64_t>& ids)
 {
-    auto stmt = m_impl->prepare(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns));
-    if (stmt.hasError())
-        return stmt.error();
     std::vector<Kernel> out;
     out.reserve(ids.size());
-    for (const auto id : ids) {
-        auto& s = stmt.value();
-        s.reset();
-        s.bind(1, id);
-        auto step = s.step();
-        if (step.hasError())
-            return inFile(m_impl->path, step.error());
-        if (step.value() == Statement::Step::Row)
-            out.push_back(kernelFromRow(s));
-    }
+    RIDGELINE_TRY(m_impl->lookupEach(fmt::format("SELECT {} FROM kernels WHERE id = ?1", kKernelColumns), ids,
+        [&](std::int64_t, const Statement& s) { out.push_back(kernelFromRow(s)); }));
     return out;
 }
 
@@ -160,28 +131,27 @@ Result<std::vector<Kernel>> SessionReader::kernelsOfName(std::int64_t nameId, st
         { nameId, deviceId }, kernelFromRow);
 }
 
+namespace {
+
+constexpr const char* kMemOpColumns
+    = "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
+      "dst_device_id, src_memory, dst_memory";
+
+MemOp memOpFromRow(const Statement& s)
+{
+    MemOp m;
+    std::string kind;
+    detail::readAll(s, m.id, m.processId, m.deviceId, m.streamId, m.correlationId, kind, m.bytes, m.startNs, m.endNs,
+        m.srcDeviceId, m.dstDeviceId, m.srcMemory, m.dstMemory);
+    m.kind = memOpKindFromString(kind).value_or(MemOpKind::Other);
+    return m;
+}
+
+} // namespace
+
 Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
 {
-    return m_impl->collectWindow<MemOp>("memops",
-        "id, process_id, device_id, stream_id, correlation_id, kind, bytes, start_ns, end_ns, src_device_id, "
-        "dst_device_id, src_memory, dst_memory",
-        query, true, [](Statement& s) {
-            MemOp m;
-            m.id = s.columnInt(0);
-            m.processId = s.columnInt(1);
-            m.deviceId = s.columnInt(2);
-            m.streamId = s.columnInt(3);
-            m.correlationId = s.columnInt(4);
-            m.kind = memOpKindFromString(s.columnText(5)).value_or(MemOpKind::Other);
-            m.bytes = s.columnInt(6);
-            m.startNs = s.columnInt(7);
-            m.endNs = s.columnInt(8);
-            m.srcDeviceId = s.columnOptionalInt(9);
-            m.dstDeviceId = s.columnOptionalInt(10);
-            m.srcMemory = s.columnText(11);
-            m.dstMemory = s.columnText(12);
-            return m;
-        });
+    return m_impl->collectWindow<MemOp>("memops", kMemOpColumns, query, true, memOpFromRow);
 }
 
 namespace {
@@ -255,30 +225,25 @@ Result<std::vector<NvtxRange>> SessionReader::nvtxRanges(const TimeQuery& query)
         });
 }
 
+namespace {
+
+constexpr const char* kCommOpColumns
+    = "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, protocol, "
+      "process_group, start_ns, end_ns, seq";
+
+CommOp commOpFromRow(const Statement& s)
+{
+    CommOp c;
+    detail::readAll(s, c.id, c.kernelId, c.processId, c.deviceId, c.collective, c.bytes, c.dataType, c.groupSize,
+        c.root, c.algorithm, c.protocol, c.processGroup, c.startNs, c.endNs, c.seq);
+    return c;
+}
+
+} // namespace
+
 Result<std::vector<CommOp>> SessionReader::commOps(const TimeQuery& query)
 {
-    return m_impl->collectWindow<CommOp>("comm_ops",
-        "id, kernel_id, process_id, device_id, collective, bytes, data_type, group_size, root, algorithm, protocol, "
-        "process_group, start_ns, end_ns, seq",
-        query, true, [](Statement& s) {
-            CommOp c;
-            c.id = s.columnInt(0);
-            c.kernelId = s.columnOptionalInt(1);
-            c.processId = s.columnInt(2);
-            c.deviceId = s.columnInt(3);
-            c.collective = s.columnText(4);
-            c.bytes = s.columnInt(5);
-            c.dataType = s.columnText(6);
-            c.groupSize = static_cast<int>(s.columnInt(7));
-            c.root = static_cast<int>(s.columnInt(8));
-            c.algorithm = s.columnText(9);
-            c.protocol = s.columnText(10);
-            c.processGroup = s.columnText(11);
-            c.startNs = s.columnInt(12);
-            c.endNs = s.columnInt(13);
-            c.seq = s.columnInt(14);
-            return c;
-        });
+    return m_impl->collectWindow<CommOp>("comm_ops", kCommOpColumns, query, true, commOpFromRow);
 }
 
 Result<std::vector<Verdict>> SessionReader::verdicts()
@@ -286,8 +251,8 @@ Result<std::vector<Verdict>> SessionReader::verdicts()
     return m_impl->collect<Verdict>(
         "SELECT kernel_id, verdict, bound_by, utilization, reason FROM verdicts ORDER BY kernel_id", {},
         [](Statement& s) {
-            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2), s.columnOptionalDouble(3),
-                s.columnText(4) };
+            return Verdict { s.columnInt(0), verdictClassFromString(s.columnText(1)), s.columnText(2),
+                s.columnOptionalDouble(3), s.columnText(4) };
         });
 }
 

@@ -4,6 +4,7 @@
 #include "sessionvalues.h"
 
 #include "metricblob.h"
+#include "rowloop.h"
 
 #include <algorithm>
 #include <array>
@@ -131,32 +132,19 @@ Status checkMetricValues(sqlite::Database& db, std::size_t examplesPerKind, std:
     auto names = db.prepare("SELECT id FROM metric_names");
     if (names.hasError())
         return names.error();
-    for (;;) {
-        auto step = names.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            break;
-        named.insert(names.value().columnInt(0));
-    }
+    RIDGELINE_TRY(detail::forEachRow(names.value(), [&](sqlite::Statement& s) { named.insert(s.columnInt(0)); }));
     auto rows = db.prepare("SELECT kernel_id, count, data, typeof(data) FROM metric_values ORDER BY kernel_id");
     if (rows.hasError())
         return rows.error();
     std::vector<detail::MetricEntry> entries;
-    for (;;) {
-        auto step = rows.value().step();
-        if (step.hasError())
-            return step.error();
-        if (step.value() == sqlite::Statement::Step::Done)
-            return {};
-        auto& s = rows.value();
+    return detail::forEachRow(rows.value(), [&](sqlite::Statement& s) {
         const auto kernel = s.columnText(0);
         if (s.columnText(3) != "blob" || !detail::decodeMetricBlob(s.columnBlob(2), s.columnInt(1), entries)) {
             note(out, "damaged_metrics", "kernels whose metric values cannot be decoded (left out)",
                 fmt::format("kernel {}: {} values announced in {} bytes that do not hold them", kernel, s.columnText(1),
                     s.columnBlob(2).size()),
                 examplesPerKind);
-            continue;
+            return;
         }
         for (const auto& e : entries) {
             if (!named.contains(e.metricId))
@@ -167,7 +155,7 @@ Status checkMetricValues(sqlite::Database& db, std::size_t examplesPerKind, std:
                 note(out, "non_finite_metric", "NaN or infinite metric values",
                     fmt::format("kernel {}, metric {}: value = {}", kernel, e.metricId, e.value), examplesPerKind);
         }
-    }
+    });
 }
 
 } // namespace
@@ -183,20 +171,15 @@ Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::
         for (auto& w : out)
             if (w.kind == rule.kind)
                 warning = &w;
-        while (true) {
-            auto step = stmt.value().step();
-            if (step.hasError())
-                return step.error();
-            if (step.value() == sqlite::Statement::Step::Done)
-                break;
+        RIDGELINE_TRY(detail::forEachRow(stmt.value(), [&](sqlite::Statement& s) {
             if (warning == nullptr) {
                 out.push_back(ValueWarning { rule.kind, rule.what, 0, {} });
                 warning = &out.back();
             }
             ++warning->count;
             if (warning->examples.size() < examplesPerKind)
-                warning->examples.push_back(stmt.value().columnText(0));
-        }
+                warning->examples.push_back(s.columnText(0));
+        }));
     }
     RIDGELINE_TRY(checkMetricValues(db, examplesPerKind, out));
     return out;

@@ -203,98 +203,41 @@ Status SessionWriter::commitBatch()
     return {};
 }
 
-Result<std::int64_t> SessionWriter::addDevice(const Device& d)
+Result<std::int64_t> SessionWriter::addDevice(const Device& device)
 {
-    return m_impl->inTransaction("a device", [&]() -> Result<std::int64_t> {
-        auto stmt = m_impl->db.prepare(
-            "INSERT INTO devices(id, host, ordinal, uuid, name, cc_major, cc_minor, sm_count, core_clock_khz, "
-            "memory_clock_khz, memory_bytes, memory_bus_width_bits, l2_cache_bytes, max_threads_per_sm, "
-            "shared_memory_per_sm_bytes, nvlink_bandwidth, pcie_bandwidth) "
-            "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)");
-        if (stmt.hasError())
-            return stmt.error();
-        auto& s = stmt.value();
-        s.bind(1, d.id); // explicit: device 0 is a real device
-        s.bind(2, d.host);
-        s.bind(3, d.ordinal);
-        s.bind(4, d.uuid);
-        s.bind(5, d.name);
-        s.bind(6, d.ccMajor);
-        s.bind(7, d.ccMinor);
-        s.bind(8, d.smCount);
-        s.bind(9, d.coreClockKhz);
-        s.bind(10, d.memoryClockKhz);
-        s.bind(11, d.memoryBytes);
-        s.bind(12, d.memoryBusWidthBits);
-        s.bind(13, d.l2CacheBytes);
-        s.bind(14, d.maxThreadsPerSm);
-        s.bind(15, d.sharedMemoryPerSmBytes);
-        s.bind(16, d.nvlinkBandwidthBytesPerS);
-        s.bind(17, d.pcieBandwidthBytesPerS);
-        RIDGELINE_TRY(s.run());
-        return m_impl->db.lastInsertRowid();
-    });
+    return m_impl->insertRows("a device",
+        "INSERT INTO devices(id, host, ordinal, uuid, name, cc_major, cc_minor, sm_count, core_clock_khz, "
+        "memory_clock_khz, memory_bytes, memory_bus_width_bits, l2_cache_bytes, max_threads_per_sm, "
+        "shared_memory_per_sm_bytes, nvlink_bandwidth, pcie_bandwidth) "
+        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+        std::span(&device, 1), [](Statement& s, const Device& d) {
+            // The id explicitly: device 0 is a real device.
+            bindAll(s, d.id, d.host, d.ordinal, d.uuid, d.name, d.ccMajor, d.ccMinor, d.smCount, d.coreClockKhz,
+                d.memoryClockKhz, d.memoryBytes, d.memoryBusWidthBits, d.l2CacheBytes, d.maxThreadsPerSm,
+                d.sharedMemoryPerSmBytes, d.nvlinkBandwidthBytesPerS, d.pcieBandwidthBytesPerS);
+        });
 }
 
-Result<std::int64_t> SessionWriter::addProcess(const Process& p)
+Result<std::int64_t> SessionWriter::addProcess(const Process& process)
 {
-    return m_impl->inTransaction("a process", [&]() -> Result<std::int64_t> {
-        auto stmt = m_impl->db.prepare("INSERT INTO processes(id, pid, host, rank, world_size, command, start_ns, "
-                                       "end_ns, exit_status) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
-        if (stmt.hasError())
-            return stmt.error();
-        auto& s = stmt.value();
-        bindId(s, 1, p.id);
-        s.bind(2, p.pid);
-        s.bind(3, p.host);
-        s.bind(4, p.rank);
-        s.bind(5, p.worldSize);
-        s.bind(6, p.command);
-        s.bind(7, p.startNs);
-        s.bind(8, p.endNs);
-        s.bind(9, p.exitStatus);
-        RIDGELINE_TRY(s.run());
-        return m_impl->db.lastInsertRowid();
-    });
+    return m_impl->insertRows("a process",
+        "INSERT INTO processes(id, pid, host, rank, world_size, command, start_ns, end_ns, exit_status) "
+        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+        std::span(&process, 1), [](Statement& s, const Process& p) {
+            bindAll(s, NewId { p.id }, p.pid, p.host, p.rank, p.worldSize, p.command, p.startNs, p.endNs, p.exitStatus);
+        });
 }
 
 Status SessionWriter::addThreads(std::span<const Thread> threads)
 {
-    return m_impl->inTransaction("threads", [&]() -> Status {
-        auto stmt = m_impl->db.prepare("INSERT INTO threads(id, process_id, tid, name) VALUES(?1,?2,?3,?4)");
-        if (stmt.hasError())
-            return stmt.error();
-        for (const auto& t : threads) {
-            auto& s = stmt.value();
-            bindId(s, 1, t.id);
-            s.bind(2, t.processId);
-            s.bind(3, t.tid);
-            s.bind(4, t.name);
-            RIDGELINE_TRY(s.run());
-        }
-        return {};
-    });
+    return withoutId(m_impl->insertRows("threads", "INSERT INTO threads(id, process_id, tid, name) VALUES(?1,?2,?3,?4)",
+        threads, [](Statement& s, const Thread& t) { bindAll(s, NewId { t.id }, t.processId, t.tid, t.name); }));
 }
 
 Status SessionWriter::addCeilings(std::span<const Ceiling> ceilings)
 {
-    return m_impl->inTransaction("ceilings", [&]() -> Status {
-        auto stmt = m_impl->db.prepare("INSERT OR REPLACE INTO ceilings(device_id, resource, source, value, unit, "
-                                       "note) VALUES(?1,?2,?3,?4,?5,?6)");
-        if (stmt.hasError())
-            return stmt.error();
-        for (const auto& c : ceilings) {
-            auto& s = stmt.value();
-            s.bind(1, c.deviceId);
-            s.bind(2, c.resource);
-            s.bind(3, toString(c.source));
-            s.bind(4, c.value);
-            s.bind(5, c.unit);
-            s.bind(6, c.note);
-            RIDGELINE_TRY(s.run());
-        }
-        return {};
-    });
+    return withoutId(m_impl->insertRows("ceilings", detail::kInsertCeiling, ceilings,
+        [](Statement& s, const Ceiling& c) { detail::bindCeiling(s, c.deviceId, c); }));
 }
 
 Result<std::int64_t> SessionWriter::internKernelName(std::string_view raw, std::string_view demangled)
@@ -303,18 +246,14 @@ Result<std::int64_t> SessionWriter::internKernelName(std::string_view raw, std::
     if (auto it = m_impl->kernelNames.find(key); it != m_impl->kernelNames.end())
         return it->second;
     auto id = m_impl->inTransaction("a kernel name", [&]() -> Result<std::int64_t> {
-        auto stmt = m_impl->statement("INSERT INTO kernel_names(raw, demangled) VALUES(?1, ?2) "
-                                      "ON CONFLICT(raw) DO UPDATE SET raw = raw RETURNING id");
-        if (stmt.hasError())
-            return stmt.error();
-        Statement& s = *stmt.value();
-        s.bind(1, raw);
-        s.bind(2, demangled.empty() ? demangle(raw) : std::string(demangled));
-        auto row = s.step();
-        const std::int64_t value = row.ok() ? s.columnInt(0) : 0;
-        s.reset();
-        if (row.hasError())
-            return row.error();
+        std::int64_t value = 0;
+        auto found = m_impl->readRow(
+            "INSERT INTO kernel_names(raw, demangled) VALUES(?1, ?2) ON CONFLICT(raw) DO UPDATE SET raw = raw "
+            "RETURNING id",
+            [&](Statement& s) { value = s.columnInt(0); }, raw,
+            demangled.empty() ? demangle(raw) : std::string(demangled));
+        if (found.hasError())
+            return found.error();
         return value;
     });
     if (id.ok())

@@ -6,6 +6,7 @@
 
 #include "ridgeline/core/store/sessionwriter.h"
 #include "ridgeline/core/store/sqlite.h"
+#include "statementbind.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -14,21 +15,23 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace ridgeline::core {
 
+using detail::bindAll;
+using detail::NewId;
 using sqlite::Statement;
 
-// NULL for 0 ("the next free id"), else the id.
-inline void bindId(sqlite::Statement& stmt, int index, std::int64_t id)
+// The status of an insertRows() whose row ids nobody needs.
+inline Status withoutId(const Result<std::int64_t>& inserted)
 {
-    if (id == 0)
-        stmt.bindNull(index);
-    else
-        stmt.bind(index, id);
+    if (inserted.hasError())
+        return inserted.error();
+    return {};
 }
 
 inline Error writeError(const Error& error, std::string_view what)
@@ -110,27 +113,65 @@ struct SessionWriter::Impl {
         return &it->second;
     }
 
-    Result<std::int64_t> intern(InternCache& cache, const char* table, const char* column, std::string_view value)
+    // Inserts `rows` with `sql`, binding each with `bindRow(statement, row)` (which may return a
+    // Status: a row may intern its strings first). Returns the first row's id, 0 for none.
+    template <typename Row, typename BindRow>
+    Result<std::int64_t> insertRows(
+        std::string_view what, const std::string& sql, std::span<const Row> rows, BindRow&& bindRow)
     {
-        if (auto it = cache.find(value); it != cache.end())
-            return it->second;
-        std::string key(value);
-        auto select = statement(fmt::format("SELECT id FROM {} WHERE {} = ?1", table, column));
+        return inTransaction(what, [&]() -> Result<std::int64_t> {
+            auto cached = statement(sql);
+            if (cached.hasError())
+                return cached.error();
+            Statement& s = *cached.value();
+            std::int64_t first = 0;
+            for (const auto& row : rows) {
+                if constexpr (std::is_void_v<decltype(bindRow(s, row))>)
+                    bindRow(s, row);
+                else
+                    RIDGELINE_TRY(bindRow(s, row));
+                RIDGELINE_TRY(s.run());
+                if (first == 0)
+                    first = db.lastInsertRowid();
+            }
+            return first;
+        });
+    }
+
+    // Runs the cached query `sql` with `keys` bound to ?1, ?2, ... and hands its first row, if
+    // any, to `read`. Returns whether there was a row.
+    template <typename Read, typename... Keys>
+    Result<bool> readRow(const std::string& sql, Read&& read, const Keys&... keys)
+    {
+        auto select = statement(sql);
         if (select.hasError())
             return select.error();
         Statement& s = *select.value();
-        s.bind(1, value);
+        bindAll(s, keys...);
         auto row = s.step();
         if (row.hasError()) {
             s.reset();
             return row.error();
         }
-        std::int64_t id = 0;
         const bool found = row.value() == Statement::Step::Row;
         if (found)
-            id = s.columnInt(0);
+            read(s);
         s.reset();
-        if (!found) {
+        return found;
+    }
+
+    Result<std::int64_t> intern(InternCache& cache, const char* table, const char* column, std::string_view value)
+    {
+        if (auto it = cache.find(value); it != cache.end())
+            return it->second;
+        std::string key(value);
+        std::int64_t id = 0;
+        auto found = readRow(
+            fmt::format("SELECT id FROM {} WHERE {} = ?1", table, column), [&](Statement& s) { id = s.columnInt(0); },
+            value);
+        if (found.hasError())
+            return found.error();
+        if (!found.value()) {
             auto insert = statement(fmt::format("INSERT INTO {}({}) VALUES(?1)", table, column));
             if (insert.hasError())
                 return insert.error();
@@ -143,6 +184,21 @@ struct SessionWriter::Impl {
     }
 
     Result<std::int64_t> internString(std::string_view value) { return intern(strings, "strings", "value", value); }
+
+    // Binds an API call or NVTX range: its id, process, thread, interned domain and name, then
+    // `rest` (its own columns).
+    template <typename Record, typename... Rest>
+    Status bindThreadRecord(Statement& s, const Record& r, const Rest&... rest)
+    {
+        auto domainId = internString(r.domain);
+        auto nameId = internString(r.name);
+        if (domainId.hasError())
+            return domainId.error();
+        if (nameId.hasError())
+            return nameId.error();
+        bindAll(s, NewId { r.id }, r.processId, r.threadId, domainId.value(), nameId.value(), rest...);
+        return {};
+    }
 };
 
 } // namespace ridgeline::core

@@ -79,20 +79,37 @@ void SessionGpuOps::applyLaunch(std::int64_t processId, std::int64_t correlation
     }
 }
 
-SessionGpuOp SessionGpuOps::kernelOp(std::int64_t id, std::int64_t processId, std::int64_t deviceId,
-    std::int64_t streamId, std::int64_t correlationId, std::int64_t nameId, std::int64_t startNs,
-    std::int64_t endNs) const
+SessionGpuOp SessionGpuOps::placedOp(GpuOpSource source, std::int64_t id, std::int64_t processId, std::int64_t deviceId,
+    std::int64_t startNs, std::int64_t endNs) const
 {
     SessionGpuOp g;
-    g.source = GpuOpSource::Kernel;
+    g.source = source;
     g.sourceId = id;
     g.processId = processId;
     g.deviceId = deviceId;
     g.rank = rankOf(processId);
-    g.nameId = nameId;
-    g.correlationId = correlationId;
     g.op.startNs = startNs;
     g.op.endNs = endNs;
+    return g;
+}
+
+TimeQuery SessionGpuOps::windowQuery() const
+{
+    TimeQuery query;
+    if (m_scan.window) {
+        query.startNs = m_scan.window->startNs;
+        query.endNs = m_scan.window->endNs;
+    }
+    return query;
+}
+
+SessionGpuOp SessionGpuOps::kernelOp(std::int64_t id, std::int64_t processId, std::int64_t deviceId,
+    std::int64_t streamId, std::int64_t correlationId, std::int64_t nameId, std::int64_t startNs,
+    std::int64_t endNs) const
+{
+    SessionGpuOp g = placedOp(GpuOpSource::Kernel, id, processId, deviceId, startNs, endNs);
+    g.nameId = nameId;
+    g.correlationId = correlationId;
     g.op.streamId = streamId;
     g.op.kind = m_collectiveKernel.contains(id) ? GpuOpKind::Collective : GpuOpKind::Kernel;
     if (auto it = m_verdictOf.find(id); it != m_verdictOf.end())
@@ -106,12 +123,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
     bool go = true;
     Status scanned;
     if (m_scan.ordered) {
-        TimeQuery query;
-        if (m_scan.window) {
-            query.startNs = m_scan.window->startNs;
-            query.endNs = m_scan.window->endNs;
-        }
-        scanned = reader.forEachKernel(query, [&](const Kernel& k) {
+        scanned = reader.forEachKernel(windowQuery(), [&](const Kernel& k) {
             go = visit(
                 kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
             return go;
@@ -126,25 +138,13 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
     if (scanned.hasError() || !go)
         return scanned;
 
-    TimeQuery query;
-    if (m_scan.window) {
-        query.startNs = m_scan.window->startNs;
-        query.endNs = m_scan.window->endNs;
-    }
-    auto memOps = reader.memOps(query);
+    auto memOps = reader.memOps(windowQuery());
     if (memOps.hasError())
         return memOps.error();
     for (const auto& m : memOps.value()) {
-        SessionGpuOp g;
-        g.source = GpuOpSource::MemOp;
-        g.sourceId = m.id;
-        g.processId = m.processId;
-        g.deviceId = m.deviceId;
-        g.rank = rankOf(m.processId);
+        SessionGpuOp g = placedOp(GpuOpSource::MemOp, m.id, m.processId, m.deviceId, m.startNs, m.endNs);
         g.memOpKind = m.kind;
         g.correlationId = m.correlationId;
-        g.op.startNs = m.startNs;
-        g.op.endNs = m.endNs;
         g.op.streamId = m.streamId;
         g.op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
         g.op.verdict = analyzeMemOp(m).verdict;
@@ -155,14 +155,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
     for (const auto& c : m_comms) {
         if (c.kernelId)
             continue; // carried by its kernel, visited there
-        SessionGpuOp g;
-        g.source = GpuOpSource::CommOp;
-        g.sourceId = c.id;
-        g.processId = c.processId;
-        g.deviceId = c.deviceId;
-        g.rank = rankOf(c.processId);
-        g.op.startNs = c.startNs;
-        g.op.endNs = c.endNs;
+        SessionGpuOp g = placedOp(GpuOpSource::CommOp, c.id, c.processId, c.deviceId, c.startNs, c.endNs);
         g.op.kind = GpuOpKind::Collective;
         g.op.verdict = VerdictClass::CommunicationBound;
         if (!visit(g))

@@ -17,7 +17,8 @@
 
 namespace ridgeline::core {
 class SessionReader;
-}
+struct TimeQuery;
+} // namespace ridgeline::core
 
 namespace ridgeline::core::detail {
 
@@ -64,6 +65,10 @@ private:
         std::int64_t endNs;
     };
     void applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const;
+    // An op of `source` with what every source has: its id, process (and so rank), device and times.
+    SessionGpuOp placedOp(GpuOpSource source, std::int64_t id, std::int64_t processId, std::int64_t deviceId,
+        std::int64_t startNs, std::int64_t endNs) const;
+    TimeQuery windowQuery() const; // the scan's window, if any
     SessionGpuOp kernelOp(std::int64_t id, std::int64_t processId, std::int64_t deviceId, std::int64_t streamId,
         std::int64_t correlationId, std::int64_t nameId, std::int64_t startNs, std::int64_t endNs) const;
 

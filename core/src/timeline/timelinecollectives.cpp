@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/timeline/timelinecollectives.h"
 
+#include "timelinesearch.h"
+
 #include <fmt/format.h>
 
 namespace ridgeline::core {
@@ -10,8 +12,7 @@ namespace {
 std::string laneLabel(const TimelineData& data, const TimelineLane& lane)
 {
     const Device* device = data.device(lane.deviceId);
-    const std::string gpu
-        = device ? fmt::format("GPU {}", device->ordinal) : fmt::format("device {}", lane.deviceId);
+    const std::string gpu = device ? fmt::format("GPU {}", device->ordinal) : fmt::format("device {}", lane.deviceId);
     return lane.rank >= 0 ? fmt::format("rank {} · {}", lane.rank, gpu) : gpu;
 }
 
@@ -40,17 +41,8 @@ std::optional<TimelineOpRef> findCollectiveOp(
     for (const auto& lane : data.lanes()) {
         if (lane.kind != TimelineLaneKind::Collectives || (rank >= 0 && lane.rank != rank))
             continue;
-        for (std::uint32_t r = lane.firstRow; r < lane.firstRow + lane.rowCount; ++r) {
-            const auto& row = data.row(r);
-            // itemAt gives the last op starting at or before startNs: walk back over ops that start
-            // at the same time.
-            for (auto index = row.itemAt(startNs); index && row.startNs(*index) == startNs; --*index) {
-                if (row.sourceId(*index) == commOpId)
-                    return TimelineOpRef { r, *index };
-                if (*index == 0)
-                    break;
-            }
-        }
+        if (auto found = detail::itemStartingAt(data, lane, startNs, commOpId))
+            return found;
     }
     return std::nullopt;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/timeline/timelinelod.h"
 
+#include "timelinesearch.h"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -130,16 +132,24 @@ std::optional<TimelineOpRef> TimelineData::findHostItem(TimelineLaneKind kind, s
     for (const auto& lane : m_lanes) {
         if (lane.kind != kind || lane.processId != processId || lane.threadId != threadId)
             continue;
-        for (std::uint32_t r = lane.firstRow; r < lane.firstRow + lane.rowCount; ++r) {
-            // itemAt gives the last item starting at or before startNs: walk back over the items that
-            // start on the same ns (instants, or identical times in µs traces).
-            const auto& row = m_rows[r];
-            for (auto index = row.itemAt(startNs); index && row.startNs(*index) == startNs; --*index) {
-                if (row.sourceId(*index) == sourceId)
-                    return TimelineOpRef { r, *index };
-                if (*index == 0)
-                    break;
-            }
+        if (auto found = detail::itemStartingAt(*this, lane, startNs, sourceId))
+            return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<TimelineOpRef> detail::itemStartingAt(
+    const TimelineData& data, const TimelineLane& lane, std::int64_t startNs, std::int64_t sourceId)
+{
+    for (std::uint32_t r = lane.firstRow; r < lane.firstRow + lane.rowCount; ++r) {
+        // itemAt gives the last item starting at or before startNs: walk back over the items that
+        // start on the same ns (instants, or identical times in µs traces).
+        const auto& row = data.row(r);
+        for (auto index = row.itemAt(startNs); index && row.startNs(*index) == startNs; --*index) {
+            if (row.sourceId(*index) == sourceId)
+                return TimelineOpRef { r, *index };
+            if (*index == 0)
+                break;
         }
     }
     return std::nullopt;

@@ -89,6 +89,16 @@ private:
     Status readOperators();
     void addDeviceLanes(const DeviceKey& key, DeviceGroup& group);
     void addHostLanes(const ThreadKey& key, HostThread& thread);
+    // Adds API calls or NVTX ranges to their threads' `items` as `kind`.
+    template <typename Record>
+    void addHostItems(
+        const std::vector<Record>& records, std::vector<TimelineItem> HostThread::*items, TimelineItemKind kind)
+    {
+        for (const auto& r : records) {
+            (m_threads[{ r.processId, r.threadId }].*items)
+                .push_back({ r.startNs, r.endNs, r.id, m_builder.addName(r.name), kind, VerdictClass::Unknown });
+        }
+    }
 
     SessionReader& m_reader;
     const TimelineLoadProgress& m_progress;
@@ -174,10 +184,7 @@ Status Loader::readHost()
     auto calls = m_reader.apiCalls();
     if (calls.hasError())
         return calls.error();
-    for (const auto& call : calls.value()) {
-        m_threads[{ call.processId, call.threadId }].calls.push_back({ call.startNs, call.endNs, call.id,
-            m_builder.addName(call.name), TimelineItemKind::ApiCall, VerdictClass::Unknown });
-    }
+    addHostItems(calls.value(), &HostThread::calls, TimelineItemKind::ApiCall);
     calls.value().clear();
     if (cancelled(0.85)) {
         m_cancelled = true;
@@ -186,10 +193,7 @@ Status Loader::readHost()
     auto ranges = m_reader.nvtxRanges();
     if (ranges.hasError())
         return ranges.error();
-    for (const auto& range : ranges.value()) {
-        m_threads[{ range.processId, range.threadId }].ranges.push_back({ range.startNs, range.endNs, range.id,
-            m_builder.addName(range.name), TimelineItemKind::NvtxRange, VerdictClass::Unknown });
-    }
+    addHostItems(ranges.value(), &HostThread::ranges, TimelineItemKind::NvtxRange);
     return {};
 }
 
