@@ -103,11 +103,8 @@ int runCeilings(const CeilingsOptions& options)
                     "unknown GPU '{}': not in the datasheet catalogue; known GPUs are {}", options.device, known));
         }
     }
-    if (options.format == "json")
-        writeJson(gpus);
-    else
-        writeTable(gpus);
-    return finishOutput();
+    return printOutput(
+        options.format == "json", [&] { writeJson(gpus); }, [&] { writeTable(gpus); });
 }
 
 } // namespace

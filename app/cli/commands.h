@@ -3,7 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -25,9 +28,32 @@ Runner addMetricsCommand(CLI::App& app);
 Runner addReportCommand(CLI::App& app);
 Runner addSummarizeCommand(CLI::App& app);
 
+// The options of the commands that write the sessions they read into a new session file (import, merge).
+struct InputsToSession {
+    std::vector<std::string> inputs;
+    std::string output;
+    bool force = false; // replace the output if it exists
+};
+// Declares the inputs (FILE..., required) and -o/--output (required) with their help texts.
+void addInputsAndOutput(
+    CLI::App& cmd, InputsToSession& options, const std::string& inputsHelp, const std::string& outputHelp);
+// Inputs must be files: "X: is a directory, not `what`" and ExitBadInput for the first that is not; else none.
+std::optional<int> refuseDirectoryInputs(const InputsToSession& options, std::string_view what);
+// An output that exists is replaced only with --force: a message and ExitUsage when it is not given; else none.
+std::optional<int> refuseExistingOutput(const InputsToSession& options);
+
 // Writes a one-line error for the user on stderr and returns the exit code for it.
 int fail(int exitCode, const std::string& message);
 // Flushes stdout; a failed write (full disk, closed pipe) becomes ExitOutputFailed.
 int finishOutput();
+// Prints a command's output with `writeJson` or `writeText`, then flushes it: finishOutput()'s exit code.
+template <typename WriteJson, typename WriteText> int printOutput(bool json, WriteJson writeJson, WriteText writeText)
+{
+    if (json)
+        writeJson();
+    else
+        writeText();
+    return finishOutput();
+}
 
 } // namespace ridgeline::cli

@@ -78,11 +78,8 @@ int runDevices(const DevicesOptions& options)
         return fail(ExitNoGpu, fmt::format("no GPU to list: {}", col::noGpuReason(probe)));
     if (const auto old = col::driverTooOldSentence(probe.driverCudaVersion); !old.empty())
         std::cerr << "ridgeline: warning: " << old << " Until then `ridgeline capture` records no GPU work.\n";
-    if (options.json)
-        writeJson(probe);
-    else
-        writeTable(probe);
-    return finishOutput();
+    return printOutput(
+        options.json, [&] { writeJson(probe); }, [&] { writeTable(probe); });
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace ridgeline::cli {
 
@@ -26,6 +27,20 @@ int exportFailed(const core::Error& error)
     return fail(error.code == core::ErrorCode::Io ? ExitOutputFailed : exitCodeFor(error), error.message);
 }
 
+// Writes one file of the session with `write` and names it on stdout; nothing when no path was given.
+// The exit code of a failure, or none.
+std::optional<int> writeExportFile(core::SessionReader& session, const std::string& path, const char* label,
+    core::Status (*write)(core::SessionReader&, std::ostream&))
+{
+    if (path.empty())
+        return std::nullopt;
+    auto written = core::writeFileAtomically(path, [&](std::ostream& out) { return write(session, out); });
+    if (written.hasError())
+        return exportFailed(written.error());
+    std::cout << label << ": " << path << '\n';
+    return std::nullopt;
+}
+
 int runExport(const ExportCommandOptions& options)
 {
     if (options.perfetto.empty() && options.csv.empty() && options.html.empty())
@@ -34,26 +49,16 @@ int runExport(const ExportCommandOptions& options)
     if (reader.hasError())
         return fail(exitCodeFor(reader.error()), reader.error().message);
     auto& session = reader.value();
-    if (!options.perfetto.empty()) {
-        auto written = core::writeFileAtomically(
-            options.perfetto, [&](std::ostream& out) { return core::writePerfettoTrace(session, out); });
-        if (written.hasError())
-            return exportFailed(written.error());
-        std::cout << "Perfetto / Chrome trace: " << options.perfetto << '\n';
-    }
+    if (auto failed = writeExportFile(session, options.perfetto, "Perfetto / Chrome trace", core::writePerfettoTrace))
+        return *failed;
     if (!options.csv.empty()) {
         auto written = core::writeCsvTables(session, options.csv);
         if (written.hasError())
             return exportFailed(written.error());
         std::cout << "CSV tables (" << written.value().size() << " files): " << options.csv << '\n';
     }
-    if (!options.html.empty()) {
-        auto written = core::writeFileAtomically(
-            options.html, [&](std::ostream& out) { return core::writeHtmlReport(session, out); });
-        if (written.hasError())
-            return exportFailed(written.error());
-        std::cout << "HTML report: " << options.html << '\n';
-    }
+    if (auto failed = writeExportFile(session, options.html, "HTML report", core::writeHtmlReport))
+        return *failed;
     return finishOutput();
 }
 

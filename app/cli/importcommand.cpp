@@ -14,31 +14,55 @@ namespace ridgeline::cli {
 
 namespace {
 
-struct ImportOptions {
-    std::vector<std::string> inputs;
-    std::string output;
-    bool force = false;
+struct ImportOptions : InputsToSession {
     std::string gpu;
     std::size_t threads = 0;
 };
 
+// The fields both kinds of import request have.
+template <typename Request> Request requestFor(const ImportOptions& options)
+{
+    Request request;
+    request.inputs = options.inputs;
+    request.overwrite = options.force;
+    request.gpuName = options.gpu;
+    return request;
+}
+
+// Runs `import` on the request; long imports report progress with `progress`: one updating line,
+// only on a terminal, wiped when the import ends.
+template <typename Request, typename Progress, typename Import>
+auto importShowingProgress(Request& request, Progress progress, Import import)
+{
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal)
+        request.progress = progress;
+    auto imported = import(request);
+    if (terminal)
+        std::cerr << "\r\x1b[K" << std::flush;
+    return imported;
+}
+
+// An import's warnings and its summary line, on stderr.
+void printImported(const collectors::ImportResult& result)
+{
+    for (const auto& warning : result.warnings)
+        std::cerr << "ridgeline: warning: " << warning << '\n';
+    std::cerr << result.summary << '\n';
+}
+
 // `-o DIR/`: one session per file, several imported at once.
 int runImportEach(const ImportOptions& options)
 {
-    collectors::EachImportRequest request;
-    request.inputs = options.inputs;
+    auto request = requestFor<collectors::EachImportRequest>(options);
     request.directory = options.output;
-    request.overwrite = options.force;
-    request.gpuName = options.gpu;
     request.threads = options.threads;
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    if (terminal)
-        request.progress = [](std::size_t done, std::size_t total) {
+    auto imported = importShowingProgress(
+        request,
+        [](std::size_t done, std::size_t total) {
             std::cerr << fmt::format("\r\x1b[Kridgeline: imported {} of {} files", done, total) << std::flush;
-        };
-    auto imported = collectors::importEach(request);
-    if (terminal)
-        std::cerr << "\r\x1b[K" << std::flush;
+        },
+        collectors::importEach);
     if (imported.hasError())
         return fail(exitCodeFor(imported.error()), imported.error().message);
     int status = ExitSuccess;
@@ -49,9 +73,7 @@ int runImportEach(const ImportOptions& options)
             continue;
         }
         ++ok;
-        for (const auto& warning : each.result->warnings)
-            std::cerr << "ridgeline: warning: " << warning << '\n';
-        std::cerr << each.result->summary << '\n';
+        printImported(*each.result);
     }
     std::cerr << fmt::format("imported {} of {} files into {}\n", ok, imported.value().size(), options.output);
     return status;
@@ -59,35 +81,24 @@ int runImportEach(const ImportOptions& options)
 
 int runImport(const ImportOptions& options)
 {
+    if (auto refused = refuseDirectoryInputs(options, "a file to import"))
+        return *refused;
     std::error_code ec;
-    for (const auto& input : options.inputs) {
-        if (std::filesystem::is_directory(input, ec))
-            return fail(ExitBadInput, fmt::format("{}: is a directory, not a file to import", input));
-    }
     if (options.output.ends_with('/') || std::filesystem::is_directory(options.output, ec))
         return runImportEach(options);
-    if (std::filesystem::exists(options.output, ec) && !options.force)
-        return fail(ExitUsage,
-            fmt::format("{} already exists (choose another name, or --force to replace it)", options.output));
-    collectors::ImportRequest request;
-    request.inputs = options.inputs;
+    if (auto refused = refuseExistingOutput(options))
+        return *refused;
+    auto request = requestFor<collectors::ImportRequest>(options);
     request.output = options.output;
-    request.overwrite = options.force;
-    request.gpuName = options.gpu;
-    // Long imports (Kineto traces) report progress: one updating line, only on a terminal.
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    if (terminal)
-        request.progress = [](double fraction, std::string_view what) {
+    auto imported = importShowingProgress(
+        request,
+        [](double fraction, std::string_view what) {
             std::cerr << fmt::format("\r\x1b[Kridgeline: {:3.0f}% {}", 100 * fraction, what) << std::flush;
-        };
-    auto imported = collectors::importFiles(request);
-    if (terminal)
-        std::cerr << "\r\x1b[K" << std::flush;
+        },
+        collectors::importFiles);
     if (imported.hasError())
         return fail(exitCodeFor(imported.error()), imported.error().message);
-    for (const auto& warning : imported.value().warnings)
-        std::cerr << "ridgeline: warning: " << warning << '\n';
-    std::cerr << imported.value().summary << '\n';
+    printImported(imported.value());
     return ExitSuccess;
 }
 
@@ -97,16 +108,13 @@ Runner addImportCommand(CLI::App& app)
 {
     auto options = std::make_shared<ImportOptions>();
     auto* cmd = app.add_subcommand("import", "Import another profiler's output as a session");
-    cmd->add_option("FILE", options->inputs,
-           "One of: PyTorch profiler (Kineto) JSON traces (.json or .json.gz; one file per rank, several make one "
-           "multi-rank session); an Nsight Systems SQLite export (nsys export --type sqlite); an Nsight Compute "
-           "CSV (ncu --csv, any --page: raw, details; quoted or not, .csv or .csv.gz); an Nsight Compute report "
-           "(.ncu-rep, read directly: no NVIDIA tool needed; several make one session)")
-        ->required();
-    cmd->add_option("-o,--output", options->output,
-           "Session file to write (.ridge); or a folder (ending in /, or existing): one session per file, named "
-           "after it, several imported at once")
-        ->required();
+    addInputsAndOutput(*cmd, *options,
+        "One of: PyTorch profiler (Kineto) JSON traces (.json or .json.gz; one file per rank, several make one "
+        "multi-rank session); an Nsight Systems SQLite export (nsys export --type sqlite); an Nsight Compute "
+        "CSV (ncu --csv, any --page: raw, details; quoted or not, .csv or .csv.gz); an Nsight Compute report "
+        "(.ncu-rep, read directly: no NVIDIA tool needed; several make one session)",
+        "Session file to write (.ridge); or a folder (ending in /, or existing): one session per file, named "
+        "after it, several imported at once");
     cmd->add_option("-j,--threads", options->threads, "With -o DIR/: files imported at once (0: one per core)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

@@ -4,7 +4,6 @@
 #include "ridgeline/core/store/sessionmerge.h"
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -13,22 +12,12 @@ namespace ridgeline::cli {
 
 namespace {
 
-struct MergeOptions {
-    std::vector<std::string> inputs;
-    std::string output;
-    bool force = false;
-};
-
-int runMerge(const MergeOptions& options)
+int runMerge(const InputsToSession& options)
 {
-    std::error_code ec;
-    for (const auto& input : options.inputs) {
-        if (std::filesystem::is_directory(input, ec))
-            return fail(ExitBadInput, fmt::format("{}: is a directory, not a session", input));
-    }
-    if (std::filesystem::exists(options.output, ec) && !options.force)
-        return fail(ExitUsage,
-            fmt::format("{} already exists (choose another name, or --force to replace it)", options.output));
+    if (auto refused = refuseDirectoryInputs(options, "a session"))
+        return *refused;
+    if (auto refused = refuseExistingOutput(options))
+        return *refused;
     auto merged = core::mergeSessions(options.inputs, options.output, options.force);
     if (merged.hasError())
         return fail(exitCodeFor(merged.error()), merged.error().message);
@@ -40,10 +29,9 @@ int runMerge(const MergeOptions& options)
 
 Runner addMergeCommand(CLI::App& app)
 {
-    auto options = std::make_shared<MergeOptions>();
+    auto options = std::make_shared<InputsToSession>();
     auto* cmd = app.add_subcommand("merge", "Join the sessions of several ranks or hosts into one");
-    cmd->add_option("FILE", options->inputs, "Sessions to merge (.ridge), two or more")->required();
-    cmd->add_option("-o,--output", options->output, "Session file to write (.ridge)")->required();
+    addInputsAndOutput(*cmd, *options, "Sessions to merge (.ridge), two or more", "Session file to write (.ridge)");
     cmd->add_flag("--force", options->force, "Replace the output file if it exists");
     cmd->footer("Every process keeps its host and rank; devices, processes and kernels are renumbered so that\n"
                 "nothing collides. The merged session is complete only when every input is.");

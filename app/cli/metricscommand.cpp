@@ -206,11 +206,9 @@ int runMetrics(const MetricsOptions& options)
     } else if (!groups.empty()) {
         std::cerr << "ridgeline: warning: replay passes unknown: " << host.missing << '\n';
     }
-    if (options.format == "json")
-        writeJson(set, groups, options.set);
-    else
-        writeText(set, groups, options.set);
-    return finishOutput();
+    return printOutput(
+        options.format == "json", [&] { writeJson(set, groups, options.set); },
+        [&] { writeText(set, groups, options.set); });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "namedsessions.h"
 #include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/opreport.h"
@@ -40,25 +41,23 @@ struct ReportCommandOptions {
 // `--by rank`: one row per rank over any number of sessions, read a few at a time (clusterreport.h).
 int runRankReport(const ReportCommandOptions& options)
 {
-    const auto paths = core::expandSessionPaths(options.paths);
-    if (paths.empty())
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    auto gathered
+        = gatherNamedSessions(options.paths, options.threads, !options.fresh, [&](std::size_t done, std::size_t total) {
+              // Progress for more than one session, on a terminal.
+              if (total > 1 && terminal && (done == total || done % std::max<std::size_t>(total / 20, 1) == 0))
+                  std::cerr << "\rridgeline: read " << done << " of " << total << " sessions"
+                            << (done == total ? "\n" : "") << std::flush;
+          });
+    if (!gathered)
         return fail(ExitUsage, "no session to report on (the folders given hold no .ridge files)");
-    core::GatherOptions gather;
-    gather.threads = options.threads;
-    gather.useStored = !options.fresh;
-    const bool showProgress = paths.size() > 1 && isatty(STDERR_FILENO);
-    auto gathered = core::gatherRankSummaries(paths, gather, [&](std::size_t done, std::size_t total) {
-        if (showProgress && (done == total || done % std::max<std::size_t>(total / 20, 1) == 0))
-            std::cerr << "\rridgeline: read " << done << " of " << total << " sessions" << (done == total ? "\n" : "")
-                      << std::flush;
-    });
-    for (const auto& failure : gathered.failures)
+    for (const auto& failure : gathered->failures)
         std::cerr << "ridgeline: warning: left out: " << failure << '\n';
-    if (gathered.ranks.empty())
+    if (gathered->ranks.empty())
         return fail(ExitBadInput,
-            gathered.failures.empty() ? "the sessions hold no rank" : "no session could be read (see the warnings)");
-    auto report = core::buildClusterReport(std::move(gathered.ranks));
-    for (const auto& failure : gathered.failures)
+            gathered->failures.empty() ? "the sessions hold no rank" : "no session could be read (see the warnings)");
+    auto report = core::buildClusterReport(std::move(gathered->ranks));
+    for (const auto& failure : gathered->failures)
         report.warnings.push_back("left out: " + failure);
     const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
     core::writeClusterReport(std::cout, report, format, options.top);
@@ -80,6 +79,22 @@ core::Result<core::KernelReport> loadBaseline(const std::string& path)
     return report;
 }
 
+// `--baseline PATH`, when given: the report `load` builds of it is kept in `baseline` and `use` points at it.
+// The exit code of a failure, or none.
+template <typename Report, typename Load>
+std::optional<int> loadBaselineWith(
+    const std::string& path, Load load, std::optional<Report>& baseline, const Report*& use)
+{
+    if (path.empty())
+        return std::nullopt;
+    auto loaded = load(path);
+    if (loaded.hasError())
+        return fail(exitCodeFor(loaded.error()), "baseline " + loaded.error().message);
+    baseline = std::move(loaded).value();
+    use = &*baseline;
+    return std::nullopt;
+}
+
 // `--by op` and `--by module`: GPU time per PyTorch operator or module (opreport.h).
 int runOpReport(const ReportCommandOptions& options, core::ReportGrouping by)
 {
@@ -96,13 +111,8 @@ int runOpReport(const ReportCommandOptions& options, core::ReportGrouping by)
     if (built.hasError())
         return fail(exitCodeFor(built.error()), built.error().message);
     std::optional<core::OpReport> baseline;
-    if (!options.baseline.empty()) {
-        auto loaded = build(options.baseline);
-        if (loaded.hasError())
-            return fail(exitCodeFor(loaded.error()), "baseline " + loaded.error().message);
-        baseline = std::move(loaded).value();
-        report.baseline = &*baseline;
-    }
+    if (auto failed = loadBaselineWith(options.baseline, build, baseline, report.baseline))
+        return *failed;
     core::writeOpReport(std::cout, built.value(), report);
     return finishOutput();
 }
@@ -177,13 +187,8 @@ int runReport(ReportCommandOptions options)
     if (built.hasError())
         return fail(exitCodeFor(built.error()), built.error().message);
     std::optional<core::KernelReport> baseline;
-    if (!options.baseline.empty()) {
-        auto loaded = loadBaseline(options.baseline);
-        if (loaded.hasError())
-            return fail(exitCodeFor(loaded.error()), "baseline " + loaded.error().message);
-        baseline = std::move(loaded).value();
-        report.baseline = &*baseline;
-    }
+    if (auto failed = loadBaselineWith(options.baseline, loadBaseline, baseline, report.baseline))
+        return *failed;
     core::writeKernelReport(std::cout, std::move(built).value(), report);
     return finishOutput();
 }

@@ -4,6 +4,7 @@
 // hundred bytes per rank instead of every launch. On a cluster: `srun ridgeline summarize run-%q.ridge`.
 #include "commands.h"
 #include "exitcodes.h"
+#include "namedsessions.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 
 #include <CLI/CLI.hpp>
@@ -23,18 +24,15 @@ struct SummarizeOptions {
 
 int runSummarize(const SummarizeOptions& options)
 {
-    const auto paths = core::expandSessionPaths(options.paths);
-    if (paths.empty())
+    // Not from stored summaries: summarize again, the sessions may be newer than their summaries.
+    auto gathered = gatherNamedSessions(options.paths, options.threads, false);
+    if (!gathered)
         return fail(ExitUsage, "no session to summarize (the folders given hold no .ridge files)");
-    core::GatherOptions gather;
-    gather.threads = options.threads;
-    gather.useStored = false; // summarize again: the sessions may be newer than their summaries
-    auto gathered = core::gatherRankSummaries(paths, gather);
     std::map<std::string, std::vector<core::RankSummary>> bySession;
-    for (auto& s : gathered.ranks)
+    for (auto& s : gathered->ranks)
         bySession[s.session].push_back(std::move(s));
     int status = ExitSuccess;
-    for (const auto& failure : gathered.failures)
+    for (const auto& failure : gathered->failures)
         status = fail(ExitBadInput, failure);
     for (const auto& [path, summaries] : bySession) {
         if (auto stored = core::storeRankSummaries(path, summaries); stored.hasError()) {

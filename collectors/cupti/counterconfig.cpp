@@ -66,11 +66,11 @@ core::Result<CounterConfig> CounterConfig::create(
     init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
     if (const CUptiResult r = cuptiProfilerHostInitialize(&init); r != CUPTI_SUCCESS)
         return cuptiFailure(r, "cuptiProfilerHostInitialize");
-    config.m_host = init.pHostObject;
+    config.m_host = HostObject(init.pHostObject);
 
     CUpti_Profiler_Host_ConfigAddMetrics_Params add {};
     add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
-    add.pHostObject = config.m_host;
+    add.pHostObject = config.m_host.get();
     add.ppMetricNames = config.m_names.data();
     add.numMetrics = config.m_names.size();
     if (const CUptiResult r = cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) {
@@ -85,14 +85,14 @@ core::Result<CounterConfig> CounterConfig::create(
 
     CUpti_Profiler_Host_GetConfigImageSize_Params size {};
     size.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
-    size.pHostObject = config.m_host;
+    size.pHostObject = config.m_host.get();
     if (const CUptiResult r = cuptiProfilerHostGetConfigImageSize(&size); r != CUPTI_SUCCESS)
         return cuptiFailure(r, "cuptiProfilerHostGetConfigImageSize");
     config.m_image.resize(size.configImageSize);
 
     CUpti_Profiler_Host_GetConfigImage_Params image {};
     image.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
-    image.pHostObject = config.m_host;
+    image.pHostObject = config.m_host.get();
     image.configImageSize = config.m_image.size();
     image.pConfigImage = config.m_image.data();
     if (const CUptiResult r = cuptiProfilerHostGetConfigImage(&image); r != CUPTI_SUCCESS)
@@ -109,10 +109,10 @@ core::Result<CounterConfig> CounterConfig::create(
 }
 
 CounterConfig::CounterConfig(CounterConfig&& other) noexcept
-    : m_host(std::exchange(other.m_host, nullptr))
-    , m_metrics(std::move(other.m_metrics))
+    : m_metrics(std::move(other.m_metrics))
     , m_image(std::move(other.m_image))
     , m_passes(other.m_passes)
+    , m_host(std::move(other.m_host))
 {
     for (const auto& name : m_metrics)
         m_names.push_back(name.c_str());
@@ -131,13 +131,13 @@ CounterConfig& CounterConfig::operator=(CounterConfig&& other) noexcept
     return *this;
 }
 
-CounterConfig::~CounterConfig()
+CounterConfig::~CounterConfig() = default;
+
+void CounterConfig::HostRelease::operator()(CUpti_Profiler_Host_Object* host) const
 {
-    if (!m_host)
-        return;
     CUpti_Profiler_Host_Deinitialize_Params params {};
     params.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
-    params.pHostObject = m_host;
+    params.pHostObject = host;
     cuptiProfilerHostDeinitialize(&params);
 }
 
@@ -147,7 +147,7 @@ core::Result<std::vector<double>> CounterConfig::evaluate(
     std::vector<double> values(m_names.size());
     CUpti_Profiler_Host_EvaluateToGpuValues_Params params {};
     params.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-    params.pHostObject = m_host;
+    params.pHostObject = m_host.get();
     params.pCounterDataImage = counterData.data();
     params.counterDataImageSize = counterData.size();
     params.rangeIndex = rangeIndex;

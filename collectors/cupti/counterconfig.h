@@ -35,6 +35,8 @@ public:
     ~CounterConfig();
 
     const std::vector<std::string>& metrics() const { return m_metrics; }
+    // metrics() as C strings, as the CUPTI calls take metric names (valid while the config lives).
+    const std::vector<const char*>& metricNames() const { return m_names; }
     const std::vector<std::uint8_t>& image() const { return m_image; }
     std::size_t passes() const { return m_passes; }
 
@@ -42,12 +44,19 @@ public:
     core::Result<std::vector<double>> evaluate(std::span<const std::uint8_t> counterData, std::size_t rangeIndex) const;
 
 private:
+    // Deinitialises the CUPTI host object when the config lets it go.
+    struct HostRelease {
+        void operator()(CUpti_Profiler_Host_Object* host) const;
+    };
     CounterConfig() = default;
-    CUpti_Profiler_Host_Object* m_host = nullptr;
+    using HostObject = std::unique_ptr<CUpti_Profiler_Host_Object, HostRelease>;
+
     std::vector<std::string> m_metrics;
     std::vector<const char*> m_names; // pointers into m_metrics, for CUPTI
     std::vector<std::uint8_t> m_image;
     std::size_t m_passes = 0;
+    // Last, so that it goes first: the host object is deinitialised before the names it was given.
+    HostObject m_host;
 };
 
 } // namespace ridgeline::inject

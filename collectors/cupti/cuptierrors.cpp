@@ -84,18 +84,26 @@ std::string deviceSupportSentence(const CUpti_Profiler_DeviceSupported_Params& s
     if (support.architecture == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
         return device + " is older than the CUPTI range profiler supports (compute capability 7.5 or newer is needed); "
             + lostText + ".";
-    if (support.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED)
-        return cuptiErrorSentence(CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES, CuptiStage::Counters, {});
-    if (support.vGpu == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-        return cuptiErrorSentence(CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED, CuptiStage::Counters, {});
-    if (support.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-        return cuptiErrorSentence(CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED, CuptiStage::Counters, {});
-    if (support.confidentialCompute == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-        return cuptiErrorSentence(CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED, CuptiStage::Counters, {});
-    if (support.cmp == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-        return cuptiErrorSentence(CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED, CuptiStage::Counters, {});
-    if (support.sli == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-        return cuptiErrorSentence(CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED, CuptiStage::Counters, {});
+    // The configurations CUPTI refuses that it has an error (and so a sentence) for, in the order they are told.
+    using Params = CUpti_Profiler_DeviceSupported_Params;
+    static constexpr struct {
+        CUpti_Profiler_Support_Level Params::*flag;
+        CUpti_Profiler_Support_Level level;
+        CUptiResult error;
+    } kRefusals[] = {
+        { &Params::vGpu, CUPTI_PROFILER_CONFIGURATION_DISABLED,
+            CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES },
+        { &Params::vGpu, CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED, CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED },
+        { &Params::wsl, CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED, CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED },
+        { &Params::confidentialCompute, CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED,
+            CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED },
+        { &Params::cmp, CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED, CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED },
+        { &Params::sli, CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED, CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED },
+    };
+    for (const auto& refusal : kRefusals) {
+        if (support.*refusal.flag == refusal.level)
+            return cuptiErrorSentence(refusal.error, CuptiStage::Counters, {});
+    }
     return "CUPTI reports that " + device + " cannot be profiled in its present configuration (MIG instances cannot); "
         + lostText + ".";
 }

@@ -313,46 +313,48 @@ int finishUntraced(Capture& capture)
     return 0;
 }
 
+// Runs `write` on the part file under the capture's lock, when this process owns the capture (ownedHere)
+// and the part is still open.
+template <typename Write> void withPart(Capture* capture, Write write)
+{
+    if (!ownedHere(capture))
+        return;
+    std::lock_guard guard(capture->mutex);
+    if (capture->part)
+        write(*capture->part);
+}
+
+// A failure to store counters becomes a warning; caller holds the mutex.
+void noteCountersWritten(Capture& capture, const core::Status& added)
+{
+    if (added.hasError())
+        report(capture, "writing counters failed (" + added.error().message + ").", false);
+}
+
 // Where the counter collector's values, replay passes and problems go: the part file and stderr.
 CounterSink counterSink(Capture* capture)
 {
     // A forked child shares the part file's descriptor: it never writes (ownedHere).
     CounterSink sink;
     sink.expect = [capture](std::uint32_t correlationId) {
-        if (!ownedHere(capture))
-            return;
-        std::lock_guard guard(capture->mutex);
-        if (capture->part)
-            capture->part->expectCounters(correlationId);
+        withPart(capture, [&](PartWriter& part) { part.expectCounters(correlationId); });
     };
     sink.values = [capture](std::uint32_t correlationId, std::vector<core::MetricValue> values) {
-        if (!ownedHere(capture))
-            return;
-        std::lock_guard guard(capture->mutex);
-        if (!capture->part)
-            return;
-        if (auto added = capture->part->addCounters(correlationId, std::move(values)); added.hasError())
-            report(*capture, "writing counters failed (" + added.error().message + ").", false);
+        withPart(capture, [&](PartWriter& part) {
+            noteCountersWritten(*capture, part.addCounters(correlationId, std::move(values)));
+        });
     };
     sink.problem = [capture](const std::string& sentence, bool fatal) {
         if (ownedHere(capture))
             reportLocked(*capture, sentence, fatal);
     };
     sink.expectGraph = [capture](std::uint32_t correlationId) {
-        if (!ownedHere(capture))
-            return;
-        std::lock_guard guard(capture->mutex);
-        if (capture->part)
-            capture->part->expectGraphCounters(correlationId);
+        withPart(capture, [&](PartWriter& part) { part.expectGraphCounters(correlationId); });
     };
     sink.graphValues = [capture](std::uint32_t correlationId, std::vector<GraphRange> ranges) {
-        if (!ownedHere(capture))
-            return;
-        std::lock_guard guard(capture->mutex);
-        if (!capture->part)
-            return;
-        if (auto added = capture->part->addGraphCounters(correlationId, std::move(ranges)); added.hasError())
-            report(*capture, "writing counters failed (" + added.error().message + ").", false);
+        withPart(capture, [&](PartWriter& part) {
+            noteCountersWritten(*capture, part.addGraphCounters(correlationId, std::move(ranges)));
+        });
     };
     sink.passes = [capture](const std::string& passes) {
         if (!ownedHere(capture))

@@ -70,32 +70,27 @@ core::Result<std::unique_ptr<ContextProfiler>> ContextProfiler::create(
     enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     enable.ctx = context;
     RIDGELINE_CUPTI(cuptiRangeProfilerEnable, enable);
-    profiler->m_object = enable.pRangeProfilerObject;
+    profiler->m_object = RangeProfiler(enable.pRangeProfilerObject);
     return profiler;
 }
 
-ContextProfiler::~ContextProfiler()
+void ContextProfiler::RangeProfilerRelease::operator()(CUpti_RangeProfiler_Object* object) const
 {
-    if (!m_object)
-        return;
     CUpti_RangeProfiler_Disable_Params disable {};
     disable.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
-    disable.pRangeProfilerObject = m_object;
+    disable.pRangeProfilerObject = object;
     cuptiRangeProfilerDisable(&disable);
 }
 
 core::Status ContextProfiler::prepareCounterData(Group& group)
 {
     if (group.counterData.empty()) {
-        const auto& names = group.config.metrics();
-        std::vector<const char*> pointers;
-        for (const auto& name : names)
-            pointers.push_back(name.c_str());
+        const auto& names = group.config.metricNames();
         CUpti_RangeProfiler_GetCounterDataSize_Params size {};
         size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-        size.pRangeProfilerObject = m_object;
-        size.pMetricNames = pointers.data();
-        size.numMetrics = pointers.size();
+        size.pRangeProfilerObject = m_object.get();
+        size.pMetricNames = const_cast<const char**>(names.data()); // CUPTI only reads them
+        size.numMetrics = names.size();
         size.maxNumOfRanges = kRangesPerImage;
         size.maxNumRangeTreeNodes = kRangesPerImage;
         RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataSize, size);
@@ -103,7 +98,7 @@ core::Status ContextProfiler::prepareCounterData(Group& group)
     }
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init {};
     init.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-    init.pRangeProfilerObject = m_object;
+    init.pRangeProfilerObject = m_object.get();
     init.counterDataSize = group.counterData.size();
     init.pCounterData = group.counterData.data();
     RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize, init);
@@ -118,7 +113,7 @@ core::Status ContextProfiler::configure(std::size_t groupIndex, bool graph)
     RIDGELINE_TRY(prepareCounterData(group));
     CUpti_RangeProfiler_SetConfig_Params config {};
     config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-    config.pRangeProfilerObject = m_object;
+    config.pRangeProfilerObject = m_object.get();
     config.configSize = group.config.image().size();
     config.pConfig = group.config.image().data();
     config.counterDataImageSize = group.counterData.size();
@@ -142,9 +137,14 @@ core::Status ContextProfiler::begin(std::size_t groupIndex)
     const Group& group = m_groups.at(groupIndex);
     if (m_configured != groupIndex || m_configuredForGraph || group.ranges >= kRangesPerImage)
         RIDGELINE_TRY(configure(groupIndex));
+    return startRanges(groupIndex);
+}
+
+core::Status ContextProfiler::startRanges(std::size_t groupIndex)
+{
     CUpti_RangeProfiler_Start_Params start {};
     start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    start.pRangeProfilerObject = m_object;
+    start.pRangeProfilerObject = m_object.get();
     if (const CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
         m_configured = kNotConfigured;
         return failure(r, "cuptiRangeProfilerStart");
@@ -152,6 +152,40 @@ core::Status ContextProfiler::begin(std::size_t groupIndex)
     m_active = groupIndex;
     m_started = true;
     return {};
+}
+
+core::Result<ContextProfiler::Decoded> ContextProfiler::stopAndDecode(Group& group, const char* incomplete)
+{
+    CUpti_RangeProfiler_Stop_Params stop {};
+    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    stop.pRangeProfilerObject = m_object.get();
+    RIDGELINE_CUPTI(cuptiRangeProfilerStop, stop);
+    if (!stop.isAllPassSubmitted)
+        return core::makeError(core::ErrorCode::Internal, incomplete);
+
+    CUpti_RangeProfiler_DecodeData_Params decode {};
+    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    decode.pRangeProfilerObject = m_object.get();
+    RIDGELINE_CUPTI(cuptiRangeProfilerDecodeData, decode);
+
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info {};
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = group.counterData.data();
+    info.counterDataImageSize = group.counterData.size();
+    RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
+    return Decoded { info.numTotalRanges, decode.numOfRangeDropped };
+}
+
+core::Result<std::string> ContextProfiler::rangeName(const Group& group, std::size_t index)
+{
+    CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range {};
+    range.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
+    range.pCounterDataImage = group.counterData.data();
+    range.counterDataImageSize = group.counterData.size();
+    range.rangeIndex = index;
+    range.rangeDelimiter = "/";
+    RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo, range);
+    return std::string(range.rangeName ? range.rangeName : "");
 }
 
 core::Result<ContextProfiler::LaunchCounters> ContextProfiler::end(std::string_view mangled, std::string_view demangled)
@@ -168,41 +202,23 @@ core::Result<ContextProfiler::LaunchCounters> ContextProfiler::end(std::string_v
 core::Result<ContextProfiler::LaunchCounters> ContextProfiler::collect(
     Group& group, std::string_view mangled, std::string_view demangled)
 {
-    CUpti_RangeProfiler_Stop_Params stop {};
-    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-    stop.pRangeProfilerObject = m_object;
-    RIDGELINE_CUPTI(cuptiRangeProfilerStop, stop);
-    if (!stop.isAllPassSubmitted)
-        return core::makeError(core::ErrorCode::Internal,
-            "CUPTI did not replay every counter pass of a kernel (kernel replay incomplete); that kernel has no "
-            "counters.");
+    auto decoded = stopAndDecode(group,
+        "CUPTI did not replay every counter pass of a kernel (kernel replay incomplete); that kernel has no "
+        "counters.");
+    if (decoded.hasError())
+        return decoded.error();
+    const auto [totalRanges, droppedRanges] = decoded.value();
 
-    CUpti_RangeProfiler_DecodeData_Params decode {};
-    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-    decode.pRangeProfilerObject = m_object;
-    RIDGELINE_CUPTI(cuptiRangeProfilerDecodeData, decode);
-
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info {};
-    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-    info.pCounterDataImage = group.counterData.data();
-    info.counterDataImageSize = group.counterData.size();
-    RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
-
-    std::string rangeName;
-    if (info.numTotalRanges > group.ranges) {
-        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range {};
-        range.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
-        range.pCounterDataImage = group.counterData.data();
-        range.counterDataImageSize = group.counterData.size();
-        range.rangeIndex = info.numTotalRanges - 1;
-        range.rangeDelimiter = "/";
-        RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo, range);
-        rangeName = range.rangeName ? range.rangeName : "";
+    std::string name;
+    if (totalRanges > group.ranges) {
+        auto last = rangeName(group, totalRanges - 1);
+        if (last.hasError())
+            return last.error();
+        name = std::move(last).value();
     }
-    const auto judgement
-        = judgeRange(group.ranges, info.numTotalRanges, decode.numOfRangeDropped, rangeName, mangled, demangled);
+    const auto judgement = judgeRange(group.ranges, totalRanges, droppedRanges, name, mangled, demangled);
     // A dropped range means the image is full: the next launch starts a fresh one.
-    group.ranges = decode.numOfRangeDropped > 0 ? kRangesPerImage : info.numTotalRanges;
+    group.ranges = droppedRanges > 0 ? kRangesPerImage : totalRanges;
     LaunchCounters out;
     switch (judgement.outcome) {
     case RangeOutcome::NoKernel:
@@ -227,16 +243,7 @@ core::Status ContextProfiler::beginGraph()
 {
     // A fresh image for every graph launch: its kernel nodes may fill many ranges.
     RIDGELINE_TRY(configure(0, true));
-    CUpti_RangeProfiler_Start_Params start {};
-    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    start.pRangeProfilerObject = m_object;
-    if (const CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS) {
-        m_configured = kNotConfigured;
-        return failure(r, "cuptiRangeProfilerStart");
-    }
-    m_active = 0;
-    m_started = true;
-    return {};
+    return startRanges(0);
 }
 
 core::Result<ContextProfiler::GraphLaunchCounters> ContextProfiler::endGraph()
@@ -246,38 +253,23 @@ core::Result<ContextProfiler::GraphLaunchCounters> ContextProfiler::endGraph()
     m_started = false;
     m_configured = kNotConfigured; // the next launch configures again (a fresh image)
     Group& group = m_groups.at(0);
-    CUpti_RangeProfiler_Stop_Params stop {};
-    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-    stop.pRangeProfilerObject = m_object;
-    RIDGELINE_CUPTI(cuptiRangeProfilerStop, stop);
-    if (!stop.isAllPassSubmitted)
-        return core::makeError(core::ErrorCode::Internal,
-            "CUPTI did not replay every counter pass of a CUDA graph launch; that launch has no counters.");
-    CUpti_RangeProfiler_DecodeData_Params decode {};
-    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-    decode.pRangeProfilerObject = m_object;
-    RIDGELINE_CUPTI(cuptiRangeProfilerDecodeData, decode);
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info {};
-    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-    info.pCounterDataImage = group.counterData.data();
-    info.counterDataImageSize = group.counterData.size();
-    RIDGELINE_CUPTI(cuptiRangeProfilerGetCounterDataInfo, info);
+    auto decoded = stopAndDecode(
+        group, "CUPTI did not replay every counter pass of a CUDA graph launch; that launch has no counters.");
+    if (decoded.hasError())
+        return decoded.error();
+    const auto [totalRanges, droppedRanges] = decoded.value();
     group.ranges = kRangesPerImage; // used up: a kernel launch starts a fresh image
 
     GraphLaunchCounters out;
-    const auto judgement = judgeGraphRanges(info.numTotalRanges, decode.numOfRangeDropped);
+    const auto judgement = judgeGraphRanges(totalRanges, droppedRanges);
     if (!judgement.keep) {
         out.lost = judgement.sentence;
         return out;
     }
-    for (std::size_t index = 0; index < info.numTotalRanges; ++index) {
-        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range {};
-        range.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
-        range.pCounterDataImage = group.counterData.data();
-        range.counterDataImageSize = group.counterData.size();
-        range.rangeIndex = index;
-        range.rangeDelimiter = "/";
-        RIDGELINE_CUPTI(cuptiRangeProfilerCounterDataGetRangeInfo, range);
+    for (std::size_t index = 0; index < totalRanges; ++index) {
+        auto path = rangeName(group, index);
+        if (path.hasError())
+            return path.error();
         auto values = group.config.evaluate(group.counterData, index);
         if (values.hasError())
             return values.error();
@@ -286,7 +278,7 @@ core::Result<ContextProfiler::GraphLaunchCounters> ContextProfiler::endGraph()
             if (std::find(out.missing.begin(), out.missing.end(), name) == out.missing.end())
                 out.missing.push_back(std::move(name));
         }
-        out.ranges.push_back(GraphRange { range.rangeName ? range.rangeName : "", std::move(collected.values) });
+        out.ranges.push_back(GraphRange { std::move(path).value(), std::move(collected.values) });
     }
     return out;
 }

@@ -30,7 +30,6 @@ public:
     // Builds a config image per group for the chip and enables the range profiler on `context`.
     static core::Result<std::unique_ptr<ContextProfiler>> create(
         CUcontext context, const std::string& chip, const std::vector<std::vector<std::string>>& groups);
-    ~ContextProfiler();
     ContextProfiler(const ContextProfiler&) = delete;
     ContextProfiler& operator=(const ContextProfiler&) = delete;
 
@@ -73,14 +72,33 @@ private:
     core::Status prepareCounterData(Group& group);
     core::Status configure(std::size_t group, bool graph = false);
     core::Result<LaunchCounters> collect(Group& group, std::string_view mangled, std::string_view demangled);
+    // Starts the range profiler for a group (configured already); a failure makes the next launch configure again.
+    core::Status startRanges(std::size_t group);
+    // What Stop and DecodeData leave in a group's image.
+    struct Decoded {
+        std::size_t totalRanges = 0; // ranges in the image, old and new
+        std::size_t droppedRanges = 0; // ranges that did not fit
+    };
+    // Stops the range profiler and decodes its ranges into the group's image; `incomplete` is the error
+    // when not every replay pass was submitted.
+    core::Result<Decoded> stopAndDecode(Group& group, const char* incomplete);
+    // The name of range `index` in the group's image (its NVTX / kernel path, "/"-separated).
+    static core::Result<std::string> rangeName(const Group& group, std::size_t index);
 
-    CUpti_RangeProfiler_Object* m_object = nullptr;
+    // Disables the range profiler on the context when the profiler goes.
+    struct RangeProfilerRelease {
+        void operator()(CUpti_RangeProfiler_Object* object) const;
+    };
+    using RangeProfiler = std::unique_ptr<CUpti_RangeProfiler_Object, RangeProfilerRelease>;
+
     std::string m_chip;
     std::vector<Group> m_groups;
     std::size_t m_active = 0;
     std::size_t m_configured = kNotConfigured; // the group SetConfig was last given
     bool m_started = false;
     bool m_configuredForGraph = false; // SetConfig was given for a graph launch (many ranges per pass)
+    // Last, so that it goes first: the range profiler is disabled before the groups' host objects go.
+    RangeProfiler m_object;
 };
 
 } // namespace ridgeline::inject

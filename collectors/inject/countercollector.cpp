@@ -225,14 +225,7 @@ struct CounterCollector::Impl {
             return;
         }
         auto& c = counters.value();
-        if (!c.lost.empty())
-            sink.problem(c.lost, false);
-        if (!c.missing.empty())
-            sink.problem(fmt::format("{} counter{} could not be collected for a launch of {} (recorded as missing, not "
-                                     "0): {}.",
-                             c.missing.size(), c.missing.size() == 1 ? "" : "s", core::demangle(active.mangled),
-                             fmt::join(c.missing, ", ")),
-                false);
+        reportGaps(c.lost, c.missing, [&] { return "a launch of " + core::demangle(active.mangled); });
         if (!c.values.empty())
             sink.values(active.correlationId, std::move(c.values));
     }
@@ -248,15 +241,20 @@ struct CounterCollector::Impl {
             return;
         }
         auto& c = counters.value();
-        if (!c.lost.empty())
-            sink.problem(c.lost, false);
-        if (!c.missing.empty())
-            sink.problem(
-                fmt::format("{} counter{} could not be collected for a CUDA graph launch (recorded as missing, "
-                            "not 0): {}.",
-                    c.missing.size(), c.missing.size() == 1 ? "" : "s", fmt::join(c.missing, ", ")),
-                false);
+        reportGaps(c.lost, c.missing, [] { return std::string("a CUDA graph launch"); });
         sink.graphValues(active.correlationId, std::move(c.ranges));
+    }
+
+    // Why a launch has no counters, and the counters it lacks, as (not fatal) problems; `launch()` names it.
+    template <typename Describe>
+    void reportGaps(const std::string& lost, const std::vector<std::string>& missing, Describe launch)
+    {
+        if (!lost.empty())
+            sink.problem(lost, false);
+        if (!missing.empty())
+            sink.problem(fmt::format("{} counter{} could not be collected for {} (recorded as missing, not 0): {}.",
+                             missing.size(), missing.size() == 1 ? "" : "s", launch(), fmt::join(missing, ", ")),
+                false);
     }
 
     void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data)

@@ -20,72 +20,74 @@ std::string plural(std::int64_t n, std::string_view word)
     return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-core::Result<ImportResult> importNcu(const ImportRequest& request)
+// What an importer's result becomes: its format, its warnings and the line `summarize` makes of its counts.
+template <typename Imported, typename Summarize>
+core::Result<ImportResult> resultOf(core::Result<Imported> imported, FileFormat format, Summarize summarize)
 {
-    auto imported = importNcuCsv(request.inputs.front(), request.output, request.overwrite);
     if (imported.hasError())
         return imported.error();
     ImportResult result;
-    result.format = FileFormat::NsightComputeCsv;
+    result.format = format;
     result.warnings = imported.value().warnings;
-    result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
-        plural(imported.value().metrics, "metric"), request.inputs.front(), request.output);
+    result.summary = summarize(imported.value());
     return result;
+}
+
+// The summary of the Nsight Compute importers, which count kernels and metrics.
+template <typename Counts>
+std::string kernelsAndMetrics(const Counts& s, const std::string& from, const ImportRequest& request)
+{
+    return fmt::format("imported {} with {} from {} into {}", plural(s.kernels, "kernel"), plural(s.metrics, "metric"),
+        from, request.output);
+}
+
+core::Result<ImportResult> importNcu(const ImportRequest& request)
+{
+    return resultOf(importNcuCsv(request.inputs.front(), request.output, request.overwrite),
+        FileFormat::NsightComputeCsv,
+        [&](const auto& s) { return kernelsAndMetrics(s, request.inputs.front(), request); });
 }
 
 core::Result<ImportResult> importNcuReports(const ImportRequest& request)
 {
-    auto imported = importNcuRep(request.inputs, request.output, request.overwrite);
-    if (imported.hasError())
-        return imported.error();
-    ImportResult result;
-    result.format = FileFormat::NsightComputeReport;
-    result.warnings = imported.value().warnings;
-    const std::string from
-        = request.inputs.size() == 1 ? request.inputs.front() : fmt::format("{} reports", request.inputs.size());
-    result.summary = fmt::format("imported {} with {} from {} into {}", plural(imported.value().kernels, "kernel"),
-        plural(imported.value().metrics, "metric"), from, request.output);
-    return result;
+    return resultOf(importNcuRep(request.inputs, request.output, request.overwrite), FileFormat::NsightComputeReport,
+        [&](const auto& s) {
+            const std::string from = request.inputs.size() == 1 ? request.inputs.front()
+                                                                : fmt::format("{} reports", request.inputs.size());
+            return kernelsAndMetrics(s, from, request);
+        });
 }
 
 core::Result<ImportResult> importNsys(const ImportRequest& request)
 {
-    auto imported = importNsysSqlite(request.inputs.front(), request.output, request.overwrite);
-    if (imported.hasError())
-        return imported.error();
-    const auto& s = imported.value();
-    ImportResult result;
-    result.format = FileFormat::NsightSystemsSqlite;
-    result.warnings = s.warnings;
-    result.summary = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
-        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
-        plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
-    if (s.commOps > 0)
-        result.summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
-    return result;
+    return resultOf(importNsysSqlite(request.inputs.front(), request.output, request.overwrite),
+        FileFormat::NsightSystemsSqlite, [&](const auto& s) {
+            std::string summary
+                = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+                    plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
+                    plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
+            if (s.commOps > 0)
+                summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
+            return summary;
+        });
 }
 
 core::Result<ImportResult> importKinetoTraces(const ImportRequest& request)
 {
-    auto imported = importKineto(request.inputs, request.output, request.overwrite, request.progress);
-    if (imported.hasError())
-        return imported.error();
-    const auto& s = imported.value();
-    ImportResult result;
-    result.format = FileFormat::KinetoJson;
-    result.warnings = s.warnings;
-    std::string from = request.inputs.front();
-    if (request.inputs.size() > 1) {
-        std::string ranks;
-        for (int rank : s.ranks)
-            ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", rank);
-        from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
-    }
-    result.summary = fmt::format("imported {}, {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
-        plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
-        plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), plural(s.operators, "operator"), from,
-        request.output);
-    return result;
+    return resultOf(importKineto(request.inputs, request.output, request.overwrite, request.progress),
+        FileFormat::KinetoJson, [&](const auto& s) {
+            std::string from = request.inputs.front();
+            if (request.inputs.size() > 1) {
+                std::string ranks;
+                for (int rank : s.ranks)
+                    ranks += fmt::format("{}{}", ranks.empty() ? "" : ", ", rank);
+                from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
+            }
+            return fmt::format("imported {}, {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
+                plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
+                plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), plural(s.operators, "operator"), from,
+                request.output);
+        });
 }
 
 core::Error unsupported(const std::string& path, FileFormat format)

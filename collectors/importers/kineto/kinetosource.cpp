@@ -81,15 +81,14 @@ private:
     std::size_t m_at = 0;
 };
 
-// Bytes as they are, after the two already peeked at.
-class PlainSource final : public TraceSource {
+// The bytes already peeked at (to tell gzip from plain text), then the rest of the input.
+class PeekedInput final : public RawInput {
 public:
-    PlainSource(std::string name, std::unique_ptr<RawInput> input, std::string peeked)
-        : TraceSource(std::move(name))
-        , m_input(std::move(input))
+    PeekedInput(std::unique_ptr<RawInput> input, std::string peeked)
+        : m_input(std::move(input))
         , m_peeked(std::move(peeked))
     { }
-    core::Result<std::size_t> read(char* out, std::size_t room) override
+    core::Result<std::size_t> read(unsigned char* out, std::size_t room) override
     {
         std::size_t n = 0;
         if (m_peekedAt < m_peeked.size()) {
@@ -99,12 +98,12 @@ public:
             if (n == room)
                 return n;
         }
-        auto more = m_input->read(reinterpret_cast<unsigned char*>(out + n), room - n);
+        auto more = m_input->read(out + n, room - n);
         if (more.hasError())
             return more.error();
         return n + more.value();
     }
-    double fractionRead() const override { return m_input->fraction(); }
+    double fraction() const override { return m_input->fraction(); }
 
 private:
     std::unique_ptr<RawInput> m_input;
@@ -112,17 +111,32 @@ private:
     std::size_t m_peekedAt = 0;
 };
 
+// Bytes as they are.
+class PlainSource final : public TraceSource {
+public:
+    PlainSource(std::string name, std::unique_ptr<RawInput> input)
+        : TraceSource(std::move(name))
+        , m_input(std::move(input))
+    { }
+    core::Result<std::size_t> read(char* out, std::size_t room) override
+    {
+        return m_input->read(reinterpret_cast<unsigned char*>(out), room);
+    }
+    double fractionRead() const override { return m_input->fraction(); }
+
+private:
+    std::unique_ptr<RawInput> m_input;
+};
+
 // gzip inflated as it is read. Concatenated members form one text; trailing zeros are padding.
 class GzipSource final : public TraceSource {
 public:
-    GzipSource(std::string name, std::unique_ptr<RawInput> input, std::string peeked)
+    GzipSource(std::string name, std::unique_ptr<RawInput> input)
         : TraceSource(std::move(name))
         , m_input(std::move(input))
         , m_in(1u << 20)
     {
-        std::memcpy(m_in.data(), peeked.data(), peeked.size());
         m_stream.next_in = m_in.data();
-        m_stream.avail_in = static_cast<uInt>(peeked.size());
         m_ok = inflateInit2(&m_stream, 15 + 16) == Z_OK;
     }
     ~GzipSource() override
@@ -232,10 +246,13 @@ core::Result<std::unique_ptr<TraceSource>> sourceOf(std::string name, std::uniqu
             break;
         got += n.value();
     }
-    std::string peeked(reinterpret_cast<const char*>(magic), got);
-    if (isGzipMagic(magic, got))
-        return std::unique_ptr<TraceSource>(new GzipSource(std::move(name), std::move(input), std::move(peeked)));
-    return std::unique_ptr<TraceSource>(new PlainSource(std::move(name), std::move(input), std::move(peeked)));
+    // The sources read from the first byte: the bytes peeked at are given back first.
+    const bool gzip = isGzipMagic(magic, got);
+    auto whole
+        = std::make_unique<PeekedInput>(std::move(input), std::string(reinterpret_cast<const char*>(magic), got));
+    if (gzip)
+        return std::unique_ptr<TraceSource>(new GzipSource(std::move(name), std::move(whole)));
+    return std::unique_ptr<TraceSource>(new PlainSource(std::move(name), std::move(whole)));
 }
 
 } // namespace

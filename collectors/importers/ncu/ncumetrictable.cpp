@@ -30,16 +30,11 @@ void KernelMetrics::normalise() const
 {
     if (m_sorted)
         return;
-    // Stable: of an id set twice, the later value comes last and stays.
+    // Stable: of an id set twice, the later value comes last and stays (unique from the back keeps the last).
     std::stable_sort(m_values.begin(), m_values.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < m_values.size(); ++i) {
-        if (kept > 0 && m_values[kept - 1].first == m_values[i].first)
-            m_values[kept - 1] = m_values[i];
-        else
-            m_values[kept++] = m_values[i];
-    }
-    m_values.resize(kept);
+    const auto kept = std::unique(
+        m_values.rbegin(), m_values.rend(), [](const auto& a, const auto& b) { return a.first == b.first; });
+    m_values.erase(m_values.begin(), kept.base());
     m_sorted = true;
 }
 

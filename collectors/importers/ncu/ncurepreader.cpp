@@ -54,6 +54,25 @@ core::Error badAt(const std::string& path, std::int64_t at, const std::string& w
     return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: byte {}: {}", path, at, what));
 }
 
+// A numeric metric value as a double; a value message with no field set holds 0 (it is written so for zeros).
+double numberOf(const ncurep::MetricValue& v)
+{
+    switch (v.value_case()) {
+    case ncurep::MetricValue::kDoubleValue:
+        return v.double_value();
+    case ncurep::MetricValue::kFloatValue:
+        return static_cast<double>(v.float_value());
+    case ncurep::MetricValue::kUint32Value:
+        return v.uint32_value();
+    case ncurep::MetricValue::kUint64Value:
+        return static_cast<double>(v.uint64_value());
+    case ncurep::MetricValue::kStringValue:
+    case ncurep::MetricValue::VALUE_NOT_SET:
+        break;
+    }
+    return 0;
+}
+
 // Pass 1: the framing, in file order.
 class ReportFraming {
 public:
@@ -285,30 +304,15 @@ core::Status ResultConverter::add(const ResultSpan& span, std::int64_t id, Resul
                     table.names.size()));
         const auto index = static_cast<std::size_t>(m.name_id());
         const std::string& name = table.names[index];
-        double value = 0; // a value message with no field set holds 0 (it is written so for zeros)
-        switch (m.value().value_case()) {
-        case ncurep::MetricValue::kDoubleValue:
-            value = m.value().double_value();
-            break;
-        case ncurep::MetricValue::kFloatValue:
-            value = static_cast<double>(m.value().float_value());
-            break;
-        case ncurep::MetricValue::kUint32Value:
-            value = m.value().uint32_value();
-            break;
-        case ncurep::MetricValue::kUint64Value:
-            value = static_cast<double>(m.value().uint64_value());
-            break;
-        case ncurep::MetricValue::kStringValue:
+        if (m.value().value_case() == ncurep::MetricValue::kStringValue) {
             if (!applyTextAttribute(kernel, name, m.value().string_value())) {
                 ++batch.textMetrics;
                 if (batch.textExample.empty())
                     batch.textExample = name;
             }
             continue;
-        case ncurep::MetricValue::VALUE_NOT_SET:
-            break;
         }
+        const double value = numberOf(m.value());
         if (!std::isfinite(value)) {
             ++batch.nonFinite;
             continue;

@@ -38,6 +38,33 @@ core::Status requireColumns(const Schema& schema, std::string_view table, std::i
     return {};
 }
 
+// The columns every kernel, memcpy and memset row starts with (0 to 5), in the order readOpColumns reads them.
+std::string opColumns(const Schema& schema, std::string_view table)
+{
+    auto col = [&](std::string_view name) { return schema.column(table, name, "0"); };
+    return fmt::format("start, end, deviceId, {}, {}, {}", col("streamId"), col("correlationId"), col("globalPid"));
+}
+
+// The fields of a kernel or memory op that opColumns selected.
+template <typename Op> void readOpColumns(const core::sqlite::Statement& row, Op& op)
+{
+    op.startNs = timeOf(row.columnInt(0));
+    op.endNs = endAfter(op.startNs, timeOf(row.columnInt(1)));
+    op.deviceId = row.columnInt(2);
+    op.streamId = row.columnInt(3);
+    op.correlationId = row.columnInt(4);
+    op.processId = pidOf(row.columnInt(5));
+}
+
+// A memcpy or memset row: opColumns, then bytes (6).
+core::MemOp memOpOf(const core::sqlite::Statement& row)
+{
+    core::MemOp m;
+    readOpColumns(row, m);
+    m.bytes = std::max<std::int64_t>(row.columnInt(6), 0);
+    return m;
+}
+
 } // namespace
 
 core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activity& activity)
@@ -48,23 +75,17 @@ core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activ
     RIDGELINE_TRY(requireColumns(schema, kTable, { "start", "end", "deviceId" }));
     auto col
         = [&](std::string_view name, std::string_view fallback = "0") { return schema.column(kTable, name, fallback); };
-    const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-                                 "{}, {}, {} FROM {} ORDER BY start",
-        col("contextId"), col("streamId"), col("correlationId"), col("globalPid"),
-        stringOf(schema, col("demangledName", "NULL")), stringOf(schema, col("shortName", "NULL")),
-        stringOf(schema, col("mangledName", "NULL")), col("gridX", "1"), col("gridY", "1"), col("gridZ", "1"),
-        col("blockX", "1"), col("blockY", "1"), col("blockZ", "1"), col("registersPerThread"),
-        col("staticSharedMemory"), col("dynamicSharedMemory"), col("graphNodeId"), kTable);
+    const auto sql = fmt::format(
+        "SELECT {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {} ORDER BY start",
+        opColumns(schema, kTable), col("contextId"), stringOf(schema, col("demangledName", "NULL")),
+        stringOf(schema, col("shortName", "NULL")), stringOf(schema, col("mangledName", "NULL")), col("gridX", "1"),
+        col("gridY", "1"), col("gridZ", "1"), col("blockX", "1"), col("blockY", "1"), col("blockZ", "1"),
+        col("registersPerThread"), col("staticSharedMemory"), col("dynamicSharedMemory"), col("graphNodeId"), kTable);
     std::map<std::string, std::int64_t> nameIds;
     return forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
         core::Kernel k;
-        k.startNs = timeOf(row.columnInt(0));
-        k.endNs = endAfter(k.startNs, timeOf(row.columnInt(1)));
-        k.deviceId = row.columnInt(2);
-        k.contextId = row.columnInt(3);
-        k.streamId = row.columnInt(4);
-        k.correlationId = row.columnInt(5);
-        k.processId = pidOf(row.columnInt(6));
+        readOpColumns(row, k);
+        k.contextId = row.columnInt(6);
         std::string demangled = row.columnText(7);
         const std::string shortName = row.columnText(8);
         std::string raw = row.columnText(9);
@@ -96,20 +117,11 @@ core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const 
         auto col = [&](std::string_view name, std::string_view fallback = "0") {
             return schema.column(kCopy, name, fallback);
         };
-        const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {} "
-                                     "ORDER BY start",
-            col("streamId"), col("correlationId"), col("globalPid"), col("bytes"), col("copyKind"),
-            col("srcKind", "NULL"), col("dstKind", "NULL"), col("srcDeviceId", "NULL"), col("dstDeviceId", "NULL"),
-            kCopy);
+        const auto sql = fmt::format("SELECT {}, {}, {}, {}, {}, {}, {} FROM {} ORDER BY start",
+            opColumns(schema, kCopy), col("bytes"), col("copyKind"), col("srcKind", "NULL"), col("dstKind", "NULL"),
+            col("srcDeviceId", "NULL"), col("dstDeviceId", "NULL"), kCopy);
         RIDGELINE_TRY(forEachRow(db, sql, kCopy, [&](const core::sqlite::Statement& row) {
-            core::MemOp m;
-            m.startNs = timeOf(row.columnInt(0));
-            m.endNs = endAfter(m.startNs, timeOf(row.columnInt(1)));
-            m.deviceId = row.columnInt(2);
-            m.streamId = row.columnInt(3);
-            m.correlationId = row.columnInt(4);
-            m.processId = pidOf(row.columnInt(5));
-            m.bytes = std::max<std::int64_t>(row.columnInt(6), 0);
+            core::MemOp m = memOpOf(row);
             m.kind = enums.copyKind(row.columnInt(7));
             if (!row.columnIsNull(8))
                 m.srcMemory = enums.memoryKind(row.columnInt(8));
@@ -125,21 +137,11 @@ core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const 
     constexpr const char* kSet = "CUPTI_ACTIVITY_KIND_MEMSET";
     if (schema.has(kSet)) {
         RIDGELINE_TRY(requireColumns(schema, kSet, { "start", "end", "deviceId" }));
-        auto col = [&](std::string_view name, std::string_view fallback = "0") {
-            return schema.column(kSet, name, fallback);
-        };
-        const auto sql = fmt::format("SELECT start, end, deviceId, {}, {}, {}, {}, {} FROM {} ORDER BY start",
-            col("streamId"), col("correlationId"), col("globalPid"), col("bytes"), col("memKind", "NULL"), kSet);
+        const auto sql = fmt::format("SELECT {}, {}, {} FROM {} ORDER BY start", opColumns(schema, kSet),
+            schema.column(kSet, "bytes", "0"), schema.column(kSet, "memKind", "NULL"), kSet);
         RIDGELINE_TRY(forEachRow(db, sql, kSet, [&](const core::sqlite::Statement& row) {
-            core::MemOp m;
+            core::MemOp m = memOpOf(row);
             m.kind = core::MemOpKind::Memset;
-            m.startNs = timeOf(row.columnInt(0));
-            m.endNs = endAfter(m.startNs, timeOf(row.columnInt(1)));
-            m.deviceId = row.columnInt(2);
-            m.streamId = row.columnInt(3);
-            m.correlationId = row.columnInt(4);
-            m.processId = pidOf(row.columnInt(5));
-            m.bytes = std::max<std::int64_t>(row.columnInt(6), 0);
             if (!row.columnIsNull(7))
                 m.dstMemory = enums.memoryKind(row.columnInt(7));
             activity.memops.push_back(m);
