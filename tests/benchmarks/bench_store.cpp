@@ -2,6 +2,7 @@
 // Session store benchmarks: kernel insert rate, opening a 1M-kernel session, reading a time
 // window from it and summarising it. All data is synthetic (tests/support/fixtures.cpp).
 // Results and the commands that produced them: docs/PERFORMANCE.md.
+#include "benchskip.h"
 #include "fixtures.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -90,12 +92,37 @@ const LargeSession* largeSessionOrSkip(benchmark::State& state)
     return &session;
 }
 
+// The shared session open for reading, for the benchmarks that do not time the open; nullopt, with
+// the benchmark skipped, where it could not be written or opened.
+std::optional<core::SessionReader> openLargeSessionOrSkip(benchmark::State& state)
+{
+    const LargeSession* session = largeSessionOrSkip(state);
+    if (!session)
+        return std::nullopt;
+    auto reader = core::SessionReader::open(session->path);
+    if (bench::skippedOnError(state, reader))
+        return std::nullopt;
+    return std::move(reader).value();
+}
+
 // 1 ms in the middle of the session on one device, or on one stream of it.
 core::TimeQuery windowQuery(const LargeSession& session, bool oneStream)
 {
     return core::TimeQuery { session.windowDeviceId,
         oneStream ? std::optional<std::int64_t>(session.windowStreamId) : std::nullopt, session.windowStartNs,
         session.windowStartNs + kWindowNs };
+}
+
+// One read of the window (its row count in `rows`); false, with the benchmark skipped, where the
+// query fails.
+bool readWindow(benchmark::State& state, core::SessionReader& reader, const core::TimeQuery& query, std::size_t& rows)
+{
+    auto kernels = reader.kernels(query);
+    if (bench::skippedOnError(state, kernels))
+        return false;
+    rows = kernels.value().size();
+    benchmark::DoNotOptimize(kernels.value().data());
+    return true;
 }
 
 // Writes range(0) kernels in transactions of range(1) rows into a new atomic session.
@@ -113,10 +140,8 @@ void writeKernels(benchmark::State& state, bool withFinish)
         core::WriterOptions options;
         options.replaceExisting = true;
         auto writer = core::SessionWriter::create(path, options);
-        if (writer.hasError()) {
-            state.SkipWithError(writer.error().message.c_str());
+        if (bench::skippedOnError(state, writer))
             break;
-        }
         state.ResumeTiming();
 
         auto written = testing::writeSyntheticKernels(writer.value(), spec);
@@ -124,10 +149,8 @@ void writeKernels(benchmark::State& state, bool withFinish)
             written = writer.value().finish(core::SessionStatus::Complete);
 
         state.PauseTiming();
-        if (written.hasError()) {
-            state.SkipWithError(written.error().message.c_str());
+        if (bench::skippedOnError(state, written))
             break;
-        }
         if (withFinish)
             state.counters["file_MB"] = static_cast<double>(fs::file_size(path)) / 1e6;
         writer = core::makeError(core::ErrorCode::Internal, "discarded"); // an unfinished writer removes its file
@@ -158,10 +181,8 @@ void BM_OpenSession(benchmark::State& state)
         return;
     for (auto _ : state) {
         auto reader = core::SessionReader::open(session->path);
-        if (reader.hasError()) {
-            state.SkipWithError(reader.error().message.c_str());
+        if (bench::skippedOnError(state, reader))
             break;
-        }
         benchmark::DoNotOptimize(reader.value().fileSchemaVersion());
     }
     state.counters["file_MB"] = session->fileMegabytes;
@@ -177,17 +198,10 @@ void BM_OpenAndReadWindow(benchmark::State& state)
     std::size_t rows = 0;
     for (auto _ : state) {
         auto reader = core::SessionReader::open(session->path);
-        if (reader.hasError()) {
-            state.SkipWithError(reader.error().message.c_str());
+        if (bench::skippedOnError(state, reader))
             break;
-        }
-        auto kernels = reader.value().kernels(query);
-        if (kernels.hasError()) {
-            state.SkipWithError(kernels.error().message.c_str());
+        if (!readWindow(state, reader.value(), query, rows))
             break;
-        }
-        rows = kernels.value().size();
-        benchmark::DoNotOptimize(kernels.value().data());
     }
     state.counters["kernels_in_window"] = static_cast<double>(rows);
 }
@@ -195,25 +209,15 @@ void BM_OpenAndReadWindow(benchmark::State& state)
 // Scrolling: more 1 ms windows from a reader that is already open.
 void BM_ReadWindowOpenReader(benchmark::State& state)
 {
-    const LargeSession* session = largeSessionOrSkip(state);
-    if (!session)
+    auto reader = openLargeSessionOrSkip(state);
+    if (!reader)
         return;
-    auto reader = core::SessionReader::open(session->path);
-    if (reader.hasError()) {
-        state.SkipWithError(reader.error().message.c_str());
-        return;
-    }
-    const auto query = windowQuery(*session, state.range(0) != 0);
-    (void)reader.value().kernels(query); // the first windowed query also finds the longest kernel
+    const auto query = windowQuery(largeSession(), state.range(0) != 0);
+    (void)reader->kernels(query); // the first windowed query also finds the longest kernel
     std::size_t rows = 0;
     for (auto _ : state) {
-        auto kernels = reader.value().kernels(query);
-        if (kernels.hasError()) {
-            state.SkipWithError(kernels.error().message.c_str());
+        if (!readWindow(state, *reader, query, rows))
             break;
-        }
-        rows = kernels.value().size();
-        benchmark::DoNotOptimize(kernels.value().data());
     }
     state.counters["kernels_in_window"] = static_cast<double>(rows);
 }
@@ -221,20 +225,13 @@ void BM_ReadWindowOpenReader(benchmark::State& state)
 // The per-kernel-name table that `ridgeline report` and the desktop app show on open.
 void BM_SummarizeKernels(benchmark::State& state)
 {
-    const LargeSession* session = largeSessionOrSkip(state);
-    if (!session)
+    auto reader = openLargeSessionOrSkip(state);
+    if (!reader)
         return;
-    auto reader = core::SessionReader::open(session->path);
-    if (reader.hasError()) {
-        state.SkipWithError(reader.error().message.c_str());
-        return;
-    }
     for (auto _ : state) {
-        auto rows = core::summarizeKernels(reader.value());
-        if (rows.hasError()) {
-            state.SkipWithError(rows.error().message.c_str());
+        auto rows = core::summarizeKernels(*reader);
+        if (bench::skippedOnError(state, rows))
             break;
-        }
         benchmark::DoNotOptimize(rows.value().data());
     }
     state.SetItemsProcessed(state.iterations() * kLargeKernels);

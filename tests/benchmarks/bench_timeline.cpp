@@ -2,6 +2,7 @@
 // Timeline analysis benchmarks (core/include/ridgeline/core/timeline/timeline.h): the interval maths on
 // 10 M GPU ops held in memory (the target: under 2 s), and the whole analysis of a
 // 1 M-kernel session file. All data is synthetic. Results and commands: docs/PERFORMANCE.md.
+#include "benchskip.h"
 #include "fixtures.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
@@ -94,16 +95,12 @@ void BM_TimelineSession(benchmark::State& state)
         return;
     }
     auto reader = core::SessionReader::open(path);
-    if (reader.hasError()) {
-        state.SkipWithError(reader.error().message.c_str());
+    if (bench::skippedOnError(state, reader))
         return;
-    }
     for (auto _ : state) {
         auto result = core::analyzeSessionTimeline(reader.value());
-        if (result.hasError()) {
-            state.SkipWithError(result.error().message.c_str());
+        if (bench::skippedOnError(state, result))
             return;
-        }
         benchmark::DoNotOptimize(result);
     }
     state.SetItemsProcessed(state.iterations() * kSessionKernels);

@@ -109,24 +109,25 @@ BENCHMARK(BM_OpenToFirstPaint)
     ->UseRealTime()
     ->Iterations(5);
 
-// The stages of readSessionDocument, each on its own.
-void BM_Stage_SummarizeKernels(benchmark::State& state)
+// The stages of readSessionDocument, each on its own: the open of the reader, then `stage`.
+template <typename Stage> void timeStage(benchmark::State& state, Stage stage)
 {
     for (auto _ : state) {
         auto reader = core::SessionReader::open(sessionPath());
-        auto rows = core::summarizeKernels(reader.value());
-        benchmark::DoNotOptimize(rows);
+        auto result = stage(reader.value());
+        benchmark::DoNotOptimize(result);
     }
+}
+
+void BM_Stage_SummarizeKernels(benchmark::State& state)
+{
+    timeStage(state, [](core::SessionReader& reader) { return core::summarizeKernels(reader); });
 }
 BENCHMARK(BM_Stage_SummarizeKernels)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 
 void BM_Stage_AnalyzeTimeline(benchmark::State& state)
 {
-    for (auto _ : state) {
-        auto reader = core::SessionReader::open(sessionPath());
-        auto timeline = core::analyzeSessionTimeline(reader.value());
-        benchmark::DoNotOptimize(timeline);
-    }
+    timeStage(state, [](core::SessionReader& reader) { return core::analyzeSessionTimeline(reader); });
 }
 BENCHMARK(BM_Stage_AnalyzeTimeline)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace ridgeline::e2e {
 
@@ -108,32 +109,26 @@ Session readSession(const std::string& path)
         if (s.error.empty())
             s.error = what;
     };
-    if (auto v = r.meta(); v.ok())
-        s.meta = v.value();
-    else
-        fail(v.error().message);
-    if (auto v = r.devices(); v.ok())
-        s.devices = v.value();
-    if (auto v = r.ceilings(); v.ok())
-        s.ceilings = v.value();
-    if (auto v = r.processes(); v.ok())
-        s.processes = v.value();
-    if (auto v = r.threads(); v.ok())
-        s.threads = v.value();
-    if (auto v = r.kernels(); v.ok())
-        s.kernels = v.value();
-    else
-        fail(v.error().message);
+    // A table's rows into `rows`; where it cannot be read and is `required`, its error is the session's.
+    auto take = [&](auto result, auto& rows, bool required) {
+        if (result.ok())
+            rows = std::move(result).value();
+        else if (required)
+            fail(result.error().message);
+    };
+    take(r.meta(), s.meta, true);
+    take(r.devices(), s.devices, false);
+    take(r.ceilings(), s.ceilings, false);
+    take(r.processes(), s.processes, false);
+    take(r.threads(), s.threads, false);
+    take(r.kernels(), s.kernels, true);
     if (auto v = r.kernelNames(); v.ok()) {
         for (const auto& n : v.value())
             s.names[n.id] = n.raw;
     }
-    if (auto v = r.memOps(); v.ok())
-        s.memops = v.value();
-    if (auto v = r.apiCalls(); v.ok())
-        s.apiCalls = v.value();
-    if (auto v = r.nvtxRanges(); v.ok())
-        s.nvtx = v.value();
+    take(r.memOps(), s.memops, false);
+    take(r.apiCalls(), s.apiCalls, false);
+    take(r.nvtxRanges(), s.nvtx, false);
     if (auto v = r.verdicts(); v.ok()) {
         for (auto& verdict : v.value())
             s.verdicts[verdict.kernelId] = verdict;

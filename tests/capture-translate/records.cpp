@@ -15,6 +15,38 @@ template <typename Record> Record zeroed()
     return record;
 }
 
+// A GPU op of device `deviceId`, context 1, stream `streamId`, over [start, end).
+template <typename Record>
+void placeGpuOp(Record& r, std::uint32_t correlationId, std::uint32_t deviceId, std::uint32_t streamId,
+    std::uint64_t start, std::uint64_t end)
+{
+    r.start = start;
+    r.end = end;
+    r.deviceId = deviceId;
+    r.contextId = 1;
+    r.streamId = streamId;
+    r.correlationId = correlationId;
+}
+
+// A copy of `bytes` of `kind` from memory of `src` to memory of `dst`.
+template <typename Record>
+void describeCopy(Record& r, CUpti_ActivityMemcpyKind kind, CUpti_ActivityMemoryKind src, CUpti_ActivityMemoryKind dst,
+    std::uint64_t bytes)
+{
+    r.copyKind = static_cast<std::uint8_t>(kind);
+    r.srcKind = static_cast<std::uint8_t>(src);
+    r.dstKind = static_cast<std::uint8_t>(dst);
+    r.bytes = bytes;
+}
+
+// A record about thread `threadId` of process 4242.
+template <typename Record> void aboutThread(Record& r, std::uint32_t threadId)
+{
+    r.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    r.objectId.pt.processId = 4242;
+    r.objectId.pt.threadId = threadId;
+}
+
 } // namespace
 
 CUpti_ActivityKernel10 kernelRecord(
@@ -22,13 +54,9 @@ CUpti_ActivityKernel10 kernelRecord(
 {
     auto k = zeroed<CUpti_ActivityKernel10>();
     k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    placeGpuOp(k, correlationId, 0, 7, start, end);
     k.registersPerThread = 40;
-    k.start = start;
-    k.end = end;
     k.completed = end;
-    k.deviceId = 0;
-    k.contextId = 1;
-    k.streamId = 7;
     k.gridX = 1024;
     k.gridY = 2;
     k.gridZ = 1;
@@ -37,7 +65,6 @@ CUpti_ActivityKernel10 kernelRecord(
     k.blockZ = 1;
     k.staticSharedMemory = 4096;
     k.dynamicSharedMemory = 8192;
-    k.correlationId = correlationId;
     k.gridId = 11;
     k.name = name;
     k.graphId = 0;
@@ -49,18 +76,12 @@ CUpti_ActivityMemcpy6 memcpyRecord(std::uint32_t correlationId, CUpti_ActivityMe
 {
     auto m = zeroed<CUpti_ActivityMemcpy6>();
     m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
-    m.copyKind = static_cast<std::uint8_t>(kind);
-    m.srcKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED
-                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.dstKind = kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
-                                                        : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.bytes = bytes;
-    m.start = start;
-    m.end = end;
-    m.deviceId = 0;
-    m.contextId = 1;
-    m.streamId = 7;
-    m.correlationId = correlationId;
+    describeCopy(m, kind,
+        kind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? CUPTI_ACTIVITY_MEMORY_KIND_PINNED : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+        kind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
+                                                : CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+        bytes);
+    placeGpuOp(m, correlationId, 0, 7, start, end);
     return m;
 }
 
@@ -69,20 +90,13 @@ CUpti_ActivityMemcpyPtoP4 peerCopyRecord(std::uint32_t correlationId, std::uint3
 {
     auto m = zeroed<CUpti_ActivityMemcpyPtoP4>();
     m.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
-    m.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
-    m.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
-    m.bytes = bytes;
-    m.start = start;
-    m.end = end;
-    m.deviceId = src;
-    m.contextId = 1;
-    m.streamId = 9;
+    describeCopy(m, CUPTI_ACTIVITY_MEMCPY_KIND_PTOP, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+        CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, bytes);
+    placeGpuOp(m, correlationId, src, 9, start, end);
     m.srcDeviceId = src;
     m.srcContextId = 1;
     m.dstDeviceId = dst;
     m.dstContextId = 2;
-    m.correlationId = correlationId;
     return m;
 }
 
@@ -93,12 +107,7 @@ CUpti_ActivityMemset4 memsetRecord(
     m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
     m.value = 0;
     m.bytes = bytes;
-    m.start = start;
-    m.end = end;
-    m.deviceId = 0;
-    m.contextId = 1;
-    m.streamId = 7;
-    m.correlationId = correlationId;
+    placeGpuOp(m, correlationId, 0, 7, start, end);
     m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
     return m;
 }
@@ -126,9 +135,7 @@ CUpti_ActivityMarker2 markerRecord(CUpti_ActivityFlag flags, std::uint32_t id, s
     m.flags = flags;
     m.timestamp = timestamp;
     m.id = id;
-    m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    m.objectId.pt.processId = 4242;
-    m.objectId.pt.threadId = threadId;
+    aboutThread(m, threadId);
     m.name = name;
     m.domain = domain;
     return m;
@@ -165,9 +172,7 @@ CUpti_ActivityOverhead3 overheadRecord(
     auto o = zeroed<CUpti_ActivityOverhead3>();
     o.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
     o.overheadKind = kind;
-    o.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    o.objectId.pt.processId = 4242;
-    o.objectId.pt.threadId = threadId;
+    aboutThread(o, threadId);
     o.start = start;
     o.end = end;
     return o;
@@ -197,9 +202,7 @@ CUpti_ActivityName threadNameRecord(std::uint32_t threadId, const char* name)
 {
     auto n = zeroed<CUpti_ActivityName>();
     n.kind = CUPTI_ACTIVITY_KIND_NAME;
-    n.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    n.objectId.pt.processId = 4242;
-    n.objectId.pt.threadId = threadId;
+    aboutThread(n, threadId);
     n.name = name;
     return n;
 }

@@ -10,6 +10,8 @@
 #include <csignal>
 #include <gtest/gtest.h>
 #include <map>
+#include <string>
+#include <tuple>
 
 namespace ridgeline::testing {
 
@@ -21,6 +23,12 @@ inject::InjectionConfig configFrom(const std::map<std::string, std::string>& env
         auto it = env.find(name);
         return it == env.end() ? nullptr : it->second.c_str();
     });
+}
+
+// What an NCCL symbol names, in one tuple: collective, data type, algorithm, protocol.
+std::tuple<std::string, std::string, std::string, std::string> namedBy(const core::NcclKernelInfo& info)
+{
+    return { info.collective, info.dataType, info.algorithm, info.protocol };
 }
 
 } // namespace
@@ -151,22 +159,14 @@ TEST(NcclKernel, NewAndOldSymbolsMangledOrNot)
     auto modern
         = inject::ncclKernelInfo("_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE");
     ASSERT_TRUE(modern.has_value());
-    EXPECT_EQ(modern->collective, "AllReduce");
-    EXPECT_EQ(modern->dataType, "f32");
-    EXPECT_EQ(modern->algorithm, "Ring");
-    EXPECT_EQ(modern->protocol, "LL");
+    EXPECT_EQ(namedBy(*modern), std::make_tuple("AllReduce", "f32", "Ring", "LL"));
     auto demangled
         = inject::ncclKernelInfo("ncclDevKernel_ReduceScatter_Sum_bf16_TREE_LL128(ncclDevKernelArgsStorage<4096ul>)");
     ASSERT_TRUE(demangled.has_value());
-    EXPECT_EQ(demangled->collective, "ReduceScatter");
-    EXPECT_EQ(demangled->dataType, "bf16");
-    EXPECT_EQ(demangled->algorithm, "Tree");
-    EXPECT_EQ(demangled->protocol, "LL128");
+    EXPECT_EQ(namedBy(*demangled), std::make_tuple("ReduceScatter", "bf16", "Tree", "LL128"));
     auto old = inject::ncclKernelInfo("ncclKernel_AllGather_RING_SIMPLE_Sum_int8_t(ncclWorkElem)");
     ASSERT_TRUE(old.has_value());
-    EXPECT_EQ(old->collective, "AllGather");
-    EXPECT_EQ(old->protocol, "Simple");
-    EXPECT_EQ(old->dataType, "int8_t");
+    EXPECT_EQ(namedBy(*old), std::make_tuple("AllGather", "int8_t", "Ring", "Simple"));
     auto generic = inject::ncclKernelInfo("_Z21ncclDevKernel_Generic24ncclDevKernelArgsStorageILm4096EE");
     ASSERT_TRUE(generic.has_value());
     EXPECT_EQ(generic->collective, ""); // the generic kernel does not say which operation

@@ -45,7 +45,9 @@ Session read(const std::string& path)
     return s;
 }
 
-RunResult captureCrash(const std::string& out, const char* mode)
+// Captures CRASH_TARGET dying in `mode` ("segv" or "abort") into <mode>.ridge in `dir`, checks that
+// the capture exits with 128 + `signal` and that the session is partial, and reads the session.
+Session captureCrash(const TempDir& dir, const std::string& mode, int signal)
 {
     RunOptions options;
     options.env.push_back("RIDGELINE_LIBCUDA=/nonexistent/libcuda.so.1");
@@ -53,7 +55,12 @@ RunResult captureCrash(const std::string& out, const char* mode)
     const char* asan = std::getenv("ASAN_OPTIONS");
     options.env.push_back(std::string("ASAN_OPTIONS=") + (asan != nullptr ? std::string(asan) + ":" : std::string())
         + "handle_segv=0:handle_abort=0");
-    return runCli({ "capture", "-o", out, "--", CRASH_TARGET, mode, "100", "20" }, options);
+    const auto out = dir.file(mode + ".ridge");
+    const auto r = runCli({ "capture", "-o", out, "--", CRASH_TARGET, mode, "100", "20" }, options);
+    EXPECT_EQ(r.exitCode, 128 + signal) << r.err;
+    auto s = read(out);
+    EXPECT_EQ(s.meta.at("status"), "partial");
+    return s;
 }
 
 } // namespace
@@ -61,11 +68,7 @@ RunResult captureCrash(const std::string& out, const char* mode)
 TEST(CrashPath, SegfaultMidRunKeepsEveryRecordAndIsPartial)
 {
     TempDir dir;
-    const auto out = dir.file("segv.ridge");
-    const auto r = captureCrash(out, "segv");
-    EXPECT_EQ(r.exitCode, 128 + SIGSEGV) << r.err;
-    auto s = read(out);
-    EXPECT_EQ(s.meta.at("status"), "partial");
+    auto s = captureCrash(dir, "segv", SIGSEGV);
     EXPECT_EQ(s.kernels, 120); // 100 written before the crash, 20 from the handler
     EXPECT_EQ(s.byName.at("before(int)"), 100);
     EXPECT_EQ(s.byName.at("after(int)"), 20); // names restored from the crash file's strings
@@ -76,11 +79,7 @@ TEST(CrashPath, SegfaultMidRunKeepsEveryRecordAndIsPartial)
 TEST(CrashPath, AbortIsRecoveredTheSameWay)
 {
     TempDir dir;
-    const auto out = dir.file("abort.ridge");
-    const auto r = captureCrash(out, "abort");
-    EXPECT_EQ(r.exitCode, 128 + SIGABRT) << r.err;
-    auto s = read(out);
-    EXPECT_EQ(s.meta.at("status"), "partial");
+    auto s = captureCrash(dir, "abort", SIGABRT);
     EXPECT_EQ(s.kernels, 120);
     EXPECT_NE(s.meta["capture.warning"].find("died of signal 6"), std::string::npos) << s.meta["capture.warning"];
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,64 +49,81 @@ std::string contents(const std::string& path)
     return text.str();
 }
 
-// Runs `body` in a child with the log open; returns the wait status.
-template <typename Body> int inChild(const std::string& log, Body body)
+struct ChildRun {
+    int status = 0; // as waitpid gives it
+    std::string log; // what the handlers and the body logged
+};
+
+// Runs `body` in a child with a new log open.
+template <typename Body> ChildRun inChild(Body body)
 {
+    TempDir dir;
+    const std::string log = dir.file("log");
     const pid_t child = fork();
     if (child == 0) {
         g_log = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         body();
         _exit(0);
     }
-    int status = 0;
-    waitpid(child, &status, 0);
-    return status;
+    ChildRun run;
+    waitpid(child, &run.status, 0);
+    run.log = contents(log);
+    return run;
+}
+
+::testing::AssertionResult exitedWith(const ChildRun& run, int code)
+{
+    if (!WIFEXITED(run.status))
+        return ::testing::AssertionFailure() << "the child did not exit (wait status " << run.status << ")";
+    if (WEXITSTATUS(run.status) != code)
+        return ::testing::AssertionFailure() << "the child exited with " << WEXITSTATUS(run.status);
+    return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult killedBy(const ChildRun& run, int signal)
+{
+    if (!WIFSIGNALED(run.status))
+        return ::testing::AssertionFailure() << "no signal ended the child (wait status " << run.status << ")";
+    if (WTERMSIG(run.status) != signal)
+        return ::testing::AssertionFailure() << "signal " << WTERMSIG(run.status) << " ended the child";
+    return ::testing::AssertionSuccess();
 }
 
 } // namespace
 
 TEST(FatalSignalHandlers, FlushThenTheTargetsOwnHandler)
 {
-    TempDir dir;
-    const std::string log = dir.file("log");
-    const int status = inChild(log, [] {
+    const auto child = inChild([] {
         signal(SIGABRT, targetExits);
         inject::installFatalSignalHandlers(flush);
         raise(SIGABRT);
     });
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 42);
-    EXPECT_EQ(contents(log), "flush\ntarget\n");
+    EXPECT_TRUE(exitedWith(child, 42));
+    EXPECT_EQ(child.log, "flush\ntarget\n");
 }
 
 TEST(FatalSignalHandlers, DefaultActionStillKillsWithTheSameSignal)
 {
-    TempDir dir;
-    const std::string log = dir.file("log");
-    const int status = inChild(log, [] {
+    const auto child = inChild([] {
         // SIGILL: AddressSanitizer (CI's sanitizer run) installs no handler of its own for it.
         inject::installFatalSignalHandlers(flush);
         raise(SIGILL);
         logLine("survived\n");
     });
-    ASSERT_TRUE(WIFSIGNALED(status));
-    EXPECT_EQ(WTERMSIG(status), SIGILL);
-    EXPECT_EQ(contents(log), "flush\n");
+    EXPECT_TRUE(killedBy(child, SIGILL));
+    EXPECT_EQ(child.log, "flush\n");
 }
 
 TEST(FatalSignalHandlers, HandledTerminationIsOnlyPassedOn)
 {
-    TempDir dir;
-    const std::string log = dir.file("log");
-    const int status = inChild(log, [] {
+    const auto child = inChild([] {
         signal(SIGTERM, targetContinues);
         inject::installFatalSignalHandlers(flush);
         raise(SIGTERM);
         logLine("continued\n");
     });
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 0);
-    EXPECT_EQ(contents(log), "target\ncontinued\n");
+    EXPECT_TRUE(exitedWith(child, 0));
+    EXPECT_EQ(child.log, "target\ncontinued\n");
 }
 
 } // namespace ridgeline::testing

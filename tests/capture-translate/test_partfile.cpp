@@ -6,6 +6,8 @@
 
 #include <cstring>
 #include <cupti_runtime_cbid.h>
+#include <map>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,14 +17,17 @@ using PartFile = PartFixture;
 
 namespace {
 
-std::string metaValue(core::SessionReader& reader, const std::string& key)
+// The session's meta values under the keys of `expected` ("<missing>" where absent) are `expected`.
+void expectMeta(core::SessionReader& reader, const std::map<std::string, std::string>& expected)
 {
     auto meta = reader.meta();
-    EXPECT_TRUE(meta.ok());
-    if (!meta.ok())
-        return {};
-    auto it = meta.value().find(key);
-    return it == meta.value().end() ? std::string("<missing>") : it->second;
+    ASSERT_TRUE(meta.ok());
+    std::map<std::string, std::string> actual;
+    for (const auto& [key, value] : expected) {
+        auto it = meta.value().find(key);
+        actual[key] = it == meta.value().end() ? std::string("<missing>") : it->second;
+    }
+    EXPECT_EQ(actual, expected);
 }
 
 } // namespace
@@ -64,11 +69,9 @@ TEST_F(PartFile, MixedBufferRoundTrips)
     EXPECT_EQ(processes.value()[0].pid, 4242);
     EXPECT_EQ(processes.value()[0].host, "node7");
     EXPECT_EQ(processes.value()[0].command, "./train --epochs 1");
-    EXPECT_EQ(metaValue(reader, "status"), "complete");
-    EXPECT_EQ(metaValue(reader, "capture.pid"), "4242");
-    EXPECT_EQ(metaValue(reader, "capture.host"), "node7");
-    EXPECT_EQ(metaValue(reader, "capture.session_id"), "s-1");
-    EXPECT_EQ(metaValue(reader, "capture.end_ns"), "99000");
+    expectMeta(reader,
+        { { "status", "complete" }, { "capture.pid", "4242" }, { "capture.host", "node7" },
+            { "capture.session_id", "s-1" }, { "capture.end_ns", "99000" } });
 }
 
 TEST_F(PartFile, UnknownRecordKindIsCountedAndSkipped)
@@ -131,8 +134,7 @@ TEST_F(PartFile, ContractMetaIsAlwaysThere)
 {
     {
         auto reader = open(); // a live part, read while it is being written
-        EXPECT_EQ(metaValue(reader, "capture.dropped_records"), "0");
-        EXPECT_EQ(metaValue(reader, "status"), "partial");
+        expectMeta(reader, { { "capture.dropped_records", "0" }, { "status", "partial" } });
     }
     ASSERT_TRUE(part->addDropped(5).ok());
     ASSERT_TRUE(part->addDropped(7).ok());
@@ -141,10 +143,10 @@ TEST_F(PartFile, ContractMetaIsAlwaysThere)
     ASSERT_TRUE(part->addError("another profiler is attached.").ok());
     ASSERT_TRUE(part->addWarning("NVTX ranges were open.").ok());
     auto reader = finishAndOpen();
-    EXPECT_EQ(metaValue(reader, "capture.dropped_records"), "12");
-    EXPECT_EQ(metaValue(reader, "capture.error"), "counters are restricted.\nanother profiler is attached.");
-    EXPECT_EQ(metaValue(reader, "capture.warning"), "NVTX ranges were open.");
-    EXPECT_EQ(metaValue(reader, "source"), "capture");
+    expectMeta(reader,
+        { { "capture.dropped_records", "12" },
+            { "capture.error", "counters are restricted.\nanother profiler is attached." },
+            { "capture.warning", "NVTX ranges were open." }, { "source", "capture" } });
 }
 
 TEST(PartFileKilled, UnfinishedPartIsReadableAsPartial)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <initializer_list>
 #include <string>
 #include <sys/wait.h>
 #include <vector>
@@ -57,6 +58,27 @@ protected:
         return result;
     }
 
+    // `ridgeline import INPUT -o OUT` succeeds: exit 0, nothing on stdout; `err` gets its stderr.
+    ::testing::AssertionResult imports(const std::string& input, const std::string& out, std::string& err)
+    {
+        const auto r = run({ "import", input, "-o", out });
+        err = r.err;
+        if (r.exitCode != 0)
+            return ::testing::AssertionFailure() << "exit " << r.exitCode << ": " << r.err;
+        if (!r.out.empty())
+            return ::testing::AssertionFailure() << "stdout: " << r.out;
+        return ::testing::AssertionSuccess();
+    }
+
+    // `ridgeline ARGS` exits 0 and its stdout holds each of `words`.
+    void expectOutputHolds(const std::vector<std::string>& args, std::initializer_list<const char*> words)
+    {
+        const auto r = run(args);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        for (const char* w : words)
+            EXPECT_NE(r.out.find(w), std::string::npos) << w << " not in:\n" << r.out;
+    }
+
     // Bad input: exit 2, nothing on stdout, exactly one line on stderr that names the file.
     void expectBadInput(const std::vector<std::string>& args, const std::string& path, const std::string& words)
     {
@@ -72,7 +94,6 @@ protected:
     TempDir m_dir;
     std::string m_fixture;
 };
-
 
 } // namespace ridgeline::testing
 

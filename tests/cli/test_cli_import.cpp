@@ -20,16 +20,12 @@ TEST_F(Cli, ImportNcuCsvThenCheckTheSession)
 {
     const auto csv = ridgeline::testing::testDataPath("ncu/raw-roofline.csv");
     const auto out = m_dir.file("imported.ridge");
-    const auto r = run({ "import", csv, "-o", out });
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(r.err, "imported 3 kernels with 78 metrics from " + csv + " into " + out + "\n");
+    std::string err;
+    ASSERT_TRUE(imports(csv, out, err));
+    EXPECT_EQ(err, "imported 3 kernels with 78 metrics from " + csv + " into " + out + "\n");
 
-    const auto check = run({ "check", out });
-    ASSERT_EQ(check.exitCode, 0) << check.err;
-    EXPECT_NE(check.out.find("source:        import:ncu-csv"), std::string::npos) << check.out;
-    EXPECT_NE(check.out.find("kernels:       3 launches of 3 kernels"), std::string::npos) << check.out;
-    EXPECT_NE(check.out.find("integrity:     ok"), std::string::npos) << check.out;
+    expectOutputHolds({ "check", out },
+        { "source:        import:ncu-csv", "kernels:       3 launches of 3 kernels", "integrity:     ok" });
 
     // A details page; warnings (here: a text-valued metric) come before the summary line.
     const auto details = run(
@@ -159,18 +155,13 @@ TEST_F(Cli, ImportKinetoTraceThenReport)
 {
     const auto trace = ridgeline::testing::testDataPath("kineto/nccl_parser_config/nccl_data.json.gz");
     const auto out = m_dir.file("kineto.ridge");
-    const auto r = run({ "import", trace, "-o", out });
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_NE(r.err.find("imported 2700 kernels"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("21 NCCL collectives"), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no progress line when stderr is not a terminal";
-    const auto report = run({ "report", out });
-    ASSERT_EQ(report.exitCode, 0) << report.err;
-    EXPECT_NE(report.out.find("communication-bound"), std::string::npos) << report.out;
-    const auto check = run({ "check", out });
-    EXPECT_EQ(check.exitCode, 0) << check.err;
-    EXPECT_NE(check.out.find("import:kineto"), std::string::npos) << check.out;
+    std::string err;
+    ASSERT_TRUE(imports(trace, out, err));
+    EXPECT_NE(err.find("imported 2700 kernels"), std::string::npos) << err;
+    EXPECT_NE(err.find("21 NCCL collectives"), std::string::npos) << err;
+    EXPECT_EQ(err.find('\r'), std::string::npos) << "no progress line when stderr is not a terminal";
+    expectOutputHolds({ "report", out }, { "communication-bound" });
+    expectOutputHolds({ "check", out }, { "import:kineto" });
 
     // Two ranks into one session.
     const auto pair = m_dir.file("pair.ridge");
@@ -207,12 +198,11 @@ TEST_F(Cli, ImportNsysSqliteThenReportListsTheKernels)
     const auto nsys = ridgeline::testing::testDataPath("nsys/concurrent-kernels.sqlite");
     const auto before = readBytes(nsys);
     const auto out = m_dir.file("x.ridge");
-    const auto r = run({ "import", nsys, "-o", out });
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_NE(r.err.find("imported 9 kernels, 11 memcpys, 1 memset, 71 API calls and 0 NVTX ranges from " + nsys),
+    std::string err;
+    ASSERT_TRUE(imports(nsys, out, err));
+    EXPECT_NE(err.find("imported 9 kernels, 11 memcpys, 1 memset, 71 API calls and 0 NVTX ranges from " + nsys),
         std::string::npos)
-        << r.err;
+        << err;
     EXPECT_EQ(readBytes(nsys), before);
 
     const auto report = run({ "report", out, "--format", "json" });
@@ -227,13 +217,8 @@ TEST_F(Cli, ImportNsysSqliteThenReportListsTheKernels)
     EXPECT_EQ(launches, 9);
     for (const char* name : { "test0", "test1", "test2", "test3", "test4" })
         EXPECT_TRUE(names.contains(std::string(name) + "(double *, unsigned long long, unsigned long long)")) << name;
-    const auto table = run({ "report", out });
-    ASSERT_EQ(table.exitCode, 0) << table.err;
-    EXPECT_NE(table.out.find("test0"), std::string::npos) << table.out;
-    const auto check = run({ "check", out });
-    ASSERT_EQ(check.exitCode, 0) << check.err;
-    EXPECT_NE(check.out.find("import:nsys-sqlite"), std::string::npos) << check.out;
-    EXPECT_NE(check.out.find("integrity:     ok"), std::string::npos) << check.out;
+    expectOutputHolds({ "report", out }, { "test0" });
+    expectOutputHolds({ "check", out }, { "import:nsys-sqlite", "integrity:     ok" });
 
     // A truncated export: one clear error, exit 2, no output file.
     const auto truncated = m_dir.file("truncated.sqlite");

@@ -3,28 +3,24 @@
 // (SIGSEGV). With the default 1 s flush period the session keeps the launches of all but about
 // the last second; it must be `partial` and the capture must exit with 139 (128 + SIGSEGV).
 #include "kit.h"
+#include "triad.cuh"
 
 #include <chrono>
 #include <csignal>
 
 __global__ void crashTriad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, size_t n)
 {
-    const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = b[i] + 3.f * c[i];
+    triadElement(a, b, c, n);
 }
 
 int main()
 {
     const size_t n = size_t { 1 } << 24;
-    float *a, *b, *c;
-    KIT_CHECK(cudaMalloc(&a, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&b, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&c, n * sizeof(float)));
+    const auto [a, b, c] = triadArrays(n);
     const auto start = std::chrono::steady_clock::now();
     long long launches = 0;
     while (std::chrono::steady_clock::now() - start < std::chrono::seconds(3)) {
-        crashTriad<<<static_cast<unsigned>((n + 255) / 256), 256>>>(a, b, c, n);
+        crashTriad<<<triadBlocks(n), kTriadThreads>>>(a, b, c, n);
         KIT_CHECK(cudaDeviceSynchronize());
         ++launches;
     }

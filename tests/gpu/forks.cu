@@ -3,28 +3,24 @@
 // elements; the parent exits first, the child a second later. The session must hold both
 // processes and 8 launches.
 #include "kit.h"
+#include "triad.cuh"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 __global__ void forkTriad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, size_t n)
 {
-    const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = b[i] + 3.f * c[i];
+    triadElement(a, b, c, n);
 }
 
 static void work()
 {
     const size_t n = size_t { 1 } << 24;
-    float *a, *b, *c;
-    KIT_CHECK(cudaMalloc(&a, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&b, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&c, n * sizeof(float)));
-    KIT_CHECK(cudaMemset(b, 0, n * sizeof(float)));
-    KIT_CHECK(cudaMemset(c, 0, n * sizeof(float)));
+    float* a = kitDeviceArray<float>(n);
+    const float* b = kitZeroedArray<float>(n);
+    const float* c = kitZeroedArray<float>(n);
     for (int i = 0; i < 4; ++i)
-        forkTriad<<<static_cast<unsigned>((n + 255) / 256), 256>>>(a, b, c, n);
+        forkTriad<<<triadBlocks(n), kTriadThreads>>>(a, b, c, n);
     KIT_CHECK(cudaDeviceSynchronize());
 }
 

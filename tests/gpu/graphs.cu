@@ -4,12 +4,11 @@
 // reports which counters CUPTI gave them: per kernel node (each kernel its own verdict) or
 // graph-level (one range per graph launch, on its first kernel) (docs/CAPTURE.md "CUDA graphs").
 #include "kit.h"
+#include "triad.cuh"
 
 __global__ void graphTriad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, size_t n)
 {
-    const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = b[i] + 3.f * c[i];
+    triadElement(a, b, c, n);
 }
 
 __global__ void graphScale(float* __restrict__ a, size_t n)
@@ -23,18 +22,15 @@ int main()
 {
     constexpr int kLaunches = 5;
     const size_t n = size_t { 1 } << 24;
-    const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
-    float *a, *b, *c;
-    KIT_CHECK(cudaMalloc(&a, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&b, n * sizeof(float)));
-    KIT_CHECK(cudaMalloc(&c, n * sizeof(float)));
+    const unsigned blocks = triadBlocks(n);
+    const auto [a, b, c] = triadArrays(n);
     cudaStream_t stream;
     KIT_CHECK(cudaStreamCreate(&stream));
     cudaGraph_t graph;
     KIT_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    graphTriad<<<blocks, 256, 0, stream>>>(a, b, c, n);
-    graphScale<<<blocks, 256, 0, stream>>>(a, n);
-    graphTriad<<<blocks, 256, 0, stream>>>(b, a, c, n);
+    graphTriad<<<blocks, kTriadThreads, 0, stream>>>(a, b, c, n);
+    graphScale<<<blocks, kTriadThreads, 0, stream>>>(a, n);
+    graphTriad<<<blocks, kTriadThreads, 0, stream>>>(b, a, c, n);
     KIT_CHECK(cudaStreamEndCapture(stream, &graph));
     cudaGraphExec_t exec;
     KIT_CHECK(cudaGraphInstantiate(&exec, graph, 0));

@@ -5,6 +5,7 @@
 // with analytic totals over all launches, so run.sh needs no formula of its own.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -33,6 +34,22 @@ inline void kitExpectCopy(const char* kind, const char* memory, long long count,
     std::printf("ridgeline-kit: {\"memop\":\"%s\",\"memory\":\"%s\",\"count\":%lld,\"bytes\":%.17g}\n", kind, memory,
         count, bytes);
     std::fflush(stdout);
+}
+
+// A device array of `count` elements of T, not initialised.
+template <typename T> T* kitDeviceArray(size_t count)
+{
+    T* array = nullptr;
+    KIT_CHECK(cudaMalloc(&array, count * sizeof(T)));
+    return array;
+}
+
+// A device array of `count` elements of T, zeroed (one cudaMemset).
+template <typename T> T* kitZeroedArray(size_t count)
+{
+    T* array = kitDeviceArray<T>(count);
+    KIT_CHECK(cudaMemset(array, 0, count * sizeof(T)));
+    return array;
 }
 
 inline int kitSmCount()

@@ -20,13 +20,10 @@ __global__ void sgemmNaive(const float* A, const float* B, float* C, int n)
 int main()
 {
     const int n = 2048;
-    const size_t bytes = size_t(n) * n * sizeof(float);
-    float *A, *B, *C;
-    KIT_CHECK(cudaMalloc(&A, bytes));
-    KIT_CHECK(cudaMalloc(&B, bytes));
-    KIT_CHECK(cudaMalloc(&C, bytes));
-    KIT_CHECK(cudaMemset(A, 0, bytes));
-    KIT_CHECK(cudaMemset(B, 0, bytes));
+    const size_t elements = size_t(n) * n, bytes = elements * sizeof(float);
+    const float* A = kitZeroedArray<float>(elements);
+    const float* B = kitZeroedArray<float>(elements);
+    float* C = kitDeviceArray<float>(elements);
     const dim3 block(kTile, kTile), grid(n / kTile, n / kTile);
     const int launches = 3;
     for (int i = 0; i < launches; ++i)

@@ -2,12 +2,11 @@
 // Four streams, each running an FP32 triad on its own 16 Mi-element arrays, 5 times: the kernels
 // of different streams overlap on the timeline. Same FLOPs and bytes as stream_triad per element.
 #include "kit.h"
+#include "triad.cuh"
 
 __global__ void streamTriad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, size_t n)
 {
-    const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = b[i] + 3.f * c[i];
+    triadElement(a, b, c, n);
 }
 
 int main()
@@ -18,15 +17,13 @@ int main()
     float* buffers[streams][3];
     for (int i = 0; i < streams; ++i) {
         KIT_CHECK(cudaStreamCreateWithFlags(&s[i], cudaStreamNonBlocking));
-        for (auto& buffer : buffers[i]) {
-            KIT_CHECK(cudaMalloc(&buffer, n * sizeof(float)));
-            KIT_CHECK(cudaMemset(buffer, 0, n * sizeof(float)));
-        }
+        for (auto& buffer : buffers[i])
+            buffer = kitZeroedArray<float>(n);
     }
-    const unsigned blocks = static_cast<unsigned>((n + 255) / 256);
+    const unsigned blocks = triadBlocks(n);
     for (int l = 0; l < launches; ++l) {
         for (int i = 0; i < streams; ++i)
-            streamTriad<<<blocks, 256, 0, s[i]>>>(buffers[i][0], buffers[i][1], buffers[i][2], n);
+            streamTriad<<<blocks, kTriadThreads, 0, s[i]>>>(buffers[i][0], buffers[i][1], buffers[i][2], n);
     }
     KIT_CHECK(cudaGetLastError());
     KIT_CHECK(cudaDeviceSynchronize());

@@ -3,15 +3,14 @@
 // one context: every profiled launch must be alone in its counter range (the launch gate), so
 // every launch has counters and none is reported as "recorded N counter ranges instead of one".
 #include "kit.h"
+#include "triad.cuh"
 
 #include <thread>
 #include <vector>
 
 __global__ void threadTriad(float* __restrict__ a, const float* __restrict__ b, const float* __restrict__ c, size_t n)
 {
-    const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = b[i] + 3.f * c[i];
+    triadElement(a, b, c, n);
 }
 
 int main()
@@ -22,14 +21,11 @@ int main()
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([n] {
-            float *a, *b, *c;
             cudaStream_t stream;
             KIT_CHECK(cudaStreamCreate(&stream));
-            KIT_CHECK(cudaMalloc(&a, n * sizeof(float)));
-            KIT_CHECK(cudaMalloc(&b, n * sizeof(float)));
-            KIT_CHECK(cudaMalloc(&c, n * sizeof(float)));
+            const auto [a, b, c] = triadArrays(n);
             for (int i = 0; i < kLaunches; ++i)
-                threadTriad<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(a, b, c, n);
+                threadTriad<<<triadBlocks(n), kTriadThreads, 0, stream>>>(a, b, c, n);
             KIT_CHECK(cudaStreamSynchronize(stream));
         });
     }

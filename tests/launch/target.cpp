@@ -5,6 +5,7 @@
 //   launch_target exit N | signal N | spew MIB | cat | touch FILE | wait-signal READY DONE
 //   launch_target part K finish|crash|hang [PIDFILE] | fork-parts K FILE | part-error K
 //   launch_target fill-disk K FILE
+#include "kernelbatches.h"
 #include "ridgeline/core/store/sessionwriter.h"
 
 #include <csignal>
@@ -77,21 +78,8 @@ core::SessionWriter writePart(int kernels, const char* error = nullptr)
     ok(processId);
     auto name = writer.internKernelName("_Z10testKernelv");
     ok(name);
-    for (int done = 0; done < kernels;) {
-        std::vector<core::Kernel> batch;
-        for (int i = 0; i < 100 && done < kernels; ++i, ++done) {
-            core::Kernel k;
-            k.processId = processId.value();
-            k.nameId = name.value();
-            k.startNs = 1000 * done;
-            k.endNs = k.startNs + 500;
-            k.streamId = 7;
-            batch.push_back(k);
-        }
-        ok(writer.beginBatch());
-        ok(writer.addKernels(batch));
-        ok(writer.commitBatch());
-    }
+    ok(ridgeline::testing::writeKernelBatches(writer, processId.value(), name.value(),
+        { .count = kernels, .batchSize = 100, .spacingNs = 1000, .durationNs = 500, .streamId = 7 }));
     return writer;
 }
 

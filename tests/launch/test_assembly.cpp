@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Part files as the injection library leaves them: finished, and never finished (a live WAL file
 // whose process died). Recovery must read the log, the merge must keep every committed batch.
+#include "kernelbatches.h"
 #include "ridgeline/collectors/launch/captureassembly.h"
 #include "ridgeline/collectors/launch/partfiles.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -49,19 +50,10 @@ pid_t writePartInChild(const std::string& path, int kernels, bool finished)
     auto name = w.internKernelName("_Z6kernelv");
     if (processId.hasError() || name.hasError())
         _exit(4);
-    for (int done = 0; done < kernels;) {
-        std::vector<core::Kernel> batch;
-        for (int i = 0; i < 50 && done < kernels; ++i, ++done) {
-            core::Kernel k;
-            k.processId = processId.value();
-            k.nameId = name.value();
-            k.startNs = 100 * done;
-            k.endNs = k.startNs + 50;
-            batch.push_back(k);
-        }
-        if (w.beginBatch().hasError() || w.addKernels(batch).hasError() || w.commitBatch().hasError())
-            _exit(5);
-    }
+    if (ridgeline::testing::writeKernelBatches(w, processId.value(), name.value(),
+            { .count = kernels, .batchSize = 50, .spacingNs = 100, .durationNs = 50, .streamId = 0 })
+            .hasError())
+        _exit(5);
     if (finished) {
         (void)w.finish(core::SessionStatus::Complete);
         _exit(0);

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ridgeline::core;
@@ -20,6 +21,7 @@ using namespace ridgeline::core;
 namespace {
 
 using ridgeline::testing::kernelRecord;
+using Spans = std::vector<std::pair<std::int64_t, std::int64_t>>; // [start, end) in ns
 
 class LodSession : public ::testing::Test {
 protected:
@@ -55,6 +57,20 @@ protected:
             if (l.kind == kind)
                 out.push_back(&l);
         }
+        return out;
+    }
+
+    // The [start, end) spans of the one GPU idle lane (none, with a failure, where there is not one).
+    static Spans idleGaps(const TimelineData& d)
+    {
+        Spans out;
+        const auto idle = lanesOf(d, TimelineLaneKind::Idle);
+        EXPECT_EQ(idle.size(), 1U);
+        if (idle.size() != 1U)
+            return out;
+        const auto& gaps = d.row(idle[0]->firstRow);
+        for (std::size_t i = 0; i < gaps.size(); ++i)
+            out.emplace_back(gaps.startNs(i), gaps.endNs(i));
         return out;
     }
 
@@ -114,12 +130,7 @@ TEST_F(LodSession, OpsOverlappingOnAStreamGetASecondRow)
     EXPECT_EQ(d.row(streams[0]->firstRow + 1).size(), 1U);
     EXPECT_EQ(d.row(streams[0]->firstRow + 1).startNs(0), 50);
     // The idle gap [150, 200): the union of both rows is busy elsewhere.
-    const auto idle = lanesOf(d, TimelineLaneKind::Idle);
-    ASSERT_EQ(idle.size(), 1U);
-    const auto& gaps = d.row(idle[0]->firstRow);
-    ASSERT_EQ(gaps.size(), 1U);
-    EXPECT_EQ(gaps.startNs(0), 150);
-    EXPECT_EQ(gaps.endNs(0), 200);
+    EXPECT_EQ(idleGaps(d), (Spans { { 150, 200 } }));
 }
 
 TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
@@ -169,14 +180,7 @@ TEST_F(LodSession, LanesPerRankDeviceStreamCollectivesAndHostThreads)
     EXPECT_EQ(labels, expected);
     // Rank 0's device 0 is idle over [2500, 3000) and [3500, 5000); rank 1's device 1 never
     // (its kernel and its collective without a kernel touch).
-    const auto idle = lanesOf(d, TimelineLaneKind::Idle);
-    ASSERT_EQ(idle.size(), 1U);
-    const auto& gaps = d.row(idle[0]->firstRow);
-    ASSERT_EQ(gaps.size(), 2U);
-    EXPECT_EQ(gaps.startNs(0), 2500);
-    EXPECT_EQ(gaps.endNs(0), 3000);
-    EXPECT_EQ(gaps.startNs(1), 3500);
-    EXPECT_EQ(gaps.endNs(1), 5000);
+    EXPECT_EQ(idleGaps(d), (Spans { { 2500, 3000 }, { 3500, 5000 } }));
     // The NCCL kernel is a collective on its stream; its comm op is on the collectives lane.
     const auto& stream9 = d.row(d.lanes()[2].firstRow);
     EXPECT_EQ(stream9.item(0).kind, TimelineItemKind::Collective);

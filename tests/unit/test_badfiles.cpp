@@ -38,6 +38,14 @@ void expectMentions(const Opened& opened, const std::string& words)
     EXPECT_NE(opened.message.find(words), std::string::npos) << opened.message;
 }
 
+// Opening `path` fails with `code` and a message that mentions `words`.
+void expectOpenFails(const std::string& path, ErrorCode code, const std::string& words)
+{
+    const auto opened = openExpectingError(path);
+    EXPECT_EQ(opened.code, code);
+    expectMentions(opened, words);
+}
+
 class BadFiles : public ::testing::Test {
 protected:
     void SetUp() override
@@ -59,25 +67,19 @@ protected:
 
 TEST_F(BadFiles, MissingFile)
 {
-    const auto opened = openExpectingError(m_dir.file("nope.ridge"));
-    EXPECT_EQ(opened.code, ErrorCode::NotFound);
-    expectMentions(opened, "no such file");
+    expectOpenFails(m_dir.file("nope.ridge"), ErrorCode::NotFound, "no such file");
 }
 
 TEST_F(BadFiles, Directory)
 {
-    const auto opened = openExpectingError(m_dir.path());
-    EXPECT_EQ(opened.code, ErrorCode::BadFile);
-    expectMentions(opened, "directory");
+    expectOpenFails(m_dir.path(), ErrorCode::BadFile, "directory");
 }
 
 TEST_F(BadFiles, EmptyFile)
 {
     const auto path = m_dir.file("empty.ridge");
     writeBytes(path, "");
-    const auto opened = openExpectingError(path);
-    EXPECT_EQ(opened.code, ErrorCode::BadFile);
-    expectMentions(opened, "empty");
+    expectOpenFails(path, ErrorCode::BadFile, "empty");
 }
 
 TEST_F(BadFiles, RandomBytes)
@@ -88,9 +90,7 @@ TEST_F(BadFiles, RandomBytes)
         c = static_cast<char>(rng());
     const auto path = m_dir.file("random.ridge");
     writeBytes(path, bytes);
-    const auto opened = openExpectingError(path);
-    EXPECT_EQ(opened.code, ErrorCode::BadFile);
-    expectMentions(opened, "not an SQLite database");
+    expectOpenFails(path, ErrorCode::BadFile, "not an SQLite database");
 }
 
 TEST_F(BadFiles, TextFile)
@@ -111,9 +111,7 @@ TEST_F(BadFiles, ForeignSqliteDatabase)
 {
     const auto path = m_dir.file("other.sqlite");
     execSql(path, "CREATE TABLE t(x); INSERT INTO t VALUES(1);");
-    const auto opened = openExpectingError(path);
-    EXPECT_EQ(opened.code, ErrorCode::BadFile);
-    expectMentions(opened, "not a Ridgeline session");
+    expectOpenFails(path, ErrorCode::BadFile, "not a Ridgeline session");
 }
 
 TEST_F(BadFiles, OtherApplicationsDatabase)
@@ -127,9 +125,7 @@ TEST_F(BadFiles, NewerSchema)
 {
     const auto path = copyOfGood("newer.ridge");
     execSql(path, fmt::format("PRAGMA user_version = {};", kSchemaVersion + 1));
-    const auto opened = openExpectingError(path);
-    EXPECT_EQ(opened.code, ErrorCode::NewerSchema);
-    expectMentions(opened, "newer Ridgeline");
+    expectOpenFails(path, ErrorCode::NewerSchema, "newer Ridgeline");
 }
 
 TEST_F(BadFiles, NoSchemaVersion)
@@ -144,9 +140,7 @@ TEST_F(BadFiles, Truncated)
     const auto path = m_dir.file("truncated.ridge");
     const auto bytes = readBytes(m_good);
     writeBytes(path, bytes.substr(0, bytes.size() / 2));
-    const auto opened = openExpectingError(path);
-    EXPECT_EQ(opened.code, ErrorCode::BadFile);
-    expectMentions(opened, "truncated");
+    expectOpenFails(path, ErrorCode::BadFile, "truncated");
 }
 
 TEST_F(BadFiles, MissingTable)

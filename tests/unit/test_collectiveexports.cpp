@@ -10,6 +10,7 @@
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
+#include "tracefilterranks.h"
 #include "tracejson.h"
 
 #include <algorithm>
@@ -25,8 +26,7 @@
 #include <tuple>
 
 using namespace ridgeline;
-using ridgeline::testing::TempDir;
-using ridgeline::testing::testDataPath;
+using namespace ridgeline::testing;
 
 namespace {
 
@@ -44,29 +44,10 @@ std::int64_t sqlCount(const std::string& path, const std::string& sql)
     return value;
 }
 
-const std::string kRank0 = "kineto/trace_filter/sampled_rank-0.json.gz";
-const std::string kRank1 = "kineto/trace_filter/sampled_rank-1.json.gz";
-
-// The start of each NCCL kernel of each rank, in order: the k-th of every rank is one instance
-// (these traces have no process group and no Seq).
-std::vector<std::vector<std::int64_t>> ncclStarts()
-{
-    std::vector<std::vector<std::int64_t>> starts(2);
-    for (int r = 0; r < 2; ++r) {
-        const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(testDataPath(r == 0 ? kRank0 : kRank1)));
-        for (const auto& ev : doc["traceEvents"]) {
-            if (ridgeline::testing::isNcclKernelEvent(ev))
-                starts[static_cast<std::size_t>(r)].push_back(ridgeline::testing::microsToNs(ev["ts"]));
-        }
-        std::sort(starts[static_cast<std::size_t>(r)].begin(), starts[static_cast<std::size_t>(r)].end());
-    }
-    return starts;
-}
-
 std::string twoRankSession(const TempDir& dir)
 {
     const auto path = dir.file("both.ridge");
-    EXPECT_TRUE(collectors::importKineto({ testDataPath(kRank0), testDataPath(kRank1) }, path, false).ok());
+    EXPECT_TRUE(importTraceFilterRanks(path));
     return path;
 }
 
@@ -83,16 +64,10 @@ template <typename Write> std::string exportOf(const std::string& session, Write
 
 TEST(CollectiveExports, HtmlReportNamesTheRankThatMakesTheOthersWait)
 {
-    const auto starts = ncclStarts();
+    const auto starts = traceFilterNcclStarts();
     ASSERT_EQ(starts[0].size(), starts[1].size());
-    std::int64_t wait[2] = { 0, 0 }, last[2] = { 0, 0 };
-    for (std::size_t i = 0; i < starts[0].size(); ++i) {
-        const std::int64_t latest = std::max(starts[0][i], starts[1][i]);
-        for (int r = 0; r < 2; ++r)
-            wait[r] += latest - starts[static_cast<std::size_t>(r)][i];
-        if (starts[0][i] != starts[1][i])
-            ++last[starts[1][i] > starts[0][i] ? 1 : 0];
-    }
+    const auto waits = twoRankWaits(starts);
+    const auto& last = waits.lastArrivals;
     const int slow = last[1] > last[0] ? 1 : 0;
     ASSERT_GT(last[slow], 0);
     TempDir dir;
@@ -105,7 +80,7 @@ TEST(CollectiveExports, HtmlReportNamesTheRankThatMakesTheOthersWait)
     const int other = 1 - slow;
     const std::string row
         = fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\">{} of {}</td><td class=\"num\">{}</td>", other,
-            last[other], starts[0].size(), core::formatDuration(static_cast<double>(wait[other])));
+            last[other], starts[0].size(), core::formatDuration(static_cast<double>(waits.waitNs[other])));
     EXPECT_NE(html.find(row), std::string::npos) << row;
     // SendRecv without arguments: one row, sizes missing.
     EXPECT_NE(html.find("message sizes missing"), std::string::npos);
@@ -123,11 +98,10 @@ TEST(CollectiveExports, HtmlReportGivesBusBandwidthAgainstTheLink)
     ASSERT_NE(begin, std::string::npos);
     const auto section = html.substr(begin, html.find("<h3>Across ranks</h3>", begin) - begin);
     // One row per (collective, S) of the trace, each with the link of an A100 (inferred).
-    const auto doc = nlohmann::json::parse(
-        ridgeline::testing::gunzipFile(testDataPath("kineto/nccl_parser_config/nccl_data.json.gz")));
+    const auto doc = nlohmann::json::parse(gunzipFile(testDataPath("kineto/nccl_parser_config/nccl_data.json.gz")));
     std::set<std::pair<std::string, std::int64_t>> groups;
     for (const auto& ev : doc["traceEvents"]) {
-        if (ridgeline::testing::isNcclKernelEvent(ev))
+        if (isNcclKernelEvent(ev))
             groups.insert(
                 { ev["args"]["Collective name"].get<std::string>(), ev["args"]["In msg nelems"].get<std::int64_t>() });
     }
@@ -145,7 +119,7 @@ TEST(CollectiveExports, HtmlReportGivesBusBandwidthAgainstTheLink)
 
 TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
 {
-    const auto starts = ncclStarts();
+    const auto starts = traceFilterNcclStarts();
     TempDir dir;
     const auto session = twoRankSession(dir);
     const auto doc = nlohmann::json::parse(exportOf(session, core::writePerfettoTrace));

@@ -2,6 +2,7 @@
 // Collectives of the real Kineto traces of tests/data/kineto/ (README there). Every expected figure
 // is computed here from the trace's own arguments with zlib + nlohmann::json, not by the importer.
 #include "gunzip.h"
+#include "tracefilterranks.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/output/collectivereport.h"
@@ -126,28 +127,15 @@ TEST(CollectiveTraces, BusBandwidthOfNcclDataFromItsOwnArguments)
 
 TEST(CollectiveTraces, PerRankWaitOfTheTwoRankPair)
 {
-    const std::string paths[] = { testDataPath("kineto/trace_filter/sampled_rank-0.json.gz"),
-        testDataPath("kineto/trace_filter/sampled_rank-1.json.gz") };
+    const std::string paths[]
+        = { testDataPath(ridgeline::testing::kTraceFilterRank0), testDataPath(ridgeline::testing::kTraceFilterRank1) };
     // Independently: the k-th NCCL kernel of each rank is one instance (no process group, no Seq
     // in these traces); a rank waits latest start - its start; the latest starter arrives last.
-    std::vector<std::vector<std::int64_t>> starts(2);
-    for (int r = 0; r < 2; ++r) {
-        const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(paths[r]));
-        for (const auto& ev : doc["traceEvents"]) {
-            if (ridgeline::testing::isNcclKernelEvent(ev))
-                starts[static_cast<std::size_t>(r)].push_back(ridgeline::testing::microsToNs(ev["ts"]));
-        }
-        std::sort(starts[static_cast<std::size_t>(r)].begin(), starts[static_cast<std::size_t>(r)].end());
-    }
+    const auto starts = ridgeline::testing::traceFilterNcclStarts();
     ASSERT_EQ(starts[0].size(), starts[1].size());
-    std::int64_t wait[2] = { 0, 0 }, last[2] = { 0, 0 };
-    for (std::size_t i = 0; i < starts[0].size(); ++i) {
-        const std::int64_t latest = std::max(starts[0][i], starts[1][i]);
-        for (int r = 0; r < 2; ++r)
-            wait[r] += latest - starts[static_cast<std::size_t>(r)][i];
-        if (starts[0][i] != starts[1][i])
-            ++last[starts[1][i] > starts[0][i] ? 1 : 0];
-    }
+    const auto waits = ridgeline::testing::twoRankWaits(starts);
+    const auto& wait = waits.waitNs;
+    const auto& last = waits.lastArrivals;
     ASSERT_GT(wait[0] + wait[1], 0);
 
     auto check = [&](const core::CollectiveReport& report) {
@@ -169,7 +157,7 @@ TEST(CollectiveTraces, PerRankWaitOfTheTwoRankPair)
     };
     TempDir dir;
     // One merged multi-rank session...
-    ASSERT_TRUE(collectors::importKineto({ paths[0], paths[1] }, dir.file("both.ridge"), false).ok());
+    ASSERT_TRUE(ridgeline::testing::importTraceFilterRanks(dir.file("both.ridge")));
     check(reportOf({ dir.file("both.ridge") }));
     // ... and one session per rank, analysed together.
     ASSERT_TRUE(collectors::importKineto({ paths[0] }, dir.file("r0.ridge"), false).ok());

@@ -12,6 +12,7 @@
 #include "ridgeline/core/timeline/timelinecollectives.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "testutil.h"
+#include "tracefilterranks.h"
 #include "tracejson.h"
 
 #include <algorithm>
@@ -21,8 +22,7 @@
 #include <nlohmann/json.hpp>
 
 using namespace ridgeline;
-using ridgeline::testing::TempDir;
-using ridgeline::testing::testDataPath;
+using namespace ridgeline::testing;
 
 namespace {
 
@@ -30,11 +30,10 @@ namespace {
 std::vector<core::TimeInterval> ncclIntervals(const std::string& path)
 {
     std::vector<core::TimeInterval> out;
-    const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
+    const auto doc = nlohmann::json::parse(gunzipFile(path));
     for (const auto& ev : doc["traceEvents"]) {
-        if (ridgeline::testing::isNcclKernelEvent(ev))
-            out.push_back({ ridgeline::testing::microsToNs(ev["ts"]),
-                ridgeline::testing::microsToNs(ev["ts"]) + ridgeline::testing::microsToNs(ev["dur"]) });
+        if (isNcclKernelEvent(ev))
+            out.push_back({ microsToNs(ev["ts"]), microsToNs(ev["ts"]) + microsToNs(ev["dur"]) });
     }
     return out;
 }
@@ -104,10 +103,9 @@ TEST(RankTimeMap, CellsAreTheShareOfEachBinCoveredOnce)
 
 TEST(CollectiveViews, TimeInCollectivesPerRankOfTheTwoRankPair)
 {
-    const std::string paths[] = { testDataPath("kineto/trace_filter/sampled_rank-0.json.gz"),
-        testDataPath("kineto/trace_filter/sampled_rank-1.json.gz") };
+    const std::string paths[] = { testDataPath(kTraceFilterRank0), testDataPath(kTraceFilterRank1) };
     TempDir dir;
-    ASSERT_TRUE(collectors::importKineto({ paths[0], paths[1] }, dir.file("s.ridge"), false).ok());
+    ASSERT_TRUE(importTraceFilterRanks(dir.file("s.ridge")));
     const auto data = timelineOf(dir.file("s.ridge"));
     constexpr int kBins = 97;
     const auto map = core::collectiveTimeMap(data, kBins);
@@ -137,10 +135,7 @@ TEST(CollectiveViews, TimeInCollectivesPerRankOfTheTwoRankPair)
 TEST(CollectiveViews, EveryInstanceMemberIsFoundOnItsRanksCollectivesLane)
 {
     TempDir dir;
-    ASSERT_TRUE(collectors::importKineto({ testDataPath("kineto/trace_filter/sampled_rank-0.json.gz"),
-                                             testDataPath("kineto/trace_filter/sampled_rank-1.json.gz") },
-        dir.file("s.ridge"), false)
-                    .ok());
+    ASSERT_TRUE(importTraceFilterRanks(dir.file("s.ridge")));
     const auto data = timelineOf(dir.file("s.ridge"));
     const auto report = reportOf(dir.file("s.ridge"));
     ASSERT_EQ(report.ranks.instances.size(), 10u);
@@ -169,16 +164,16 @@ TEST(CollectiveViews, ChartPlacesEachCollectiveByItsBusBandwidthUnderTheLink)
     TempDir dir;
     ASSERT_TRUE(collectors::importKineto({ path }, dir.file("s.ridge"), false).ok());
     // Independently: (collective, S) -> busbw; two ranks, so both factors are 1 (nccl-tests).
-    const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
+    const auto doc = nlohmann::json::parse(gunzipFile(path));
     std::map<std::pair<std::string, std::int64_t>, std::pair<std::int64_t, std::int64_t>> calls; // -> calls, ns
     for (const auto& ev : doc["traceEvents"]) {
-        if (!ridgeline::testing::isNcclKernelEvent(ev))
+        if (!isNcclKernelEvent(ev))
             continue;
         const auto& a = ev["args"];
         const std::int64_t size = a["dtype"] == "Float" ? 4 : 8;
         auto& c = calls[{ a["Collective name"].get<std::string>(), a["In msg nelems"].get<std::int64_t>() * size }];
         c.first += 1;
-        c.second += ridgeline::testing::microsToNs(ev["dur"]);
+        c.second += microsToNs(ev["dur"]);
     }
     const auto report = reportOf(dir.file("s.ridge"));
     const auto chart = core::buildCollectiveChart(report.rows);
@@ -218,10 +213,7 @@ TEST(CollectiveViews, ChartPlacesEachCollectiveByItsBusBandwidthUnderTheLink)
 TEST(CollectiveViews, ChartOfCollectivesWithoutSizesIsEmpty)
 {
     TempDir dir;
-    ASSERT_TRUE(collectors::importKineto({ testDataPath("kineto/trace_filter/sampled_rank-0.json.gz"),
-                                             testDataPath("kineto/trace_filter/sampled_rank-1.json.gz") },
-        dir.file("s.ridge"), false)
-                    .ok());
+    ASSERT_TRUE(importTraceFilterRanks(dir.file("s.ridge")));
     const auto report = reportOf(dir.file("s.ridge"));
     ASSERT_EQ(report.rows.size(), 1u);
     const auto chart = core::buildCollectiveChart(report.rows);

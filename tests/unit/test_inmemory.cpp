@@ -60,6 +60,58 @@ core::SessionWriter memoryWriter(const std::string& name)
     return core::SessionWriter::create(name, options).value();
 }
 
+// A Result's error, or success, as a Status.
+template <typename T> core::Status statusOf(const core::Result<T>& result)
+{
+    return result.ok() ? core::Status {} : core::Status(result.error());
+}
+
+// Each importer into a file, and the same input's bytes through its parts into a writer in memory.
+core::Status kinetoToFile(const std::string& input, const std::string& output)
+{
+    return statusOf(collectors::importKineto({ input }, output, false));
+}
+
+core::Status kinetoToMemory(core::SessionWriter& writer, const std::string& bytes)
+{
+    // A window far smaller than the trace: the same events, read 4 KiB at a time.
+    return statusOf(collectors::importKinetoBytes(writer, "trace.json.gz", bytes, 4096));
+}
+
+core::Status nsysToFile(const std::string& input, const std::string& output)
+{
+    return statusOf(collectors::importNsysSqlite(input, output, false));
+}
+
+core::Status nsysToMemory(core::SessionWriter& writer, const std::string& bytes)
+{
+    auto db = core::sqlite::Database::openImage(bytes, core::sqlite::Database::Mode::ReadOnly);
+    if (db.hasError())
+        return db.error();
+    auto activity = collectors::nsys::readExport(db.value());
+    if (activity.hasError())
+        return activity.error();
+    return statusOf(collectors::nsys::writeActivity(writer, activity.value(), "export.sqlite"));
+}
+
+core::Status ncuToFile(const std::string& input, const std::string& output)
+{
+    return statusOf(collectors::importNcuCsv(input, output, false));
+}
+
+core::Status ncuToMemory(core::SessionWriter& writer, const std::string& bytes)
+{
+    auto csv = collectors::ncu::readCsvBytes(bytes, "profile.csv.gz");
+    if (csv.hasError())
+        return csv.error();
+    const collectors::ncu::ColumnIndex columns(csv.value().header.fields);
+    auto profile = columns.isDetailsPage() ? collectors::ncu::readDetailsPage(csv.value())
+                                           : collectors::ncu::readRawPage(csv.value());
+    if (profile.hasError())
+        return profile.error();
+    return statusOf(collectors::ncu::writeProfile(writer, csv.value(), std::move(profile).value()));
+}
+
 } // namespace
 
 TEST(InMemory, AnImageReadsAsTheFileReads)
@@ -150,48 +202,10 @@ TEST(InMemory, ImportsIntoMemoryWriteTheSessionAFileImportWrites)
         std::function<core::Status(core::SessionWriter& writer, const std::string& bytes)> toMemory;
     };
     const std::vector<Case> cases {
-        { "kineto", testDataPath("kineto/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
-            [](const std::string& input, const std::string& output) -> core::Status {
-                auto imported = collectors::importKineto({ input }, output, false);
-                return imported.ok() ? core::Status {} : core::Status(imported.error());
-            },
-            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
-                // A window far smaller than the trace: the same events, read 4 KiB at a time.
-                auto imported = collectors::importKinetoBytes(writer, "trace.json.gz", bytes, 4096);
-                return imported.ok() ? core::Status {} : core::Status(imported.error());
-            } },
-        { "nsys", testDataPath("nsys/concurrent-profile1.sqlite"),
-            [](const std::string& input, const std::string& output) -> core::Status {
-                auto imported = collectors::importNsysSqlite(input, output, false);
-                return imported.ok() ? core::Status {} : core::Status(imported.error());
-            },
-            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
-                auto db = core::sqlite::Database::openImage(bytes, core::sqlite::Database::Mode::ReadOnly);
-                if (db.hasError())
-                    return db.error();
-                auto activity = collectors::nsys::readExport(db.value());
-                if (activity.hasError())
-                    return activity.error();
-                auto written = collectors::nsys::writeActivity(writer, activity.value(), "export.sqlite");
-                return written.ok() ? core::Status {} : core::Status(written.error());
-            } },
-        { "ncu", testDataPath("ncu/leleucas/linear-nsight1381.csv.gz"),
-            [](const std::string& input, const std::string& output) -> core::Status {
-                auto imported = collectors::importNcuCsv(input, output, false);
-                return imported.ok() ? core::Status {} : core::Status(imported.error());
-            },
-            [](core::SessionWriter& writer, const std::string& bytes) -> core::Status {
-                auto csv = collectors::ncu::readCsvBytes(bytes, "profile.csv.gz");
-                if (csv.hasError())
-                    return csv.error();
-                const collectors::ncu::ColumnIndex columns(csv.value().header.fields);
-                auto profile = columns.isDetailsPage() ? collectors::ncu::readDetailsPage(csv.value())
-                                                       : collectors::ncu::readRawPage(csv.value());
-                if (profile.hasError())
-                    return profile.error();
-                auto written = collectors::ncu::writeProfile(writer, csv.value(), std::move(profile).value());
-                return written.ok() ? core::Status {} : core::Status(written.error());
-            } },
+        { "kineto", testDataPath("kineto/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"), kinetoToFile,
+            kinetoToMemory },
+        { "nsys", testDataPath("nsys/concurrent-profile1.sqlite"), nsysToFile, nsysToMemory },
+        { "ncu", testDataPath("ncu/leleucas/linear-nsight1381.csv.gz"), ncuToFile, ncuToMemory },
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);

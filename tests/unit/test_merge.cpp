@@ -15,6 +15,8 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 using namespace ridgeline;
 using ridgeline::testing::TempDir;
@@ -27,20 +29,32 @@ template <typename T> T valueOf(core::Result<T> result)
     return std::move(result).value();
 }
 
+// The rows of a table by their id.
+template <typename Row> std::map<std::int64_t, Row> byId(core::Result<std::vector<Row>> rows)
+{
+    std::map<std::int64_t, Row> out;
+    for (auto& row : valueOf(std::move(rows)))
+        out[row.id] = std::move(row);
+    return out;
+}
+
+// The demangled kernel names by id.
+std::map<std::int64_t, std::string> demangledNames(core::SessionReader& reader)
+{
+    std::map<std::int64_t, std::string> names;
+    for (const auto& n : valueOf(reader.kernelNames()))
+        names[n.id] = n.demangled;
+    return names;
+}
+
 // What a kernel is, independent of ids: (host, rank, device ordinal, name, stream, start, end).
 using KernelKey = std::tuple<std::string, int, int, std::string, std::int64_t, std::int64_t, std::int64_t>;
 
 std::multiset<KernelKey> kernelKeys(core::SessionReader& reader)
 {
-    std::map<std::int64_t, core::Device> devices;
-    for (const auto& d : valueOf(reader.devices()))
-        devices[d.id] = d;
-    std::map<std::int64_t, core::Process> processes;
-    for (const auto& p : valueOf(reader.processes()))
-        processes[p.id] = p;
-    std::map<std::int64_t, std::string> names;
-    for (const auto& n : valueOf(reader.kernelNames()))
-        names[n.id] = n.demangled;
+    const auto devices = byId(reader.devices());
+    const auto processes = byId(reader.processes());
+    const auto names = demangledNames(reader);
     std::multiset<KernelKey> keys;
     for (const auto& k : valueOf(reader.kernels())) {
         const auto& p = processes.at(k.processId);
@@ -82,30 +96,22 @@ TEST_F(Merge, CountsAddUpAndIdsAreUnique)
     const auto ca = a.counts().value();
     const auto cb = b.counts().value();
     const auto c = out.counts().value();
-    EXPECT_EQ(c.devices, ca.devices + cb.devices);
-    EXPECT_EQ(c.processes, ca.processes + cb.processes);
-    EXPECT_EQ(c.threads, ca.threads + cb.threads);
-    EXPECT_EQ(c.kernels, ca.kernels + cb.kernels);
-    EXPECT_EQ(c.metrics, ca.metrics + cb.metrics);
-    EXPECT_EQ(c.memcpys, ca.memcpys + cb.memcpys);
-    EXPECT_EQ(c.memsets, ca.memsets + cb.memsets);
-    EXPECT_EQ(c.apiCalls, ca.apiCalls + cb.apiCalls);
-    EXPECT_EQ(c.nvtxRanges, ca.nvtxRanges + cb.nvtxRanges);
-    EXPECT_EQ(c.commOps, ca.commOps + cb.commOps);
-    EXPECT_EQ(c.verdicts, ca.verdicts + cb.verdicts);
-    EXPECT_EQ(c.ceilings, ca.ceilings + cb.ceilings);
+    using core::TableCounts;
+    const std::pair<const char*, std::int64_t TableCounts::*> summed[]
+        = { { "devices", &TableCounts::devices }, { "processes", &TableCounts::processes },
+              { "threads", &TableCounts::threads }, { "kernels", &TableCounts::kernels },
+              { "metrics", &TableCounts::metrics }, { "memcpys", &TableCounts::memcpys },
+              { "memsets", &TableCounts::memsets }, { "apiCalls", &TableCounts::apiCalls },
+              { "nvtxRanges", &TableCounts::nvtxRanges }, { "commOps", &TableCounts::commOps },
+              { "verdicts", &TableCounts::verdicts }, { "ceilings", &TableCounts::ceilings } };
+    for (const auto& [table, count] : summed)
+        EXPECT_EQ(c.*count, ca.*count + cb.*count) << table;
     EXPECT_EQ(c.kernelNames, ca.kernelNames) << "the same names in both inputs are stored once";
 
-    std::set<std::int64_t> kernelIds, deviceIds, processIds;
-    for (const auto& k : valueOf(out.kernels()))
-        kernelIds.insert(k.id);
-    for (const auto& d : valueOf(out.devices()))
-        deviceIds.insert(d.id);
-    for (const auto& p : valueOf(out.processes()))
-        processIds.insert(p.id);
-    EXPECT_EQ(static_cast<std::int64_t>(kernelIds.size()), c.kernels);
-    EXPECT_EQ(static_cast<std::int64_t>(deviceIds.size()), c.devices);
-    EXPECT_EQ(static_cast<std::int64_t>(processIds.size()), c.processes);
+    // Unique ids: as many as rows.
+    EXPECT_EQ(static_cast<std::int64_t>(byId(out.kernels()).size()), c.kernels);
+    EXPECT_EQ(static_cast<std::int64_t>(byId(out.devices()).size()), c.devices);
+    EXPECT_EQ(static_cast<std::int64_t>(byId(out.processes()).size()), c.processes);
     EXPECT_TRUE(out.integrityProblems().value().empty());
 }
 
@@ -126,12 +132,8 @@ TEST_F(Merge, KernelsKeepTheirNamesDevicesAndRanks)
     EXPECT_EQ(hostOfRank, (std::map<int, std::string> { { 0, "fixture-host" }, { 1, "host-b" } }));
 
     // Comm ops and verdicts still point at the NCCL kernel of their own rank.
-    std::map<std::int64_t, core::Kernel> kernels;
-    for (const auto& k : valueOf(out.kernels()))
-        kernels[k.id] = k;
-    std::map<std::int64_t, std::string> names;
-    for (const auto& n : valueOf(out.kernelNames()))
-        names[n.id] = n.demangled;
+    const auto kernels = byId(out.kernels());
+    const auto names = demangledNames(out);
     const auto ops = out.commOps().value();
     ASSERT_EQ(ops.size(), 2u);
     std::set<std::int64_t> opProcesses;

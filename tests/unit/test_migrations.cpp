@@ -9,20 +9,56 @@
 
 #include <gtest/gtest.h>
 #include <map>
+#include <optional>
 #include <sqlite3.h>
 #include <string>
 
 using namespace ridgeline::core;
 using ridgeline::testing::testDataPath;
 
+namespace {
+
+// A released session (tests/data/sessions) opened in this version: the schema it was written with
+// is `version`; what the file held before the open, to show that opening never writes to it.
+struct Released {
+    std::string path;
+    std::string bytesBefore;
+    std::optional<SessionReader> reader;
+};
+
+Released openReleased(const std::string& relative, int version)
+{
+    Released out { testDataPath(relative), {}, {} };
+    out.bytesBefore = ridgeline::testing::readBytes(out.path);
+    auto reader = SessionReader::open(out.path);
+    EXPECT_TRUE(reader.ok()) << (reader.ok() ? "" : reader.error().message);
+    if (reader.ok()) {
+        EXPECT_EQ(reader.value().fileSchemaVersion(), version);
+        out.reader.emplace(std::move(reader).value());
+    }
+    return out;
+}
+
+// The session's `count` kernels, from before the CUDA-graph columns (v4): none a graph node (0),
+// none a graph range.
+void expectKernelsWithoutGraphs(SessionReader& r, std::size_t count)
+{
+    auto kernels = r.kernels();
+    ASSERT_TRUE(kernels.ok());
+    ASSERT_EQ(kernels.value().size(), count);
+    for (const auto& k : kernels.value()) {
+        EXPECT_EQ(k.graphNodeId, 0);
+        EXPECT_EQ(k.graphRangeKernels, 0);
+    }
+}
+
+} // namespace
+
 TEST(Migrations, V1SessionOpensInThisVersion)
 {
-    const auto path = testDataPath("sessions/v1-small.ridge");
-    const auto before = ridgeline::testing::readBytes(path);
-    auto reader = SessionReader::open(path);
-    ASSERT_TRUE(reader.ok()) << reader.error().message;
-    auto& r = reader.value();
-    EXPECT_EQ(r.fileSchemaVersion(), 1);
+    auto released = openReleased("sessions/v1-small.ridge", 1);
+    ASSERT_TRUE(released.reader);
+    auto& r = *released.reader;
 
     auto counts = r.counts();
     ASSERT_TRUE(counts.ok());
@@ -53,15 +89,9 @@ TEST(Migrations, V1SessionOpensInThisVersion)
         { 1, "sm__sass_thread_inst_executed_op_fadd_pred_on.sum", 262'144.0, "inst" } };
     EXPECT_EQ(metrics.value(), expected);
     // v4 added kernels.graph_node_id and graph_range_kernels: 0 (none) in a migrated file.
-    auto kernels = r.kernels();
-    ASSERT_TRUE(kernels.ok());
-    ASSERT_EQ(kernels.value().size(), 8u);
-    for (const auto& k : kernels.value()) {
-        EXPECT_EQ(k.graphNodeId, 0);
-        EXPECT_EQ(k.graphRangeKernels, 0);
-    }
+    expectKernelsWithoutGraphs(r, 8);
     // Opening never writes to the file, not even to migrate it.
-    EXPECT_EQ(ridgeline::testing::readBytes(path), before);
+    EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
 }
 
 namespace {
@@ -127,23 +157,14 @@ TEST(Migrations, V2SessionsMetricRowsArePackedOnOpen)
 // packed values are the ones its own rows hold.
 TEST(Migrations, V3SessionsGainGraphColumnsOnOpen)
 {
-    const auto path = testDataPath("sessions/v3-ncu-raw.ridge");
-    const auto before = ridgeline::testing::readBytes(path);
-    auto reader = SessionReader::open(path);
-    ASSERT_TRUE(reader.ok()) << reader.error().message;
-    auto& r = reader.value();
-    EXPECT_EQ(r.fileSchemaVersion(), 3);
-    auto kernels = r.kernels();
-    ASSERT_TRUE(kernels.ok());
-    ASSERT_EQ(kernels.value().size(), 3u);
-    for (const auto& k : kernels.value()) {
-        EXPECT_EQ(k.graphNodeId, 0);
-        EXPECT_EQ(k.graphRangeKernels, 0);
-    }
+    auto released = openReleased("sessions/v3-ncu-raw.ridge", 3);
+    ASSERT_TRUE(released.reader);
+    auto& r = *released.reader;
+    expectKernelsWithoutGraphs(r, 3);
     // raw-roofline.csv has 78 metric values over its 3 kernels (the CLI import test counts them too).
     EXPECT_EQ(r.counts().value().metrics, 78);
     std::size_t read = 0;
     ASSERT_TRUE(r.forEachMetric([&](std::int64_t, const std::string&, double) { ++read; }).ok());
     EXPECT_EQ(read, 78u);
-    EXPECT_EQ(ridgeline::testing::readBytes(path), before);
+    EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
 }

@@ -2,6 +2,7 @@
 // Importing the hand-written Nsight Compute CSV fixtures of tests/data/ncu/ (see the README
 // there): values read back from the session in base units, launch configuration, timeline,
 // devices and ceilings. Verdict values are tested with the roofline, not here.
+#include "gpuidentity.h"
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/collectors/importers/ncucsvimporter.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
+#include <tuple>
 
 using namespace ridgeline;
 using collectors::ImportSummary;
@@ -130,11 +132,7 @@ TEST_F(NcuCsvImport, KnownGpuGetsItsDatasheetCeilings)
     import("raw-roofline.csv");
     const auto devices = m_reader->devices().value();
     ASSERT_EQ(devices.size(), 1u);
-    EXPECT_EQ(devices[0].id, 0);
-    EXPECT_EQ(devices[0].name, "NVIDIA H100 80GB HBM3");
-    EXPECT_EQ(devices[0].ccMajor, 9);
-    EXPECT_EQ(devices[0].ccMinor, 0);
-    EXPECT_EQ(devices[0].smCount, 132);
+    EXPECT_EQ(ridgeline::testing::gpuIdentity(devices[0]), std::make_tuple(0, "NVIDIA H100 80GB HBM3", 9, 0, 132));
     EXPECT_EQ(devices[0].host, "127.0.0.1");
 
     const auto* spec = collectors::findGpu("NVIDIA H100 80GB HBM3", 9, 0, 132);

@@ -2,6 +2,7 @@
 // Importing the real Nsight Systems SQLite exports of tests/data/nsys/ (two schema generations,
 // see the README there). Every expected count is computed here with plain SQL on the export
 // itself, independently of the importer.
+#include "gpuidentity.h"
 #include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -14,6 +15,7 @@
 #include <sqlite3.h>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 using namespace ridgeline;
 using ridgeline::testing::readBytes;
@@ -170,11 +172,8 @@ TEST_F(NsysImport, ConKernelReferenceCountsDevicesAndCopies)
     // The export lists three adapters; only the CUDA GPU becomes a device.
     const auto devices = reader.devices().value();
     ASSERT_EQ(devices.size(), 1u);
-    EXPECT_EQ(devices[0].id, 0);
-    EXPECT_EQ(devices[0].name, "GeForce GTX 1060 with Max-Q Design");
-    EXPECT_EQ(devices[0].ccMajor, 6);
-    EXPECT_EQ(devices[0].ccMinor, 1);
-    EXPECT_EQ(devices[0].smCount, 10);
+    EXPECT_EQ(ridgeline::testing::gpuIdentity(devices[0]),
+        std::make_tuple(0, "GeForce GTX 1060 with Max-Q Design", 6, 1, 10));
     EXPECT_EQ(devices[0].coreClockKhz, 1'341'500);
     EXPECT_EQ(devices[0].memoryBytes, 6'442'450'944);
 

@@ -5,6 +5,7 @@
 // its launching call by correlation id, then the smallest cpu_op of the call's thread whose time
 // holds the call), not by the importer's stack or the report's index.
 #include "kinetobrute.h"
+#include "operatortrace.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
 #include "ridgeline/core/output/opreport.h"
@@ -187,28 +188,14 @@ TEST(Operators, NestingMatchesBruteForce)
     }
 }
 
-// A synthetic trace (written here) with what the real ones lack: python_function modules, Module
-// Hierarchy, input shapes, a call stack, and an NCCL kernel launched from a thread without
-// operators. Expected values by hand, in the comments.
+// The synthetic trace of operatortrace.h, with what the real ones lack: python_function modules,
+// Module Hierarchy, input shapes, a call stack, and an NCCL kernel launched from a thread without
+// operators. Expected values by hand, in the comments and in operatortrace.h.
 TEST(Operators, ModulesShapesAndUnattributedOnASyntheticTrace)
 {
-    const char* trace = R"({"traceEvents": [
-  {"ph":"X","cat":"python_function","name":"nn.Module: Net_0","pid":1,"tid":1,"ts":100,"dur":100},
-  {"ph":"X","cat":"python_function","name":"nn.Module: Linear_0","pid":1,"tid":1,"ts":101,"dur":40},
-  {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":102,"dur":30,
-   "args":{"External id":11,"Input Dims":[[8, 4], [2, 4]],"Input type":["float", "float"],"Call stack":"model.py(3): forward"}},
-  {"ph":"X","cat":"cpu_op","name":"aten::addmm","pid":1,"tid":1,"ts":103,"dur":20,"args":{"External id":12,"Sequence number":5}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":104,"dur":5,"args":{"correlation":7,"External id":12}},
-  {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":150,"dur":30,"args":{"External id":13,"Module Hierarchy":"top.Net.fc2"}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":151,"dur":5,"args":{"correlation":8,"External id":13}},
-  {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":2,"ts":160,"dur":5,"args":{"correlation":9}},
-  {"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":110,"dur":10,"args":{"correlation":7,"device":0,"stream":7}},
-  {"ph":"X","cat":"kernel","name":"gemm2","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":8,"device":0,"stream":7}},
-  {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL","pid":0,"tid":8,"ts":170,"dur":5,"args":{"correlation":9,"device":0,"stream":8}}
-]})";
     TempDir dir;
     const auto path = dir.file("synthetic.json");
-    std::ofstream(path) << trace;
+    std::ofstream(path) << ridgeline::testing::kSyntheticOperatorTrace;
     auto imported = collectors::importKineto({ path }, dir.file("s.ridge"), false);
     ASSERT_TRUE(imported.ok()) << imported.error().message;
     EXPECT_EQ(imported.value().operators, 5);
@@ -222,7 +209,7 @@ TEST(Operators, ModulesShapesAndUnattributedOnASyntheticTrace)
     EXPECT_EQ(linear.parentId, 2); // inside nn.Module: Linear_0
     EXPECT_EQ(linear.inputDims, "[[8, 4], [2, 4]]");
     EXPECT_EQ(linear.inputTypes, "[\"float\", \"float\"]");
-    EXPECT_EQ(linear.callStack, "model.py(3): forward");
+    EXPECT_EQ(linear.callStack, "model.py(3): forward;train.py(9): step");
     EXPECT_EQ(linear.externalId, 11);
     EXPECT_EQ(ops.value()[3].sequenceNumber, 5);
     EXPECT_EQ(ops.value()[3].parentId, 3); // aten::addmm inside aten::linear

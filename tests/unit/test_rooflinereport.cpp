@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 using namespace ridgeline::core;
@@ -72,16 +73,31 @@ nlohmann::json kernelNamed(const nlohmann::json& doc, const std::string& name)
     return {};
 }
 
+// The session of writeSession, written once per test and open.
+class RooflineReport : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        const auto path = m_dir.file("roofline.ridge");
+        writeSession(path);
+        ASSERT_FALSE(HasFatalFailure());
+        auto reader = SessionReader::open(path);
+        ASSERT_TRUE(reader.ok());
+        m_reader.emplace(std::move(reader).value());
+    }
+
+    SessionReader& reader() { return *m_reader; }
+
+private:
+    ridgeline::testing::TempDir m_dir;
+    std::optional<SessionReader> m_reader;
+};
+
 } // namespace
 
-TEST(RooflineReport, JsonCarriesVerdictsAndTheirNumbers)
+TEST_F(RooflineReport, JsonCarriesVerdictsAndTheirNumbers)
 {
-    ridgeline::testing::TempDir dir;
-    const auto path = dir.file("roofline.ridge");
-    writeSession(path);
-    auto reader = SessionReader::open(path);
-    ASSERT_TRUE(reader.ok());
-    auto report = buildKernelReport(reader.value());
+    auto report = buildKernelReport(reader());
     ASSERT_TRUE(report.ok()) << report.error().message;
     std::ostringstream out;
     writeKernelReport(out, report.value(), { ReportFormat::Json, KernelSort::TotalTime, 0 });
@@ -125,15 +141,10 @@ TEST(RooflineReport, JsonCarriesVerdictsAndTheirNumbers)
     }
 }
 
-TEST(RooflineReport, TableShowsVerdictAndReason)
+TEST_F(RooflineReport, TableShowsVerdictAndReason)
 {
-    ridgeline::testing::TempDir dir;
-    const auto path = dir.file("roofline.ridge");
-    writeSession(path);
-    auto reader = SessionReader::open(path);
-    ASSERT_TRUE(reader.ok());
     std::ostringstream out;
-    writeKernelReport(out, buildKernelReport(reader.value()).value(), {});
+    writeKernelReport(out, buildKernelReport(reader()).value(), {});
     const auto table = out.str();
     EXPECT_NE(table.find("memory-bound (DRAM)"), std::string::npos) << table;
     EXPECT_NE(table.find("87 %"), std::string::npos) << table;
@@ -141,15 +152,10 @@ TEST(RooflineReport, TableShowsVerdictAndReason)
     EXPECT_NE(table.find("communication-bound: carries the collective AllReduce"), std::string::npos) << table;
 }
 
-TEST(RooflineReport, AnalyzeSessionVisitsEveryLaunchInStartOrder)
+TEST_F(RooflineReport, AnalyzeSessionVisitsEveryLaunchInStartOrder)
 {
-    ridgeline::testing::TempDir dir;
-    const auto path = dir.file("roofline.ridge");
-    writeSession(path);
-    auto reader = SessionReader::open(path);
-    ASSERT_TRUE(reader.ok());
     std::vector<std::pair<std::int64_t, std::string>> seen;
-    const auto status = analyzeSession(reader.value(),
+    const auto status = analyzeSession(reader(),
         [&](const Kernel& kernel, const KernelAnalysis& a) { seen.emplace_back(kernel.startNs, toString(a.verdict)); });
     ASSERT_TRUE(status.ok()) << status.error().message;
     const std::vector<std::pair<std::int64_t, std::string>> expected { { 0, "memory-bound" },

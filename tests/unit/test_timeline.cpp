@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 using namespace ridgeline::core;
@@ -32,6 +33,28 @@ TimelineOp launched(TimelineOp o, std::int64_t launchStart, std::int64_t launchE
     o.launchStartNs = launchStart;
     o.launchEndNs = launchEnd;
     return o;
+}
+
+// A stream's queue: stream, launches and maximum depth exactly, the average depth to double precision.
+void expectQueue(const StreamQueueDepth& queue, std::int64_t streamId, std::int64_t launches, std::int64_t maxDepth,
+    double averageDepth)
+{
+    EXPECT_EQ(queue.streamId, streamId);
+    EXPECT_EQ(queue.launches, launches);
+    EXPECT_EQ(queue.maxDepth, maxDepth);
+    EXPECT_DOUBLE_EQ(queue.averageDepth, averageDepth);
+}
+
+// Which device a summary is of, and what it counts: (rank, device, kernels, collectives, memsets, memcpys).
+std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t> countsOf(const TimelineSummary& s)
+{
+    return { s.rank, s.deviceId, s.kernels, s.collectives, s.memsets, s.memcpys };
+}
+
+// Where its time goes: (span, idle, compute, non-compute), in ns.
+std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t> timesOf(const TimelineSummary& s)
+{
+    return { s.spanNs, s.idleNs, s.computeNs, s.nonComputeNs };
 }
 
 std::int64_t verdictNs(const TimelineSummary& s, VerdictClass v)
@@ -137,10 +160,7 @@ TEST(Timeline, IdleGapsByCauseAndQueueDepth)
     // Queued: A [-40,0) lies before the span (0); B [160,300) = 140; C [60,500) = 440. Both queued
     // over [160,300) -> max 2; average (140 + 440) / 750.
     ASSERT_EQ(s.queues.size(), 1u);
-    EXPECT_EQ(s.queues[0].streamId, 1);
-    EXPECT_EQ(s.queues[0].launches, 3);
-    EXPECT_EQ(s.queues[0].maxDepth, 2);
-    EXPECT_DOUBLE_EQ(s.queues[0].averageDepth, 580.0 / 750.0);
+    expectQueue(s.queues[0], 1, 3, 2, 580.0 / 750.0);
 }
 
 TEST(Timeline, BackToBackLaunchesDoNotStack)
@@ -333,17 +353,9 @@ TEST_F(TimelineSession, WholeSessionPerRankAndDevice)
     ASSERT_EQ(all.size(), 2u);
     // Rank 0, device 0: compute [1000,2000) and [5000,6000), collective [1500,2500), memset [4000,4500).
     const auto& r0 = all[0];
-    EXPECT_EQ(r0.rank, 0);
-    EXPECT_EQ(r0.deviceId, 0);
-    EXPECT_EQ(r0.kernels, 2);
-    EXPECT_EQ(r0.collectives, 1);
-    EXPECT_EQ(r0.memsets, 1);
-    EXPECT_EQ(r0.memcpys, 0);
-    EXPECT_EQ(r0.spanNs, 5000); // 1000 .. 6000
+    EXPECT_EQ(countsOf(r0), std::make_tuple(0, 0, 2, 1, 1, 0));
+    EXPECT_EQ(timesOf(r0), std::make_tuple(5000, 2000, 2000, 1000)); // span 1000 .. 6000
     EXPECT_EQ(r0.busyNs, 3000); // 1500 + 500 + 1000
-    EXPECT_EQ(r0.idleNs, 2000);
-    EXPECT_EQ(r0.computeNs, 2000);
-    EXPECT_EQ(r0.nonComputeNs, 1000);
     EXPECT_EQ(r0.communicationNs, 1000);
     ASSERT_TRUE(r0.commCompOverlapPct.has_value());
     EXPECT_DOUBLE_EQ(*r0.commCompOverlapPct, 50.0); // [1500,2000) of [1500,2500)
@@ -358,23 +370,14 @@ TEST_F(TimelineSession, WholeSessionPerRankAndDevice)
     // Stream 7: queued [950,1000) (before the span), [2010,4000) = 1990, [4610,5000) = 390.
     // Stream 9: queued [970,1500) clipped to [1000,1500) = 500.
     ASSERT_EQ(r0.queues.size(), 2u);
-    EXPECT_EQ(r0.queues[0].streamId, 7);
-    EXPECT_EQ(r0.queues[0].launches, 3);
-    EXPECT_EQ(r0.queues[0].maxDepth, 1);
-    EXPECT_DOUBLE_EQ(r0.queues[0].averageDepth, 2380.0 / 5000.0);
+    expectQueue(r0.queues[0], 7, 3, 1, 2380.0 / 5000.0);
     EXPECT_EQ(r0.queues[1].streamId, 9);
     EXPECT_DOUBLE_EQ(r0.queues[1].averageDepth, 500.0 / 5000.0);
 
     // Rank 1, device 1: compute [1000,3000), a collective without kernel [3500,4000).
     const auto& r1 = all[1];
-    EXPECT_EQ(r1.rank, 1);
-    EXPECT_EQ(r1.deviceId, 1);
-    EXPECT_EQ(r1.kernels, 1);
-    EXPECT_EQ(r1.collectives, 1);
-    EXPECT_EQ(r1.spanNs, 3000);
-    EXPECT_EQ(r1.idleNs, 500);
-    EXPECT_EQ(r1.computeNs, 2000);
-    EXPECT_EQ(r1.nonComputeNs, 500);
+    EXPECT_EQ(countsOf(r1), std::make_tuple(1, 1, 1, 1, 0, 0)); // no memsets, no copies
+    EXPECT_EQ(timesOf(r1), std::make_tuple(3000, 500, 2000, 500));
     ASSERT_TRUE(r1.commCompOverlapPct.has_value());
     EXPECT_DOUBLE_EQ(*r1.commCompOverlapPct, 0.0);
     EXPECT_EQ(r1.idleGaps.unknownNs, 500); // ended by the collective, which has no launch call
