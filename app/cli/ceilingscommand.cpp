@@ -103,8 +103,11 @@ int runCeilings(const CeilingsOptions& options)
                     "unknown GPU '{}': not in the datasheet catalogue; known GPUs are {}", options.device, known));
         }
     }
-    return printOutput(
-        options.format == "json", [&] { writeJson(gpus); }, [&] { writeTable(gpus); });
+    if (options.format == "json")
+        writeJson(gpus);
+    else
+        writeTable(gpus);
+    return finishOutput();
 }
 
 } // namespace

@@ -46,14 +46,5 @@ std::optional<int> refuseExistingOutput(const InputsToSession& options);
 int fail(int exitCode, const std::string& message);
 // Flushes stdout; a failed write (full disk, closed pipe) becomes ExitOutputFailed.
 int finishOutput();
-// Prints a command's output with `writeJson` or `writeText`, then flushes it: finishOutput()'s exit code.
-template <typename WriteJson, typename WriteText> int printOutput(bool json, WriteJson writeJson, WriteText writeText)
-{
-    if (json)
-        writeJson();
-    else
-        writeText();
-    return finishOutput();
-}
 
 } // namespace ridgeline::cli

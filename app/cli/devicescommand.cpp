@@ -78,8 +78,11 @@ int runDevices(const DevicesOptions& options)
         return fail(ExitNoGpu, fmt::format("no GPU to list: {}", col::noGpuReason(probe)));
     if (const auto old = col::driverTooOldSentence(probe.driverCudaVersion); !old.empty())
         std::cerr << "ridgeline: warning: " << old << " Until then `ridgeline capture` records no GPU work.\n";
-    return printOutput(
-        options.json, [&] { writeJson(probe); }, [&] { writeTable(probe); });
+    if (options.json)
+        writeJson(probe);
+    else
+        writeTable(probe);
+    return finishOutput();
 }
 
 } // namespace

@@ -206,9 +206,11 @@ int runMetrics(const MetricsOptions& options)
     } else if (!groups.empty()) {
         std::cerr << "ridgeline: warning: replay passes unknown: " << host.missing << '\n';
     }
-    return printOutput(
-        options.format == "json", [&] { writeJson(set, groups, options.set); },
-        [&] { writeText(set, groups, options.set); });
+    if (options.format == "json")
+        writeJson(set, groups, options.set);
+    else
+        writeText(set, groups, options.set);
+    return finishOutput();
 }
 
 } // namespace
