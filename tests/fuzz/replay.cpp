@@ -61,7 +61,7 @@ void run(const std::string& bytes)
 // Mutants of one seed: each must still be an SQLite database, and most must differ from the seed.
 bool mutate(const std::string& seed, int count, const fs::path& path)
 {
-    // Room for the mutator's 1 MB strings (sqlitemutator.cpp, bigString).
+    // Room for the mutator's 1 MB strings (sqlitemutatorvalues.cpp, bigString).
     const std::size_t maxSize = seed.size() * 2 + (std::size_t { 8 } << 20);
     int changed = 0;
     for (int i = 0; i < count; ++i) {
