@@ -46,7 +46,7 @@ done
 # One at SQLite's usual 4 KiB pages, as sessions are written.
 "$ridgeline" import "$data/ncu/details.csv" -o "$out/session/ncu-details-4k.ridge" >/dev/null 2>&1
 
-# Nsight Systems exports: at most 24 rows per table, and the strings those rows may use (by the
+# Nsight Systems exports: at most 6 rows per table, and the strings those rows may use (by the
 # columns that hold string ids: ...Id, ...Name, symbol, module, text).
 for export in "$data"/nsys/*.sqlite; do
     copy="$work/$(basename "$export")"
@@ -55,14 +55,15 @@ for export in "$data"/nsys/*.sqlite; do
         AND name <> 'StringIds' AND name NOT LIKE 'ENUM_%'")
     used=""
     for table in $tables; do
-        sqlite3 "$copy" "DELETE FROM \"$table\" WHERE rowid NOT IN (SELECT rowid FROM \"$table\" ORDER BY rowid LIMIT 24)"
+        sqlite3 "$copy" "DELETE FROM \"$table\" WHERE rowid NOT IN (SELECT rowid FROM \"$table\" ORDER BY rowid LIMIT 6)"
         for column in $(sqlite3 "$copy" "SELECT name FROM pragma_table_info('$table') WHERE name LIKE '%id'
             OR name LIKE '%name' OR name IN ('symbol', 'module', 'text')"); do
-            used="$used UNION SELECT \"$column\" FROM \"$table\""
+            used="$used UNION SELECT \"$column\" FROM \"$table\" WHERE \"$column\" IS NOT NULL"
         done
     done
     sqlite3 "$copy" "DELETE FROM StringIds WHERE id NOT IN (SELECT -1 ${used})"
-    compact "$copy"
+    # 512-byte pages: an export has some 30 tables, each at least a page (about 30 KiB in all).
+    sqlite3 "$copy" "PRAGMA page_size=512; VACUUM;"
     cp "$copy" "$out/nsys/$(basename "$export" .sqlite)-trimmed.sqlite"
 done
 # Reports: "NVR\0", a u32-length-prefixed file header, then blocks: a u32-length-prefixed block

@@ -55,9 +55,11 @@ done
 # .ncu-rep: the real reports, and the same without their source blocks (tests/fuzz/seeds: smaller,
 # so mutations land in what the importer reads).
 cp tests/data/ncu/nersc-gpp/*.ncu-rep tests/fuzz/seeds/ncurep/* "$seeds/ncurep/"
-# The SQLite inputs: the real exports and sessions as they are, and the trimmed copies of
-# tests/fuzz/seeds (make-seeds.sh), which fuzz faster.
-cp tests/data/nsys/*.sqlite tests/fuzz/seeds/nsys/* "$seeds/nsys/"
+# The SQLite inputs: the trimmed copies of the real exports in tests/fuzz/seeds (make-seeds.sh: six
+# rows per table, 512-byte pages, about 30-50 KiB), the real sessions as they are and the seed
+# sessions. The whole exports (260 KiB to 1 MiB) are replayed by ctest (fuzz.replay.nsys) instead:
+# here every execution would copy and page through them, six times slower.
+cp tests/fuzz/seeds/nsys/* "$seeds/nsys/"
 cp tests/data/sessions/*.ridge tests/fuzz/seeds/session/* "$seeds/session/"
 # Every crash found so far: its neighbourhood is worth fuzzing too.
 for t in $targets; do
@@ -68,11 +70,12 @@ max_len() {
     case $1 in
     kineto | ncucsv) echo 65536 ;;
     ncurep) echo 262144 ;; # the reports are about 150 KiB
-    # Databases: the seeds are up to 170 KiB. A mutated input that holds a long string keeps new
-    # coverage (loops run longer), so a larger limit fills the corpus with megabyte inputs that
-    # slow every execution; strings of a megabyte are mutated in by the replay test instead
+    # Databases: the seeds are up to 160 KiB. A mutated input that holds a long string keeps new
+    # coverage (loops run longer), so a larger limit fills the corpus with large inputs that slow
+    # every execution; strings of a megabyte are mutated in by the replay test instead
     # (fuzz.mutator.*, whose inputs may grow by 8 MB).
-    *) echo 524288 ;;
+    nsys) echo 131072 ;;
+    *) echo 196608 ;;
     esac
 }
 
@@ -83,6 +86,11 @@ extra_flags() {
     session) echo -entropic=0 ;;
     esac
 }
+
+# AddressSanitizer keeps freed memory out of use for a while to catch use after free; its default
+# 256 MB quarantine means every allocation is fresh memory the kernel must fault in and zero, a
+# third of an SQLite input's time. 32 MB still outlasts an input's own allocations many times over.
+export ASAN_OPTIONS="quarantine_size_mb=32${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 stat_of() { # name log...: the sum of libFuzzer's final stat over the logs
     local name=$1

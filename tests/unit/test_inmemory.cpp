@@ -214,18 +214,56 @@ TEST(InMemory, ImportsIntoMemoryWriteTheSessionAFileImportWrites)
         const auto name = "never-written-" + c.name + ".ridge";
         auto writer = memoryWriter(name);
         ASSERT_TRUE(c.toMemory(writer, readBytes(c.input)).ok());
-        EXPECT_TRUE(writer.image().empty()); // until finished
+        EXPECT_TRUE(writer.image().hasError()); // until finished
         ASSERT_TRUE(writer.finish(core::SessionStatus::Complete).ok());
         EXPECT_FALSE(std::filesystem::exists(here / name));
         EXPECT_FALSE(std::filesystem::exists(dir.file(name)));
         const auto counts = countsOfFile(output);
         EXPECT_GT(counts.at(4) + counts.at(6), 0); // kernels or copies
-        EXPECT_EQ(countsOfImage(writer.image()), counts);
-        auto reader = core::SessionReader::openImage(writer.image(), name);
+        auto image = writer.image();
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        EXPECT_EQ(countsOfImage(image.value()), counts);
+        auto reader = core::SessionReader::openImage(image.value(), name);
         ASSERT_TRUE(reader.ok());
         auto check = core::checkSession(reader.value());
         ASSERT_TRUE(check.ok());
         EXPECT_TRUE(check.value().problems.empty());
         EXPECT_TRUE(check.value().complete());
+    }
+}
+
+// An in-memory writer with its indexes up front (what the fuzz targets use) starts from a copy
+// that holds them and finishes with the same indexes as a session written to a file.
+TEST(InMemory, IndexesUpFrontComeWithTheCopyAndMatchAFile)
+{
+    TempDir dir;
+    const auto indexNames = [](const std::string& image) {
+        auto db = core::sqlite::Database::openImage(image, core::sqlite::Database::Mode::ReadOnly);
+        EXPECT_TRUE(db.ok());
+        std::vector<std::string> names;
+        auto statement = db.value().prepare("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name");
+        EXPECT_TRUE(statement.ok());
+        while (statement.value().step().value() == core::sqlite::Statement::Step::Row)
+            names.push_back(statement.value().columnText(0));
+        return names;
+    };
+    const auto file = dir.file("file.ridge");
+    {
+        auto writer = core::SessionWriter::create(file).value();
+        ASSERT_TRUE(writer.finish(core::SessionStatus::Complete).ok());
+    }
+    const auto fromFile = indexNames(readBytes(file));
+    EXPECT_GE(fromFile.size(), 8u);
+    for (const bool upFront : { false, true }) {
+        SCOPED_TRACE(upFront);
+        core::WriterOptions options;
+        options.inMemory = true;
+        options.indexesUpFront = upFront;
+        auto writer = core::SessionWriter::create("memory.ridge", options).value();
+        ASSERT_TRUE(writer.finish(core::SessionStatus::Complete).ok());
+        auto image = writer.image();
+        ASSERT_TRUE(image.ok()) << image.error().message;
+        EXPECT_EQ(indexNames(image.value()), fromFile);
+        EXPECT_TRUE(writer.image().ok()); // as often as asked
     }
 }

@@ -77,9 +77,14 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     a.durationNs
         = measured && *measured > 0 ? *measured : static_cast<double>(std::max<std::int64_t>(facts.durationNs, 0));
 
-    a.flopsByPrecision = opsByPrecision(facts.metrics);
-    a.bytesByLevel = bytesByLevel(facts.metrics);
-    a.speedOfLight = readSpeedOfLight(facts.metrics);
+    // A launch with no counters (every kernel of a timeline import) has nothing to derive: the
+    // lookups below would build a few dozen metric names each to find none.
+    const bool counted = !facts.metrics.empty();
+    if (counted) {
+        a.flopsByPrecision = opsByPrecision(facts.metrics);
+        a.bytesByLevel = bytesByLevel(facts.metrics);
+        a.speedOfLight = readSpeedOfLight(facts.metrics);
+    }
     a.hasCounters = !a.flopsByPrecision.empty() || !a.bytesByLevel.empty() || !a.speedOfLight.empty();
     a.ncclByName = facts.collective.empty() && isNcclKernelName(facts.name);
     a.ceilingsUsed = chooseCeilings(facts);
@@ -110,7 +115,7 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     }
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
     classify(a, a.collective, a.deviceName, a.latencyHint);
-    a.tensorEstimated = tensorFromPipeEstimate(facts.metrics);
+    a.tensorEstimated = counted && tensorFromPipeEstimate(facts.metrics);
     if (a.tensorEstimated)
         a.reason += kTensorEstimateNote;
     a.graphRangeKernels = facts.graphRangeKernels;

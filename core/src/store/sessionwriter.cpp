@@ -43,18 +43,22 @@ void syncFile(const std::string& path)
     }
 }
 
-// An in-memory session, its schema made: a copy of an empty session built once per process. The
-// fuzz targets make one per input, and making the schema takes milliseconds (each migration step
-// makes SQLite parse the whole schema again).
-Result<sqlite::Database> emptySession()
+// An in-memory session, its schema made (and its indexes, when asked for up front): a copy of an
+// empty session built once per process. The fuzz targets make one per input, and making the
+// schema takes milliseconds (each migration step makes SQLite parse the whole schema again).
+Result<sqlite::Database> emptySession(bool withIndexes)
 {
-    static const Result<std::string> image = []() -> Result<std::string> {
+    const auto make = [](bool indexes) -> Result<std::string> {
         auto db = sqlite::Database::openMemory();
         if (db.hasError())
             return db.error();
         RIDGELINE_TRY(schema::create(db.value()));
+        if (indexes)
+            RIDGELINE_TRY(schema::createIndexes(db.value()));
         return db.value().image();
-    }();
+    };
+    static const Result<std::string> plain = make(false), indexed = make(true);
+    const auto& image = withIndexes ? indexed : plain;
     if (image.hasError())
         return image.error();
     return sqlite::Database::openImage(image.value(), sqlite::Database::Mode::ReadWrite);
@@ -101,7 +105,8 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
     }
 
     // A SessionWriter is not thread-safe itself (its caches), so its connection needs no mutex.
-    auto db = options.inMemory ? emptySession() : sqlite::Database::open(work, sqlite::Database::Mode::Create, true);
+    auto db = options.inMemory ? emptySession(options.indexesUpFront)
+                               : sqlite::Database::open(work, sqlite::Database::Mode::Create, true);
     if (db.hasError())
         return makeError(ErrorCode::Io, fmt::format("cannot create {}: {}", path, db.error().message));
     auto impl = std::make_unique<Impl>(std::move(db).value());
@@ -128,7 +133,7 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
     auto created = writer.m_impl->inTransaction("the session schema", [&]() -> Status {
         if (!options.inMemory) // an in-memory session starts with its schema
             RIDGELINE_TRY(schema::create(database));
-        if (options.indexesUpFront)
+        if (options.indexesUpFront && !options.inMemory) // an in-memory one has them from its copy
             RIDGELINE_TRY(schema::createIndexes(database));
         return {};
     });
@@ -160,9 +165,14 @@ const std::string& SessionWriter::path() const
     return m_impl->finalPath;
 }
 
-const std::string& SessionWriter::image() const
+Result<std::string> SessionWriter::image()
 {
-    return m_impl->image;
+    if (!m_impl->options.inMemory || !m_impl->finished)
+        return makeError(ErrorCode::InvalidArgument, "only a finished in-memory session has an image");
+    auto image = m_impl->db.image();
+    if (image.hasError())
+        return writeError(image.error(), "the session");
+    return image;
 }
 
 Status SessionWriter::setMeta(std::string_view key, std::string_view value)
@@ -274,24 +284,22 @@ Status SessionWriter::finish(SessionStatus status)
     // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB.
     if (m_impl->options.atomic && !m_impl->options.inMemory)
         RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192"));
-    auto indexed
-        = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
-    if (indexed.hasError())
-        return indexed;
+    if (!m_impl->options.indexesUpFront) { // else made in create()
+        auto indexed = m_impl->inTransaction(
+            "the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
+        if (indexed.hasError())
+            return indexed;
+    }
     // One self-contained file, no -wal beside it, when nobody is reading it. While readers hold
     // the WAL this cannot be done; the data is safe in the WAL and SQLite folds it into the file
-    // when the last connection closes.
-    if (m_impl->options.inMemory) {
-        auto image = m_impl->db.image();
-        if (image.hasError())
-            return writeError(image.error(), "the session");
-        m_impl->image = std::move(image).value();
-    } else if (!m_impl->options.atomic) {
+    // when the last connection closes. An in-memory session stays open for image().
+    if (!m_impl->options.atomic && !m_impl->options.inMemory) {
         if (m_impl->db.exec("PRAGMA wal_checkpoint(TRUNCATE)").ok())
             (void)m_impl->db.exec("PRAGMA journal_mode=DELETE");
     }
     m_impl->statements.clear();
-    m_impl->db.close();
+    if (!m_impl->options.inMemory)
+        m_impl->db.close();
     m_impl->finished = true;
     if (m_impl->options.atomic && !m_impl->options.inMemory) {
         syncFile(m_impl->workPath);

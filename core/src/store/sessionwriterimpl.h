@@ -60,7 +60,6 @@ struct SessionWriter::Impl {
     std::unordered_set<std::int64_t> metricsWithUnit;
     std::unordered_set<std::int64_t> kernelsWithMetrics; // kernels with a metric_values row
     std::string blob; // reused by putKernelMetrics
-    std::string image; // an in-memory session's bytes, once finished
 
     // Writes a kernel's values (merged into what it has); `values` is sorted in place.
     Status putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values);

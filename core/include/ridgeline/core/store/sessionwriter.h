@@ -28,8 +28,8 @@ struct WriterOptions {
     bool indexesUpFront = false;
     // Test hook: limit the database to this many pages to simulate a full disk (0 = no limit).
     std::int64_t maxPageCount = 0;
-    // No file at all: the session is built in memory (`path` only names it) and finish() keeps
-    // its bytes, for image(). What the fuzz targets import into; `replaceExisting` and `atomic`
+    // No file at all: the session is built in memory (`path` only names it) and stays open after
+    // finish(), for image(). What the fuzz targets import into; `replaceExisting` and `atomic`
     // do not apply.
     bool inMemory = false;
 };
@@ -93,8 +93,9 @@ public:
 
     const std::string& path() const;
     // An in-memory writer's session as the bytes of a .ridge file, once finish() succeeded
-    // (SessionReader::openImage reads them); empty otherwise.
-    const std::string& image() const;
+    // (SessionReader::openImage reads them); an error before, or for a writer with a file. The
+    // bytes are made when asked for: most fuzz inputs never need them.
+    Result<std::string> image();
 
 private:
     struct Impl;
