@@ -216,6 +216,10 @@ void ActivityTranslator::kernel(const CUpti_ActivityKernel10& k, TranslatedBatch
         comm.op.protocol = nccl->protocol;
         comm.op.startNs = kernel.startNs;
         comm.op.endNs = kernel.endNs;
+        if (m_ncclCalls) {
+            if (auto call = m_ncclCalls->take(k.correlationId))
+                applyNcclCall(*call, m_ncclCalls->ranksOf(*call), comm.op);
+        }
         out.commOps.push_back(std::move(comm));
     }
     out.kernels.push_back(kernel);

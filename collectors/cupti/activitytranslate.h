@@ -4,6 +4,7 @@
 // tested with structs filled by hand (tests/capture-translate).
 #pragma once
 
+#include "ncclcalls.h"
 #include "ridgeline/core/model/model.h"
 
 #include <cstdint>
@@ -66,6 +67,10 @@ public:
     std::vector<std::pair<std::uint32_t, core::NvtxRange>> openRangeList() const;
     void resumeOpenRange(std::uint32_t markerId, core::NvtxRange range);
 
+    // Where NCCL kernels find the call their launch ran (ncclcalls.h): bytes, ranks, root and
+    // communicator for their comm_ops row. Null (the default): the kernel's name only.
+    void setNcclCalls(NcclCallRegistry* calls) { m_ncclCalls = calls; }
+
 private:
     struct OpenRange {
         core::NvtxRange range;
@@ -89,6 +94,7 @@ private:
     std::map<std::uint32_t, std::pair<std::uint32_t, std::int64_t>> m_markerStyle; // id -> color, category
     std::set<std::int64_t> m_threadsSeen;
     std::set<std::uint32_t> m_devicesSeen;
+    NcclCallRegistry* m_ncclCalls = nullptr;
 };
 
 } // namespace ridgeline::inject

@@ -37,6 +37,7 @@ struct Capture {
     std::optional<ActivityTranslator> translator;
     InjectionConfig config;
     std::unique_ptr<CounterCollector> counters;
+    NcclCallRegistry nccl; // NCCL calls from their NVTX payloads, for the comm_ops rows (ncclcalls.h)
     std::string host;
     pid_t owner = 0;
     std::set<std::string> printed;
@@ -396,6 +397,7 @@ int setUp()
             return std::string();
         return std::string(name);
     });
+    capture->translator->setNcclCalls(&capture->nccl);
     const ActivitySetup setup = enableActivities(onBuffer, config.flushPeriodMs);
     for (const auto& warning : setup.warnings)
         reportLocked(*capture, warning, false);
@@ -411,7 +413,7 @@ int setUp()
             false);
 
     if (config.metricsMode != MetricsMode::None) {
-        auto counters = CounterCollector::start(config, counterSink(capture));
+        auto counters = CounterCollector::start(config, counterSink(capture), &capture->nccl);
         if (counters.hasError())
             reportLocked(*capture, counters.error().message, true);
         else

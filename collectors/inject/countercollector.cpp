@@ -3,6 +3,7 @@
 
 #include "contextprofiler.h"
 #include "cuptierrors.h"
+#include "ncclhooks.h"
 #include "ncclkernel.h"
 #include "ridgeline/core/model/demangle.h"
 
@@ -98,6 +99,7 @@ thread_local ActiveLaunch t_active;
 struct CounterCollector::Impl {
     InjectionConfig config;
     CounterSink sink;
+    NcclCallRegistry* nccl = nullptr; // NCCL payloads followed when set (ncclhooks.h)
     CUpti_SubscriberHandle subscriber = nullptr;
     std::mutex stateMutex; // filter, NVTX tracker, profilers
     std::mutex launchMutex; // one profiled launch at a time, held from enter to exit
@@ -164,6 +166,8 @@ struct CounterCollector::Impl {
         if (data.callbackSite == CUPTI_API_ENTER) {
             if (::getpid() != owner)
                 return;
+            if (nccl && kind == LaunchKind::Kernel)
+                ncclOnLaunch(*nccl, data);
             ContextProfiler* profiler = nullptr;
             std::size_t group = 0;
             const bool graph = kind == LaunchKind::Graph;
@@ -259,6 +263,11 @@ struct CounterCollector::Impl {
 
     void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData& data)
     {
+        if (nccl)
+            ncclOnNvtx(*nccl, cbid, data);
+        // The range tracker serves --nvtx-range only (NVTX callbacks may be on for NCCL alone).
+        if (config.nvtxRange.empty())
+            return;
         std::lock_guard lock(stateMutex);
         const std::int64_t tid = currentThread();
         switch (cbid) {
@@ -346,11 +355,13 @@ void CUPTIAPI callback(void* userdata, CUpti_CallbackDomain domain, CUpti_Callba
 
 } // namespace
 
-core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const InjectionConfig& config, CounterSink sink)
+core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(
+    const InjectionConfig& config, CounterSink sink, NcclCallRegistry* nccl)
 {
     auto impl = std::make_unique<Impl>();
     impl->config = config;
     impl->sink = std::move(sink);
+    impl->nccl = nccl;
     auto filter = LaunchFilter::create(
         LaunchFilterOptions { config.kernelRegex, config.launchSkip, config.launchCount, config.nvtxRange });
     if (filter.hasError())
@@ -371,7 +382,7 @@ core::Result<std::unique_ptr<CounterCollector>> CounterCollector::start(const In
     }
     (void)cuptiEnableCallback(
         1, impl->subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
-    if (!config.nvtxRange.empty())
+    if (!config.nvtxRange.empty() || nccl)
         (void)cuptiEnableDomain(1, impl->subscriber, CUPTI_CB_DOMAIN_NVTX);
     return std::unique_ptr<CounterCollector>(new CounterCollector(std::move(impl)));
 }

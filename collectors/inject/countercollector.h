@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Per-kernel counters in a running program: a CUPTI callback subscriber that sees every kernel
 // launch (driver API), asks the launch filter, and profiles the selected launches with the range
-// profiler of their context (contextprofiler.h). Needs a GPU; the decisions it takes (filter,
-// groups, errors) live in pure units with their own tests.
+// profiler of their context (contextprofiler.h). CUPTI allows one subscriber per process, so the
+// same subscription also hands NCCL's NVTX ranges and launches to ncclhooks.h. Needs a GPU; the
+// decisions it takes (filter, groups, errors) live in pure units with their own tests.
 #pragma once
 
 #include "graphcounters.h"
 #include "injectionconfig.h"
 #include "launchfilter.h"
+#include "ncclcalls.h"
 #include "ridgeline/core/model/model.h"
 
 #include <cstdint>
@@ -34,8 +36,11 @@ struct CounterSink {
 class CounterCollector {
 public:
     // Subscribes to CUPTI callbacks. Error (with a user sentence) when another profiler holds the
-    // subscription or the filter is invalid; tracing goes on without counters.
-    static core::Result<std::unique_ptr<CounterCollector>> start(const InjectionConfig& config, CounterSink sink);
+    // subscription or the filter is invalid; tracing goes on without counters. With `nccl`, the same
+    // subscription also follows NCCL's NVTX ranges and launches (ncclhooks.h) into that registry,
+    // which must outlive the collector.
+    static core::Result<std::unique_ptr<CounterCollector>> start(
+        const InjectionConfig& config, CounterSink sink, NcclCallRegistry* nccl = nullptr);
     ~CounterCollector();
     CounterCollector(const CounterCollector&) = delete;
     CounterCollector& operator=(const CounterCollector&) = delete;

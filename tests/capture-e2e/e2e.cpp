@@ -129,6 +129,7 @@ Session readSession(const std::string& path)
     take(r.memOps(), s.memops, false);
     take(r.apiCalls(), s.apiCalls, false);
     take(r.nvtxRanges(), s.nvtx, false);
+    take(r.commOps(), s.commOps, false);
     if (auto v = r.verdicts(); v.ok()) {
         for (auto& verdict : v.value())
             s.verdicts[verdict.kernelId] = verdict;

@@ -48,6 +48,7 @@ struct Session {
     std::vector<core::MemOp> memops;
     std::vector<core::ApiCall> apiCalls;
     std::vector<core::NvtxRange> nvtx;
+    std::vector<core::CommOp> commOps;
     std::map<std::int64_t, core::Verdict> verdicts; // by kernel id
     std::map<std::int64_t, std::map<std::string, double>> metrics; // by kernel id (SessionReader::forEachMetric)
     std::string error; // the session could not be read

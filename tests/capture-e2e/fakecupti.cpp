@@ -25,6 +25,7 @@
 //                                       graph: one range for the whole launch; none: no range
 //   RIDGELINE_FAKE_NAN_METRIC=NAME      that metric evaluates to NaN (not collected)
 //   RIDGELINE_FAKE_REPLAY_US=N          a profiled kernel takes N us longer (its replay passes)
+//   RIDGELINE_FAKE_NVTX_CREATE_CALLBACK=0  nvtxDomainCreateA is not reported to the subscriber
 //   RIDGELINE_FAKE_FAIL=F=CODE[,F=CODE] CUPTI function F answers CUptiResult CODE
 //
 // The parts: this file holds the cues, the ledger and cuptiGetVersion/cuptiGetTimestamp;
@@ -75,6 +76,7 @@ const Cues& cues()
         if (auto v = get("RIDGELINE_FAKE_GRAPH_RANGES"); !v.empty())
             out->graphRanges = v;
         out->nanMetric = get("RIDGELINE_FAKE_NAN_METRIC");
+        out->domainCreateCallback = get("RIDGELINE_FAKE_NVTX_CREATE_CALLBACK") != "0";
         if (auto v = get("RIDGELINE_FAKE_REPLAY_US"); !v.empty())
             out->replayUs = static_cast<std::uint32_t>(std::strtoul(v.c_str(), nullptr, 10));
         auto each = [](const std::string& list, auto&& visit) {

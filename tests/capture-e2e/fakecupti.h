@@ -36,6 +36,7 @@ struct Cues {
     std::string graphRanges = "node";
     std::string nanMetric;
     std::uint32_t replayUs = 0;
+    bool domainCreateCallback = true; // RIDGELINE_FAKE_NVTX_CREATE_CALLBACK=0: nvtxDomainCreateA is not reported
     std::map<std::string, int> fail;
 };
 

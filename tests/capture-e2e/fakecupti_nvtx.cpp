@@ -216,7 +216,15 @@ void NVTX_API fakeNameOsThreadA(std::uint32_t thread, const char* name)
 
 nvtxDomainHandle_t NVTX_API fakeDomainCreateA(const char* name)
 {
-    return reinterpret_cast<nvtxDomainHandle_t>(const_cast<char*>(intern(name)));
+    nvtxDomainHandle_t handle = reinterpret_cast<nvtxDomainHandle_t>(const_cast<char*>(intern(name)));
+    // The callback comes after the call, with the handle it returns (a domain created before the
+    // collector subscribed is never reported: the cue leaves it out).
+    if (cues().domainCreateCallback) {
+        nvtxDomainCreateA_params p { name };
+        CUpti_NvtxData data { "nvtxDomainCreateA", &p, &handle };
+        call(CUPTI_CB_DOMAIN_NVTX, CUPTI_CBID_NVTX_nvtxDomainCreateA, &data);
+    }
+    return handle;
 }
 
 int NVTX_API fakeDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes)

@@ -13,6 +13,7 @@
 //   hang N              N small kernels and copies, then sleeps (to be killed with SIGKILL)
 //   segv N | abort N    N small kernels, copies and NVTX ranges, then a fault on a PROT_NONE page
 //                       (or abort()); no allocation may happen after that (checked below)
+//   nccl                NCCL API calls with their NVTX payloads around NCCL kernels (target_nccl.cpp)
 // Exit status 0 unless a CUDA call failed (then 2, with the call on stderr).
 // The legacy launches (cuLaunch, cuLaunchGrid, the multi-device launch) are deprecated, and used on purpose.
 #define CUDA_ENABLE_DEPRECATED 1
@@ -406,6 +407,8 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept
 }
 #endif
 
+int modeNccl();
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
@@ -433,6 +436,8 @@ int main(int argc, char** argv)
         return modeHang(n);
     if (mode == "segv" || mode == "abort")
         return modeCrash(mode == "segv", n);
+    if (mode == "nccl")
+        return modeNccl();
     std::fprintf(stderr, "capture_e2e_target: unknown mode %s\n", mode.c_str());
     return 64;
 }
