@@ -272,3 +272,18 @@ TEST_F(NsysNccl, DynamicPayloadTablesWhenThereIsNoBlob)
     // The AllGather still has its blob; its S uses the communicator's 8 ranks from the table.
     EXPECT_EQ(ops.at(140'000).bytes, static_cast<std::int64_t>(m_allGatherBytes) * 8);
 }
+
+TEST_F(NsysNccl, ALaunchSeenByTheRuntimeAndTheDriverCountsOnce)
+{
+    ExportBuilder b(m_export);
+    writeScenario(b);
+    // The driver call under the runtime's cudaLaunchKernel, reported with the kernel's correlationId.
+    b.sql("CREATE TABLE CUPTI_ACTIVITY_KIND_DRIVER (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER "
+          "NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, "
+          "callchainId INTEGER)");
+    b.sql(fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER VALUES (12100, 12900, 2, {}, 101, 1, 0, NULL)",
+        ExportBuilder::globalTid()));
+    auto ops = import(b.finish());
+    EXPECT_EQ(ops.at(30'000).bytes, static_cast<std::int64_t>(m_allReduceBytes));
+    EXPECT_EQ(m_summary.sizedCommOps, 4);
+}
