@@ -4,8 +4,27 @@
 
 #include "testutil.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <stdexcept>
+
+namespace ridgeline::testing {
+
+core::SessionReader importNsysExport(
+    const std::string& exportPath, const std::string& sessionPath, collectors::NsysImportSummary& summary)
+{
+    std::filesystem::remove(sessionPath);
+    auto imported = collectors::importNsysSqlite(exportPath, sessionPath, false);
+    if (imported.hasError())
+        throw std::runtime_error(imported.error().message);
+    summary = imported.value();
+    auto reader = core::SessionReader::open(sessionPath);
+    if (reader.hasError())
+        throw std::runtime_error(reader.error().message);
+    return std::move(reader).value();
+}
+
+} // namespace ridgeline::testing
 
 namespace ridgeline::testing::nccl {
 

@@ -13,11 +13,23 @@
 // - entry types: NVTX_PAYLOAD_ENTRY_TYPE_* of nvtx3/nvToolsExtPayload.h.
 #pragma once
 
+#include "ridgeline/collectors/importers/nsysimporter.h"
+#include "ridgeline/core/store/sessionreader.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace ridgeline::testing {
+
+// Imports an export into a new session at `sessionPath` (replacing one there) and opens it;
+// throws when either goes wrong. Shared by the nsys import tests.
+core::SessionReader importNsysExport(
+    const std::string& exportPath, const std::string& sessionPath, collectors::NsysImportSummary& summary);
+
+} // namespace ridgeline::testing
 
 namespace ridgeline::testing::nccl {
 

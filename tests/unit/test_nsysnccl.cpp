@@ -56,16 +56,9 @@ protected:
     // The session's comm ops by the start of their kernel.
     std::map<std::int64_t, core::CommOp> import(const std::string& path)
     {
-        std::filesystem::remove(m_session);
-        auto summary = collectors::importNsysSqlite(path, m_session, false);
-        if (summary.hasError())
-            throw std::runtime_error(summary.error().message);
-        m_summary = summary.value();
-        auto reader = core::SessionReader::open(m_session);
-        if (reader.hasError())
-            throw std::runtime_error(reader.error().message);
+        auto reader = ridgeline::testing::importNsysExport(path, m_session, m_summary);
         std::map<std::int64_t, core::CommOp> ops;
-        for (const auto& op : reader.value().commOps().value())
+        for (const auto& op : reader.commOps().value())
             ops[op.startNs] = op;
         return ops;
     }
