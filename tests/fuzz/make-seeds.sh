@@ -66,6 +66,9 @@ for export in "$data"/nsys/*.sqlite; do
     sqlite3 "$copy" "PRAGMA page_size=512; VACUUM;"
     cp "$copy" "$out/nsys/$(basename "$export" .sqlite)-trimmed.sqlite"
 done
+# An export with NCCL's NVTX payloads, built by construction (the real exports have none).
+sqlite3 "$out/nsys/nccl-payloads-constructed.sqlite" <tests/fuzz/nccl-seed.sql
+compact "$out/nsys/nccl-payloads-constructed.sqlite"
 # Reports: "NVR\0", a u32-length-prefixed file header, then blocks: a u32-length-prefixed block
 # header (protobuf: field 1 the number of sources, 5 the payload size) and its payload.
 for report in "$data"/ncu/nersc-gpp/*.ncu-rep; do

@@ -3,6 +3,7 @@
 // see the README there). Every expected count is computed here with plain SQL on the export
 // itself, independently of the importer.
 #include "gpuidentity.h"
+#include "nsysncclfixture.h"
 #include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -84,15 +85,7 @@ protected:
     // Imports and opens the session; fails the test when either goes wrong.
     core::SessionReader import(const std::string& exportPath)
     {
-        std::filesystem::remove(m_session);
-        auto summary = collectors::importNsysSqlite(exportPath, m_session, false);
-        if (summary.hasError())
-            throw std::runtime_error(summary.error().message);
-        m_summary = summary.value();
-        auto reader = core::SessionReader::open(m_session);
-        if (reader.hasError())
-            throw std::runtime_error(reader.error().message);
-        return std::move(reader).value();
+        return ridgeline::testing::importNsysExport(exportPath, m_session, m_summary);
     }
     // A writable copy of a data file, for crafting variants.
     std::string copyOf(const std::string& name)

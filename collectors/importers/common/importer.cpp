@@ -68,6 +68,8 @@ core::Result<ImportResult> importNsys(const ImportRequest& request)
                     plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
             if (s.commOps > 0)
                 summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
+            if (s.sizedCommOps > 0)
+                summary += fmt::format(" ({} with message sizes from NCCL's NVTX payloads)", s.sizedCommOps);
             return summary;
         });
 }

@@ -2,6 +2,8 @@
 #include "importsession.h"
 
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/store/sessionformat.h"
 
 #include <cmath>
@@ -84,6 +86,29 @@ core::KernelFacts launchFacts(
         facts.ceilings = it->second;
     facts.name = std::move(name);
     return facts;
+}
+
+std::optional<core::CollectiveFigures> collectiveFigures(
+    const core::CommOp& op, const core::Device* device, const CeilingsByDevice& ceilings)
+{
+    const auto factor = core::busBandwidthFactor(core::collectiveTypeFromName(op.collective), op.groupSize);
+    if (op.bytes <= 0 || !factor || op.endNs <= op.startNs)
+        return std::nullopt;
+    core::CollectiveFigures f;
+    f.collective = op.collective;
+    f.launches = 1;
+    f.bytes = static_cast<double>(op.bytes);
+    f.busBytes = f.bytes * *factor;
+    f.durationNs = static_cast<double>(core::saturatingSub(op.endNs, op.startNs));
+    f.algorithm = op.algorithm;
+    f.protocol = op.protocol;
+    core::LinkContext context;
+    context.device = device;
+    if (auto c = ceilings.find(op.deviceId); c != ceilings.end())
+        context.ceilings = c->second;
+    context.groupSize = op.groupSize;
+    f.link = core::chooseLink(context);
+    return f;
 }
 
 std::string joined(const std::vector<std::string>& parts, std::string_view separator)

@@ -51,6 +51,12 @@ core::Status writeDevice(core::SessionWriter& writer, const core::Device& device
 core::KernelFacts launchFacts(
     const core::Kernel& kernel, const core::Device* device, const CeilingsByDevice& ceilings, std::string name = {});
 
+// One NCCL launch's collective figures (S, the duration, the link) for its import-time verdict;
+// nullopt without a size or a known bus bandwidth factor. Waits across ranks are worked out when
+// the session is analysed.
+std::optional<core::CollectiveFigures> collectiveFigures(
+    const core::CommOp& op, const core::Device* device, const CeilingsByDevice& ceilings);
+
 // The parts, separated by `separator`.
 std::string joined(const std::vector<std::string>& parts, std::string_view separator);
 

@@ -156,31 +156,6 @@ core::Status writeProcesses(
     return {};
 }
 
-// One launch's collective figures (sizes, the link) for its import-time verdict; waits across
-// ranks are worked out when the session is analysed.
-std::optional<core::CollectiveFigures> collectiveFigures(const core::CommOp& op, const SessionState& state)
-{
-    const auto factor = core::busBandwidthFactor(core::collectiveTypeFromName(op.collective), op.groupSize);
-    if (op.bytes <= 0 || !factor || op.endNs <= op.startNs)
-        return std::nullopt;
-    core::CollectiveFigures f;
-    f.collective = op.collective;
-    f.launches = 1;
-    f.bytes = static_cast<double>(op.bytes);
-    f.busBytes = f.bytes * *factor;
-    f.durationNs = static_cast<double>(core::saturatingSub(op.endNs, op.startNs));
-    f.algorithm = op.algorithm;
-    f.protocol = op.protocol;
-    core::LinkContext context;
-    if (auto d = state.devices.find(op.deviceId); d != state.devices.end())
-        context.device = &d->second;
-    if (auto c = state.ceilings.find(op.deviceId); c != state.ceilings.end())
-        context.ceilings = c->second;
-    context.groupSize = op.groupSize;
-    f.link = core::chooseLink(context);
-    return f;
-}
-
 // Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
 std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kernels,
     const std::vector<std::string>& collectives, const std::vector<std::optional<core::CollectiveFigures>>& commFigures,
@@ -316,7 +291,7 @@ core::Status writeTrace(
             op.seq = info.seq;
             op.startNs = record.startNs;
             op.endNs = record.endNs;
-            commFigures.push_back(collectiveFigures(op, state));
+            commFigures.push_back(importing::collectiveFigures(op, &state.devices.at(op.deviceId), state.ceilings));
             commOps.push_back(std::move(op));
             collectives.push_back(info.collective);
         } else {

@@ -190,7 +190,19 @@ core::Result<NsysImportSummary> nsys::writeActivity(
             op.protocol = nccl->protocol;
             op.startNs = k.startNs;
             op.endNs = k.endNs;
+            if (auto args = activity.ncclArgs.find(i); args != activity.ncclArgs.end()) {
+                // The call's name tells the collective when the symbol does not (the generic kernel).
+                if (nccl->collective.empty())
+                    op.collective = args->second.collective;
+                op.bytes = args->second.bytes;
+                op.groupSize = args->second.groupSize;
+                op.root = args->second.root;
+                op.processGroup = args->second.processGroup;
+                summary.sizedCommOps += op.bytes > 0 ? 1 : 0;
+            }
             facts.collective = op.collective;
+            facts.comm = importing::collectiveFigures(
+                op, device != activity.devices.end() ? &device->second : nullptr, ceilings);
             commOps.push_back(std::move(op));
         }
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
@@ -248,6 +260,8 @@ core::Result<nsys::Activity> nsys::readExport(core::sqlite::Database& db)
     RIDGELINE_TRY(nsys::readApiCalls(db, schema.value(), activity));
     RIDGELINE_TRY(nsys::readNvtx(db, schema.value(), activity));
     RIDGELINE_TRY(nsys::readProcessInfo(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readNcclCalls(db, schema.value(), activity));
+    nsys::matchNcclCalls(activity);
     selectDevices(activity);
     return activity;
 }

@@ -62,6 +62,29 @@ struct Enums {
 };
 core::Result<Enums> readEnums(core::sqlite::Database& db, const Schema& schema);
 
+// Integer entries of an NVTX payload by entry name ("Message size [bytes]" -> 1048576).
+using PayloadValues = std::map<std::string, std::int64_t, std::less<>>;
+
+// An NCCL API call as its NVTX range in the domain "NCCL" records it (the range text is the API
+// name, "ncclAllReduce"), with the integer entries of its payload when one could be decoded.
+struct NcclCall {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::int64_t processId = 0; // pid
+    std::int64_t threadId = 0; // tid
+    std::string name;
+    PayloadValues values;
+};
+
+// What an NCCL call tells of the kernel it launched (nsysncclmatch.cpp).
+struct NcclArgs {
+    std::string collective; // "AllReduce", ... from the API name
+    std::int64_t bytes = 0; // S as nccl-tests counts it; 0 when it cannot be told
+    int groupSize = 0; // from the communicator's init payload ("No. of ranks"); 0 unknown
+    int root = -1;
+    std::string processGroup; // the communicator id in hex, "0x..."
+};
+
 struct Activity {
     std::map<std::int64_t, core::Device> devices; // by nsys device id (= CUDA device index)
     std::vector<core::Kernel> kernels; // processId holds the pid until the session ids are known
@@ -72,6 +95,8 @@ struct Activity {
     std::map<std::int64_t, std::string> processNames; // pid -> name (PROCESSES)
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
     std::map<std::string, std::string> exportMeta; // EXPORT_META_DATA
+    std::vector<NcclCall> ncclCalls; // NCCL's NVTX ranges, by start
+    std::map<std::size_t, NcclArgs> ncclArgs; // by index into kernels: the call that launched it
     std::vector<std::string> warnings;
 };
 
@@ -81,6 +106,12 @@ core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const 
 core::Status readApiCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readNvtx(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readProcessInfo(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+// NCCL's NVTX ranges and their payloads (binaryData, or the dynamic payload tables).
+core::Status readNcclCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+// Pairs NCCL calls with the NCCL kernels they launched (fills ncclArgs; warns about the rest).
+void matchNcclCalls(Activity& activity);
+// Only plain identifiers (letters, digits, '_') read from a file are ever put into SQL.
+bool isPlainIdentifier(std::string_view name);
 
 // Everything the importer reads of an open export (a file, or an image in memory for the fuzz
 // target). Errors: BadFile when it is not an export or cannot be read.

@@ -30,6 +30,11 @@ bool plainIdentifier(std::string_view name)
 
 namespace nsys {
 
+bool isPlainIdentifier(std::string_view name)
+{
+    return plainIdentifier(name);
+}
+
 core::MemOpKind memOpKindOf(std::int64_t copyKind)
 {
     // CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 3 HtoA, 4 AtoH, 5 AtoA, 6 AtoD, 7 DtoA, 8 DtoD, 9 HtoH, 10 PtoP.

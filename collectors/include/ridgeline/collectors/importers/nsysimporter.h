@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Imports an Nsight Systems SQLite export (`nsys export --type sqlite`, ../shared/reference/
 // trace-formats.md §3) into a session: devices (with datasheet ceilings when catalogued), kernels,
-// memcpy/memset, CUDA runtime and driver calls, NVTX ranges, processes and threads. The export
+// memcpy/memset, CUDA runtime and driver calls, NVTX ranges, processes and threads, and the NCCL
+// collectives its NCCL kernels carry, sized from NCCL's NVTX payloads (docs/COLLECTIVES.md). The export
 // is untrusted input: it is opened read-only and hardened (ARCHITECTURE §3); which tables and
 // columns exist is discovered, never assumed (tables are created lazily; schemas differ by version).
 #pragma once
@@ -25,8 +26,11 @@ struct NsysImportSummary {
     std::int64_t apiCalls = 0;
     std::int64_t nvtxRanges = 0;
     // NCCL kernels, each written as a collective op (comm_ops) named from its symbol as the capture
-    // names it (ncclDevKernel_AllReduce_Sum_f32_RING_LL -> AllReduce, Ring, LL); no message sizes.
+    // names it (ncclDevKernel_AllReduce_Sum_f32_RING_LL -> AllReduce, Ring, LL).
     std::int64_t commOps = 0;
+    // Those of them whose message size came from NCCL's NVTX payload (the call that launched the
+    // kernel): with it, the communicator (processGroup), its number of ranks and the root.
+    std::int64_t sizedCommOps = 0;
     std::string productVersion; // EXPORT_META_DATA EXPORT_PRODUCT_VERSION, when present
     std::vector<std::string> warnings; // one sentence each: no GPU activity, unknown GPU, ...
 };
