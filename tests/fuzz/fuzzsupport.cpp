@@ -2,9 +2,13 @@
 // Linked into every fuzz target and replay program (tests/fuzz/CMakeLists.txt).
 #include "fuzzsupport.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <malloc.h>
 #include <sqlite3.h>
 
@@ -87,3 +91,28 @@ const bool kConfigured = [] {
 } // namespace
 
 bool ridgeline::fuzz::replaying = false;
+
+std::vector<std::string> ridgeline::fuzz::baseImages(const std::vector<std::string>& dirs)
+{
+    namespace fs = std::filesystem;
+    std::vector<fs::path> paths;
+    for (const auto& dir : dirs) {
+        const fs::path root = fs::path(dir).is_absolute() ? fs::path(dir) : fs::path(RIDGELINE_SOURCE_DIR) / dir;
+        std::error_code ec;
+        if (fs::is_regular_file(root, ec))
+            paths.push_back(root);
+        for (const auto& entry : fs::directory_iterator(root, ec))
+            if (entry.is_regular_file())
+                paths.push_back(entry.path());
+    }
+    std::sort(paths.begin(), paths.end());
+    std::vector<std::string> images;
+    for (const auto& path : paths) {
+        std::ifstream in(path, std::ios::binary);
+        images.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (images.empty())
+        fail("no databases to edit",
+            "none found under the source tree's " + (dirs.empty() ? std::string() : dirs.front()));
+    return images;
+}

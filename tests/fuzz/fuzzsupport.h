@@ -14,6 +14,7 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ridgeline::fuzz {
 
@@ -55,6 +56,11 @@ inline core::SessionWriter memoryWriter()
     std::fprintf(stderr, "%s: %s\n", what, message.c_str());
     std::abort();
 }
+
+// The bytes of each file of `dirs`, and of every file in each that is a directory (relative to the
+// source tree unless absolute), sorted by path: the databases the row targets edit (rowedits.h).
+// Aborts when there is none.
+std::vector<std::string> baseImages(const std::vector<std::string>& dirs);
 
 // Set by the replay program (replay.cpp): every input gets every check and reader, whatever its hash.
 extern bool replaying;

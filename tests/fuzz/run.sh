@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz: kineto, ncucsv, ncurep, nsys, session) with clang 14,
+# Builds the libFuzzer targets (tests/fuzz: kineto, ncucsv, ncurep, nsys, session, and the row targets
+# nsys_rows and session_rows) with clang 14,
 # ASan and UBSan in their own build directory, and runs them on seed corpora made from tests/data.
 #
 #   tests/fuzz/run.sh [BUILD-DIR] [SECONDS]         CI: each target SECONDS (20), fresh corpora;
@@ -24,7 +25,7 @@ else
     build=${1:-build-fuzz}
     seconds=${2:-20}
 fi
-targets=${FUZZ_TARGETS:-kineto ncucsv ncurep nsys session}
+targets=${FUZZ_TARGETS:-kineto ncucsv ncurep nsys session nsys_rows session_rows}
 jobs=${FUZZ_JOBS:-1}
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIDGELINE_FUZZ=ON \
@@ -34,7 +35,7 @@ cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; 
 # Seeds. libFuzzer adds what it finds to copies, never to tests/data or tests/fuzz.
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{kineto,ncucsv,ncurep,nsys,session}
+mkdir -p "$seeds"/{kineto,ncucsv,ncurep,nsys,session,nsys_rows,session_rows}
 # Kineto: the small traces, gzipped and plain (so that mutations reach the JSON parser).
 find tests/data/kineto -name '*.json.gz' -size -8k | while read -r trace; do
     name=$(basename "$trace" .json.gz)
@@ -61,6 +62,10 @@ cp tests/data/ncu/nersc-gpp/*.ncu-rep tests/fuzz/seeds/ncurep/* "$seeds/ncurep/"
 # here every execution would copy and page through them, six times slower.
 cp tests/fuzz/seeds/nsys/* "$seeds/nsys/"
 cp tests/data/sessions/*.ridge tests/fuzz/seeds/session/* "$seeds/session/"
+# The row targets' inputs are edit lists (rowedits.h) of the seed databases above: a few the fuzzer
+# kept for their coverage.
+cp tests/fuzz/seeds/nsys_rows/* "$seeds/nsys_rows/"
+cp tests/fuzz/seeds/session_rows/* "$seeds/session_rows/"
 # Every crash found so far: its neighbourhood is worth fuzzing too.
 for t in $targets; do
     if [ -d "tests/fuzz/regressions/$t" ]; then cp tests/fuzz/regressions/"$t"/* "$seeds/$t/" 2>/dev/null || true; fi
@@ -69,21 +74,30 @@ done
 max_len() {
     case $1 in
     kineto | ncucsv) echo 65536 ;;
-    ncurep) echo 262144 ;; # the reports are about 150 KiB
+    # The reports are about 150 KiB, 65 KiB without their source blocks. Inputs over 128 KiB are
+    # mapped and unmapped for every execution by AddressSanitizer's allocator (its size classes end
+    # there), which made this target four times slower: longer reports are cut to 96 KiB.
+    ncurep) echo 98304 ;;
     # Databases: the seeds are up to 160 KiB. A mutated input that holds a long string keeps new
     # coverage (loops run longer), so a larger limit fills the corpus with large inputs that slow
     # every execution; strings of a megabyte are mutated in by the replay test instead
     # (fuzz.mutator.*, whose inputs may grow by 8 MB).
     nsys) echo 131072 ;;
+    # Edit lists: 24 edits of at most 75 bytes.
+    nsys_rows | session_rows) echo 2048 ;;
     *) echo 196608 ;;
     esac
 }
 
 # The session target touches about 30,000 coverage features per input: libFuzzer's entropic
 # schedule, which updates a frequency per feature per input, then made it six times slower.
+# So do the row targets (five times slower with it). They also keep prepared statements from one
+# input to the next, which libFuzzer's leak check after each input would take for leaks; a real
+# leak is still reported when the run ends (LeakSanitizer).
 extra_flags() {
     case $1 in
     session) echo -entropic=0 ;;
+    nsys_rows | session_rows) echo -entropic=0 -detect_leaks=0 ;;
     esac
 }
 

@@ -252,3 +252,26 @@ TEST(KinetoSplit, ParallelParseReportsTheFirstErrorInTheFile)
     EXPECT_NE(parsed.error().message.find("the event starting at byte 16"), std::string::npos)
         << parsed.error().message;
 }
+
+// A trace of one batch (most small traces) is parsed on the calling thread, with no pool started:
+// the same result as a sequential parse, and an error in its batch still comes before an error
+// the splitter finds later in the file.
+TEST(KinetoSplit, OneBatchTraceParsesOnTheCallingThread)
+{
+    const auto* file = "kineto/triton_example/triton_example.json.gz";
+    auto sequential = kineto::TraceSource::openFile(testDataPath(file));
+    auto held = kineto::TraceSource::openFile(testDataPath(file));
+    ASSERT_TRUE(sequential.ok() && held.ok());
+    auto one = kineto::parseTrace(*sequential.value(), {}, 0);
+    auto parsed = kineto::parseTrace(*held.value(), {}, 3);
+    ASSERT_TRUE(one.ok() && parsed.ok());
+    EXPECT_GT(one.value().kernels.size(), 0u);
+    expectSameTrace(one.value(), parsed.value());
+
+    const std::string text = R"({"traceEvents":[{"ph":"X",, "cat":"kernel"}],"deviceProperties":[)";
+    auto source = kineto::TraceSource::fromBytes("one-batch.json", text);
+    auto failed = kineto::parseTrace(*source, {}, 3);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.error().message.find("the event starting at byte 16"), std::string::npos)
+        << failed.error().message;
+}

@@ -300,8 +300,10 @@ core::Status writeTrace(
         }
         kernels.push_back(record);
     }
-    // The verdicts are worked out on another thread while this one writes the records.
-    auto verdicts = std::async(std::launch::async, [&kernels, &collectives, &commFigures, &state] {
+    // The verdicts are worked out on another thread while this one writes the records; for a few
+    // kernels a thread costs more than it saves, and they are worked out when needed, here.
+    const auto launch = kernels.size() >= 1024 ? std::launch::async : std::launch::deferred;
+    auto verdicts = std::async(launch, [&kernels, &collectives, &commFigures, &state] {
         return kernelVerdicts(kernels, collectives, commFigures, state);
     });
     for (auto& op : trace.memops) {

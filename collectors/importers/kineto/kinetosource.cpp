@@ -30,6 +30,8 @@ public:
     // Up to `room` bytes; 0 at the end.
     virtual core::Result<std::size_t> read(unsigned char* out, std::size_t room) = 0;
     virtual double fraction() const = 0;
+    // The whole input's size when known, else -1.
+    virtual std::int64_t size() const = 0;
 };
 
 class FileInput final : public RawInput {
@@ -51,6 +53,7 @@ public:
     {
         return m_size > 0 ? std::min(1.0, static_cast<double>(m_consumed) / static_cast<double>(m_size)) : 1.0;
     }
+    std::int64_t size() const override { return m_size; }
 
 private:
     std::string m_path;
@@ -75,6 +78,7 @@ public:
     {
         return m_bytes.empty() ? 1.0 : static_cast<double>(m_at) / static_cast<double>(m_bytes.size());
     }
+    std::int64_t size() const override { return static_cast<std::int64_t>(m_bytes.size()); }
 
 private:
     std::string_view m_bytes;
@@ -104,6 +108,7 @@ public:
         return n + more.value();
     }
     double fraction() const override { return m_input->fraction(); }
+    std::int64_t size() const override { return m_input->size(); }
 
 private:
     std::unique_ptr<RawInput> m_input;
@@ -123,6 +128,7 @@ public:
         return m_input->read(reinterpret_cast<unsigned char*>(out), room);
     }
     double fractionRead() const override { return m_input->fraction(); }
+    std::int64_t textSize() const override { return m_input->size(); }
 
 private:
     std::unique_ptr<RawInput> m_input;
@@ -134,7 +140,7 @@ public:
     GzipSource(std::string name, std::unique_ptr<RawInput> input)
         : TraceSource(std::move(name))
         , m_input(std::move(input))
-        , m_in(1u << 20)
+        , m_in(inputBlock(m_input->size()))
     {
         m_stream.next_in = m_in.data();
         m_ok = inflateInit2(&m_stream, 15 + 16) == Z_OK;
@@ -187,6 +193,13 @@ public:
     double fractionRead() const override { return m_input->fraction(); }
 
 private:
+    // 1 MiB blocks of compressed input, or the whole input when it is smaller.
+    static std::size_t inputBlock(std::int64_t size)
+    {
+        constexpr std::size_t kBlock = 1u << 20;
+        return size > 0 ? std::min(kBlock, static_cast<std::size_t>(size) + 1) : kBlock;
+    }
+
     core::Status refill()
     {
         auto n = m_input->read(m_in.data(), m_in.size());

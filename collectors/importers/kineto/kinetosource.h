@@ -7,6 +7,7 @@
 #include "ridgeline/core/base/result.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@ public:
     virtual core::Result<std::size_t> read(char* out, std::size_t room) = 0;
     // How much of the input has been consumed, 0..1 (compressed bytes for gzip).
     virtual double fractionRead() const = 0;
+    // The text's size in bytes when it is known before reading (plain bytes of a known size), else -1.
+    virtual std::int64_t textSize() const { return -1; }
     const std::string& name() const { return m_name; }
 
     // NotFound when the file cannot be opened.

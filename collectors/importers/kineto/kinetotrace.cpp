@@ -122,30 +122,43 @@ core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<vo
         return {};
     };
 
+    // One batch parsed on this thread, in file order.
+    const auto parseHere = [&](std::string_view text, std::size_t capacity, std::uint64_t offset) -> core::Status {
+        ParsedTrace part;
+        part.name = trace.name;
+        auto parsed = parser.events(text, capacity, offset, part);
+        if (parsed.hasError()) {
+            batchFailed = true;
+            return parsed.error();
+        }
+        if (consume)
+            RIDGELINE_TRY(consume(part));
+        mergeInto(trace, std::move(part));
+        return {};
+    };
+    // The first batch waits for a second before any thread starts: a trace of one batch (most
+    // small traces) is parsed here, without starting and stopping a pool for it.
+    std::unique_ptr<Batch> held;
+
     SplitHandlers handlers;
     handlers.member = [&](std::string_view text, std::size_t capacity) { return parser.member(text, capacity, trace); };
     handlers.events = [&](std::string_view text, std::size_t capacity, std::uint64_t offset) -> core::Status {
-        if (workers == 0) {
-            ParsedTrace part;
-            part.name = trace.name;
-            auto parsed = parser.events(text, capacity, offset, part);
-            if (parsed.hasError()) {
-                batchFailed = true;
-                return parsed.error();
-            }
-            if (consume)
-                RIDGELINE_TRY(consume(part));
-            mergeInto(trace, std::move(part));
-            return {};
-        }
+        if (workers == 0)
+            return parseHere(text, capacity, offset);
         auto batch = std::make_unique<Batch>();
         batch->text.resize(text.size() + simdjson::SIMDJSON_PADDING);
         std::copy(text.begin(), text.end(), batch->text.begin());
         batch->size = text.size();
         batch->offset = offset;
         batch->name = trace.name;
-        if (!pool)
+        if (!pool && !held) {
+            held = std::move(batch);
+            return {};
+        }
+        if (!pool) {
             pool = std::make_unique<ParsePool>(workers);
+            inFlight.push_back(pool->submit(std::move(held)));
+        }
         inFlight.push_back(pool->submit(std::move(batch)));
         while (inFlight.size() > maxInFlight)
             RIDGELINE_TRY(mergeOldest());
@@ -162,9 +175,11 @@ core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<vo
     auto split = splitTrace(source, handlers, options);
     if (split.hasError() && batchFailed) // batches merge in file order: this is the first error
         return split.error();
-    // A batch still in flight lies before where the splitter stopped: its error comes first.
+    // A batch still in flight (or held) lies before where the splitter stopped: its error comes first.
     while (!inFlight.empty())
         RIDGELINE_TRY(mergeOldest());
+    if (held)
+        RIDGELINE_TRY(parseHere(std::string_view(held->text.data(), held->size), held->text.size(), held->offset));
     if (split.hasError())
         return split.error();
     return trace;

@@ -89,10 +89,27 @@ Result<SessionReader> SessionReader::open(const std::string& path)
 
 Result<SessionReader> SessionReader::openImage(std::string_view image, const std::string& name)
 {
+    return openImageAs(image, name, false);
+}
+
+Result<SessionReader> SessionReader::openEditableImage(std::string_view image, const std::string& name)
+{
+    return openImageAs(image, name, true);
+}
+
+void SessionReader::forgetCachedRows()
+{
+    m_impl->maxDurations.clear();
+    m_impl->metricNameCache.reset();
+}
+
+Result<SessionReader> SessionReader::openImageAs(std::string_view image, const std::string& name, bool editable)
+{
     auto header = inspectImageHeader(image, name);
     if (header.hasError())
         return header.error();
-    auto db = sqlite::Database::openImage(image, sqlite::Database::Mode::ReadOnly);
+    auto db = sqlite::Database::openImage(
+        image, editable ? sqlite::Database::Mode::ReadWrite : sqlite::Database::Mode::ReadOnly);
     if (db.hasError())
         return inFile(name, db.error());
     auto ready = validatedSession(std::move(db).value(), header.value().schemaVersion, name);
