@@ -65,9 +65,8 @@ std::uint64_t InputBytes::eightBytes()
 
 std::string_view InputBytes::take(std::size_t count)
 {
-    const std::size_t n = std::min(count, m_bytes.size() - std::min(m_at, m_bytes.size()));
-    const auto out = m_bytes.substr(std::min(m_at, m_bytes.size()), n);
-    m_at += n;
+    const auto out = m_bytes.substr(m_at, std::min(count, m_bytes.size() - m_at)); // m_at <= size
+    m_at += out.size();
     return out;
 }
 
@@ -158,16 +157,16 @@ bool RowEditor::edit(InputBytes& input)
         }
         return run(s);
     }
-    return setCell(table, column, row, input);
+    return setCell(table, column, where, row, input);
 }
 
-bool RowEditor::setCell(const Table& table, const std::string& column, std::int64_t row, InputBytes& input)
+bool RowEditor::setCell(
+    const Table& table, const std::string& column, const std::string& where, std::int64_t row, InputBytes& input)
 {
     const auto kind = input.byte() % 12;
     if (kind == 10)
-        return copyCell(table, column, row, input);
-    auto* s = statement(fmt::format("UPDATE {} SET {} = ?1 WHERE rowid = (SELECT rowid FROM {} LIMIT 1 OFFSET ?9)",
-        quoted(table.name), quoted(column), quoted(table.name)));
+        return copyCell(table, column, where, row, input);
+    auto* s = statement(fmt::format("UPDATE {} SET {} = ?1{}", quoted(table.name), quoted(column), where));
     if (s == nullptr)
         return false;
     s->bind(9, row);
@@ -213,14 +212,14 @@ bool RowEditor::setCell(const Table& table, const std::string& column, std::int6
     return run(s);
 }
 
-bool RowEditor::copyCell(const Table& table, const std::string& column, std::int64_t row, InputBytes& input)
+bool RowEditor::copyCell(
+    const Table& table, const std::string& column, const std::string& where, std::int64_t row, InputBytes& input)
 {
     const Table& from = m_tables[input.byte() % m_tables.size()];
     const std::int64_t fromRow = rowOf(from, input);
     const std::string& fromColumn = from.columns[input.byte() % from.columns.size()];
-    auto* s = statement(fmt::format("UPDATE {} SET {} = (SELECT {} FROM {} LIMIT 1 OFFSET ?1) WHERE rowid = "
-                                    "(SELECT rowid FROM {} LIMIT 1 OFFSET ?9)",
-        quoted(table.name), quoted(column), quoted(fromColumn), quoted(from.name), quoted(table.name)));
+    auto* s = statement(fmt::format("UPDATE {} SET {} = (SELECT {} FROM {} LIMIT 1 OFFSET ?1){}", quoted(table.name),
+        quoted(column), quoted(fromColumn), quoted(from.name), where));
     if (s != nullptr) {
         s->bind(1, fromRow);
         s->bind(9, row);

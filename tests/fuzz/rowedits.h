@@ -73,8 +73,11 @@ private:
     };
 
     bool edit(InputBytes& input);
-    bool setCell(const Table& table, const std::string& column, std::int64_t row, InputBytes& input);
-    bool copyCell(const Table& table, const std::string& column, std::int64_t row, InputBytes& input);
+    // `where` picks the row: "WHERE rowid = (... OFFSET ?9)", with ?9 bound to `row`.
+    bool setCell(
+        const Table& table, const std::string& column, const std::string& where, std::int64_t row, InputBytes& input);
+    bool copyCell(
+        const Table& table, const std::string& column, const std::string& where, std::int64_t row, InputBytes& input);
     std::int64_t rowOf(const Table& table, InputBytes& input) const;
     // The statement for `sql`, prepared once and reset for reuse; null when SQLite refuses it.
     core::sqlite::Statement* statement(const std::string& sql);
