@@ -131,5 +131,7 @@ TEST(RowEdits, AnEditableSessionReadsItsEdits)
     reader.value().forgetCachedRows();
     EXPECT_EQ(reader.value().counts().value().kernels, 0);
     ASSERT_TRUE(reader.value().database().exec("ROLLBACK TO t; RELEASE t").ok());
+    EXPECT_EQ(reader.value().counts().value().kernels, 0); // cached until told
+    reader.value().forgetCachedRows();
     EXPECT_EQ(reader.value().counts().value().kernels, before.value().kernels);
 }

@@ -99,8 +99,7 @@ Result<SessionReader> SessionReader::openEditableImage(std::string_view image, c
 
 void SessionReader::forgetCachedRows()
 {
-    m_impl->maxDurations.clear();
-    m_impl->metricNameCache.reset();
+    m_impl->cache = {};
 }
 
 Result<SessionReader> SessionReader::openImageAs(std::string_view image, const std::string& name, bool editable)
@@ -133,124 +132,145 @@ int SessionReader::fileSchemaVersion() const
 
 Result<std::map<std::string, std::string>> SessionReader::meta()
 {
-    std::map<std::string, std::string> out;
-    auto status = m_impl->query("SELECT key, value FROM meta", {}, [&](Statement& s) {
-        out[s.columnText(0)] = s.columnText(1);
-        return true;
+    return m_impl->once(m_impl->cache.meta, [&]() -> Result<std::map<std::string, std::string>> {
+        std::map<std::string, std::string> out;
+        auto status = m_impl->query("SELECT key, value FROM meta", {}, [&](Statement& s) {
+            out[s.columnText(0)] = s.columnText(1);
+            return true;
+        });
+        if (status.hasError())
+            return status.error();
+        return out;
     });
-    if (status.hasError())
-        return status.error();
-    return out;
 }
 
 Result<std::vector<Device>> SessionReader::devices()
 {
-    return m_impl->collect<Device>(
-        "SELECT id, host, ordinal, uuid, name, cc_major, cc_minor, sm_count, core_clock_khz, memory_clock_khz, "
-        "memory_bytes, memory_bus_width_bits, l2_cache_bytes, max_threads_per_sm, shared_memory_per_sm_bytes, "
-        "nvlink_bandwidth, pcie_bandwidth FROM devices ORDER BY id",
-        {}, [](Statement& s) {
-            Device d;
-            detail::readAll(s, d.id, d.host, d.ordinal, d.uuid, d.name, d.ccMajor, d.ccMinor, d.smCount, d.coreClockKhz,
-                d.memoryClockKhz, d.memoryBytes, d.memoryBusWidthBits, d.l2CacheBytes, d.maxThreadsPerSm,
-                d.sharedMemoryPerSmBytes, d.nvlinkBandwidthBytesPerS, d.pcieBandwidthBytesPerS);
-            return d;
-        });
+    return m_impl->once(m_impl->cache.devices, [&] {
+        return m_impl->collect<Device>(
+            "SELECT id, host, ordinal, uuid, name, cc_major, cc_minor, sm_count, core_clock_khz, memory_clock_khz, "
+            "memory_bytes, memory_bus_width_bits, l2_cache_bytes, max_threads_per_sm, shared_memory_per_sm_bytes, "
+            "nvlink_bandwidth, pcie_bandwidth FROM devices ORDER BY id",
+            {}, [](Statement& s) {
+                Device d;
+                detail::readAll(s, d.id, d.host, d.ordinal, d.uuid, d.name, d.ccMajor, d.ccMinor, d.smCount,
+                    d.coreClockKhz, d.memoryClockKhz, d.memoryBytes, d.memoryBusWidthBits, d.l2CacheBytes,
+                    d.maxThreadsPerSm, d.sharedMemoryPerSmBytes, d.nvlinkBandwidthBytesPerS, d.pcieBandwidthBytesPerS);
+                return d;
+            });
+    });
 }
 
 Result<std::vector<Ceiling>> SessionReader::ceilings(std::optional<std::int64_t> deviceId)
 {
-    std::string sql = "SELECT device_id, resource, source, value, unit, note FROM ceilings";
-    std::vector<std::int64_t> args;
-    if (deviceId) {
-        sql += " WHERE device_id = ?1";
-        args.push_back(*deviceId);
-    }
-    sql += " ORDER BY device_id, resource, source";
-    return m_impl->collect<Ceiling>(sql, args, [](Statement& s) {
-        Ceiling c;
-        c.deviceId = s.columnInt(0);
-        c.resource = s.columnText(1);
-        // An unknown source word in a foreign file is shown as the least trusted one.
-        c.source = ceilingSourceFromString(s.columnText(2)).value_or(CeilingSource::Datasheet);
-        c.value = s.columnDouble(3);
-        c.unit = s.columnText(4);
-        c.note = s.columnText(5);
-        return c;
+    auto all = m_impl->once(m_impl->cache.ceilings, [&] {
+        return m_impl->collect<Ceiling>("SELECT device_id, resource, source, value, unit, note FROM ceilings "
+                                        "ORDER BY device_id, resource, source",
+            {}, [](Statement& s) {
+                Ceiling c;
+                c.deviceId = s.columnInt(0);
+                c.resource = s.columnText(1);
+                // An unknown source word in a foreign file is shown as the least trusted one.
+                c.source = ceilingSourceFromString(s.columnText(2)).value_or(CeilingSource::Datasheet);
+                c.value = s.columnDouble(3);
+                c.unit = s.columnText(4);
+                c.note = s.columnText(5);
+                return c;
+            });
     });
+    if (all.hasError() || !deviceId)
+        return all;
+    std::vector<Ceiling> ofDevice;
+    for (auto& c : all.value())
+        if (c.deviceId == *deviceId)
+            ofDevice.push_back(std::move(c));
+    return ofDevice;
 }
 
 Result<std::vector<Process>> SessionReader::processes()
 {
-    return m_impl->collect<Process>(
-        "SELECT id, pid, host, rank, world_size, command, start_ns, end_ns, exit_status FROM processes ORDER BY id", {},
-        [](Statement& s) {
-            Process p;
-            detail::readAll(s, p.id, p.pid, p.host, p.rank, p.worldSize, p.command, p.startNs, p.endNs, p.exitStatus);
-            return p;
-        });
+    return m_impl->once(m_impl->cache.processes, [&] {
+        return m_impl->collect<Process>(
+            "SELECT id, pid, host, rank, world_size, command, start_ns, end_ns, exit_status FROM processes ORDER BY id",
+            {}, [](Statement& s) {
+                Process p;
+                detail::readAll(
+                    s, p.id, p.pid, p.host, p.rank, p.worldSize, p.command, p.startNs, p.endNs, p.exitStatus);
+                return p;
+            });
+    });
 }
 
 Result<std::vector<Thread>> SessionReader::threads()
 {
-    return m_impl->collect<Thread>("SELECT id, process_id, tid, name FROM threads ORDER BY id", {}, [](Statement& s) {
-        return Thread { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3) };
+    return m_impl->once(m_impl->cache.threads, [&] {
+        return m_impl->collect<Thread>(
+            "SELECT id, process_id, tid, name FROM threads ORDER BY id", {}, [](Statement& s) {
+                return Thread { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnText(3) };
+            });
     });
 }
 
 Result<std::vector<KernelName>> SessionReader::kernelNames()
 {
-    return m_impl->collect<KernelName>("SELECT id, raw, demangled FROM kernel_names ORDER BY id", {}, [](Statement& s) {
-        return KernelName { s.columnInt(0), s.columnText(1), s.columnText(2) };
+    return m_impl->once(m_impl->cache.kernelNames, [&] {
+        return m_impl->collect<KernelName>(
+            "SELECT id, raw, demangled FROM kernel_names ORDER BY id", {}, [](Statement& s) {
+                return KernelName { s.columnInt(0), s.columnText(1), s.columnText(2) };
+            });
     });
 }
 
 Result<TableCounts> SessionReader::counts()
 {
-    TableCounts c;
-    const std::array<std::pair<std::int64_t*, const char*>, 14> queries { {
-        { &c.devices, "SELECT count(*) FROM devices" },
-        { &c.processes, "SELECT count(*) FROM processes" },
-        { &c.threads, "SELECT count(*) FROM threads" },
-        { &c.kernelNames, "SELECT count(*) FROM kernel_names" },
-        { &c.kernels, "SELECT count(*) FROM kernels" },
-        { &c.metrics, "SELECT CAST(total(count) AS INTEGER) FROM metric_values" },
-        { &c.memcpys, "SELECT count(*) FROM memops WHERE kind <> 'memset'" },
-        { &c.memsets, "SELECT count(*) FROM memops WHERE kind = 'memset'" },
-        { &c.apiCalls, "SELECT count(*) FROM api_calls" },
-        { &c.nvtxRanges, "SELECT count(*) FROM nvtx_ranges" },
-        { &c.commOps, "SELECT count(*) FROM comm_ops" },
-        { &c.verdicts, "SELECT count(*) FROM verdicts" },
-        { &c.ceilings, "SELECT count(*) FROM ceilings" },
-        { &c.operators, "SELECT CAST(total(count) AS INTEGER) FROM operator_chunks" },
-    } };
-    for (const auto& [target, sql] : queries) {
-        auto value = m_impl->db.queryInt(sql);
-        if (value.hasError())
-            return inFile(m_impl->path, value.error());
-        *target = value.value();
-    }
-    return c;
+    return m_impl->once(m_impl->cache.counts, [&]() -> Result<TableCounts> {
+        TableCounts c;
+        const std::array<std::pair<std::int64_t*, const char*>, 14> queries { {
+            { &c.devices, "SELECT count(*) FROM devices" },
+            { &c.processes, "SELECT count(*) FROM processes" },
+            { &c.threads, "SELECT count(*) FROM threads" },
+            { &c.kernelNames, "SELECT count(*) FROM kernel_names" },
+            { &c.kernels, "SELECT count(*) FROM kernels" },
+            { &c.metrics, "SELECT CAST(total(count) AS INTEGER) FROM metric_values" },
+            { &c.memcpys, "SELECT count(*) FROM memops WHERE kind <> 'memset'" },
+            { &c.memsets, "SELECT count(*) FROM memops WHERE kind = 'memset'" },
+            { &c.apiCalls, "SELECT count(*) FROM api_calls" },
+            { &c.nvtxRanges, "SELECT count(*) FROM nvtx_ranges" },
+            { &c.commOps, "SELECT count(*) FROM comm_ops" },
+            { &c.verdicts, "SELECT count(*) FROM verdicts" },
+            { &c.ceilings, "SELECT count(*) FROM ceilings" },
+            { &c.operators, "SELECT CAST(total(count) AS INTEGER) FROM operator_chunks" },
+        } };
+        for (const auto& [target, sql] : queries) {
+            auto value = m_impl->db.queryInt(sql);
+            if (value.hasError())
+                return inFile(m_impl->path, value.error());
+            *target = value.value();
+        }
+        return c;
+    });
 }
 
 Result<TimeSpan> SessionReader::gpuTimeSpan()
 {
-    TimeSpan span;
-    auto status = m_impl->query("SELECT min(s), max(e) FROM ("
-                                "SELECT min(start_ns) AS s, max(end_ns) AS e FROM kernels "
-                                "UNION ALL SELECT min(start_ns), max(end_ns) FROM memops "
-                                "UNION ALL SELECT min(start_ns), max(end_ns) FROM comm_ops)",
-        {}, [&](Statement& s) {
-            if (!s.columnIsNull(0) && !s.columnIsNull(1)) {
-                span.startNs = s.columnInt(0);
-                span.endNs = s.columnInt(1);
-                span.empty = false;
-            }
-            return false;
-        });
-    if (status.hasError())
-        return status.error();
-    return span;
+    return m_impl->once(m_impl->cache.gpuTimeSpan, [&]() -> Result<TimeSpan> {
+        TimeSpan span;
+        auto status = m_impl->query("SELECT min(s), max(e) FROM ("
+                                    "SELECT min(start_ns) AS s, max(end_ns) AS e FROM kernels "
+                                    "UNION ALL SELECT min(start_ns), max(end_ns) FROM memops "
+                                    "UNION ALL SELECT min(start_ns), max(end_ns) FROM comm_ops)",
+            {}, [&](Statement& s) {
+                if (!s.columnIsNull(0) && !s.columnIsNull(1)) {
+                    span.startNs = s.columnInt(0);
+                    span.endNs = s.columnInt(1);
+                    span.empty = false;
+                }
+                return false;
+            });
+        if (status.hasError())
+            return status.error();
+        return span;
+    });
 }
 
 sqlite::Database& SessionReader::database()

@@ -64,17 +64,44 @@ struct SessionReader::Impl {
     sqlite::Database db;
     std::string path;
     int fileSchemaVersion = 0;
-    std::map<std::string, std::int64_t> maxDurations; // per table, computed on first windowed query
     struct MetricName {
         std::string name;
         std::string unit;
     };
-    std::optional<std::unordered_map<std::int64_t, MetricName>> metricNameCache; // read on first use
+    // What is read once per reader: a session never changes under its reader (forgetCachedRows()
+    // for the row-editing fuzz targets, which change one). The small tables are read by every view
+    // and report again and again (a kernel report alone reads the devices five times); the copies
+    // returned cost a fraction of a query.
+    struct RowCache {
+        std::map<std::string, std::int64_t> maxDurations; // per table, computed on first windowed query
+        std::optional<std::unordered_map<std::int64_t, MetricName>> metricNames; // metric_names by id
+        std::optional<std::map<std::string, std::string>> meta;
+        std::optional<std::vector<Device>> devices;
+        std::optional<std::vector<Ceiling>> ceilings; // every device's
+        std::optional<std::vector<Process>> processes;
+        std::optional<std::vector<Thread>> threads;
+        std::optional<std::vector<KernelName>> kernelNames;
+        std::optional<TableCounts> counts;
+        std::optional<TimeSpan> gpuTimeSpan;
+    };
+    RowCache cache;
+
+    // `slot`'s value, read with `load` the first time.
+    template <typename T, typename Load> Result<T> once(std::optional<T>& slot, Load&& load)
+    {
+        if (!slot) {
+            auto loaded = load();
+            if (loaded.hasError())
+                return loaded.error();
+            slot = std::move(loaded).value();
+        }
+        return *slot;
+    }
 
     // metric_names by id (a few hundred rows), read once.
     Result<const std::unordered_map<std::int64_t, MetricName>*> metricNames()
     {
-        if (!metricNameCache) {
+        if (!cache.metricNames) {
             std::unordered_map<std::int64_t, MetricName> names;
             auto status = query("SELECT id, name, unit FROM metric_names", {}, [&](Statement& s) {
                 names[s.columnInt(0)] = { s.columnText(1), s.columnText(2) };
@@ -82,9 +109,9 @@ struct SessionReader::Impl {
             });
             if (status.hasError())
                 return status.error();
-            metricNameCache = std::move(names);
+            cache.metricNames = std::move(names);
         }
-        return &*metricNameCache;
+        return &*cache.metricNames;
     }
 
     explicit Impl(sqlite::Database database)
@@ -94,7 +121,7 @@ struct SessionReader::Impl {
     // From the finished session's meta when it has it; else (partial or foreign files) one scan.
     Result<std::int64_t> maxDuration(const std::string& table)
     {
-        if (auto it = maxDurations.find(table); it != maxDurations.end())
+        if (auto it = cache.maxDurations.find(table); it != cache.maxDurations.end())
             return it->second;
         auto value
             = db.queryInt(fmt::format("SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{}{}'), "
@@ -103,13 +130,16 @@ struct SessionReader::Impl {
         if (value.hasError())
             return detail::inFile(path, value.error());
         const std::int64_t clamped = std::max<std::int64_t>(value.value(), 0);
-        maxDurations[table] = clamped;
+        cache.maxDurations[table] = clamped;
         return clamped;
     }
 
-    Result<Statement> prepare(std::string_view sql)
+    // The reader's queries are prepared once per session (sqlite::Database::prepareCached): the app
+    // and the reports run the same few dozen again and again, and compiling them cost more than
+    // running them on a session of a few thousand rows.
+    Result<sqlite::CachedStatement> prepare(std::string_view sql)
     {
-        auto stmt = db.prepare(sql);
+        auto stmt = db.prepareCached(sql);
         if (stmt.hasError())
             return detail::inFile(path, stmt.error());
         return stmt;
@@ -121,15 +151,16 @@ struct SessionReader::Impl {
         auto stmt = prepare(sql);
         if (stmt.hasError())
             return stmt.error();
+        auto& s = *stmt.value();
         for (std::size_t i = 0; i < args.size(); ++i)
-            stmt.value().bind(static_cast<int>(i + 1), args[i]);
+            s.bind(static_cast<int>(i + 1), args[i]);
         for (;;) {
-            auto step = stmt.value().step();
+            auto step = s.step();
             if (step.hasError())
                 return detail::inFile(path, step.error());
             if (step.value() == Statement::Step::Done)
                 return {};
-            if (!row(stmt.value()))
+            if (!row(s))
                 return {};
         }
     }
@@ -141,7 +172,7 @@ struct SessionReader::Impl {
         auto stmt = prepare(sql);
         if (stmt.hasError())
             return stmt.error();
-        auto& s = stmt.value();
+        auto& s = *stmt.value();
         for (const auto id : ids) {
             s.reset();
             s.bind(1, id);

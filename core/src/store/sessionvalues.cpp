@@ -129,15 +129,15 @@ void note(std::vector<ValueWarning>& out, const char* kind, const char* what, st
 Status checkMetricValues(sqlite::Database& db, std::size_t examplesPerKind, std::vector<ValueWarning>& out)
 {
     std::unordered_set<std::int64_t> named;
-    auto names = db.prepare("SELECT id FROM metric_names");
+    auto names = db.prepareCached("SELECT id FROM metric_names");
     if (names.hasError())
         return names.error();
-    RIDGELINE_TRY(detail::forEachRow(names.value(), [&](sqlite::Statement& s) { named.insert(s.columnInt(0)); }));
-    auto rows = db.prepare("SELECT kernel_id, count, data, typeof(data) FROM metric_values ORDER BY kernel_id");
+    RIDGELINE_TRY(detail::forEachRow(*names.value(), [&](sqlite::Statement& s) { named.insert(s.columnInt(0)); }));
+    auto rows = db.prepareCached("SELECT kernel_id, count, data, typeof(data) FROM metric_values ORDER BY kernel_id");
     if (rows.hasError())
         return rows.error();
     std::vector<detail::MetricEntry> entries;
-    return detail::forEachRow(rows.value(), [&](sqlite::Statement& s) {
+    return detail::forEachRow(*rows.value(), [&](sqlite::Statement& s) {
         const auto kernel = s.columnText(0);
         if (s.columnText(3) != "blob" || !detail::decodeMetricBlob(s.columnBlob(2), s.columnInt(1), entries)) {
             note(out, "damaged_metrics", "kernels whose metric values cannot be decoded (left out)",
@@ -164,14 +164,15 @@ Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::
 {
     std::vector<ValueWarning> out;
     for (const auto& rule : kRules) {
-        auto stmt = db.prepare(rule.sql);
+        // Prepared once per session: `check` runs again on a session the app has open.
+        auto stmt = db.prepareCached(rule.sql);
         if (stmt.hasError())
             return stmt.error();
         ValueWarning* warning = nullptr;
         for (auto& w : out)
             if (w.kind == rule.kind)
                 warning = &w;
-        RIDGELINE_TRY(detail::forEachRow(stmt.value(), [&](sqlite::Statement& s) {
+        RIDGELINE_TRY(detail::forEachRow(*stmt.value(), [&](sqlite::Statement& s) {
             if (warning == nullptr) {
                 out.push_back(ValueWarning { rule.kind, rule.what, 0, {} });
                 warning = &out.back();

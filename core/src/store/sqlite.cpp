@@ -3,8 +3,12 @@
 
 #include <cstring>
 #include <fmt/format.h>
+#include <functional>
 #include <sqlite3.h>
+#include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace ridgeline::core::sqlite {
 
@@ -35,6 +39,18 @@ ErrorCode codeFor(int sqliteCode)
 }
 
 } // namespace
+
+// prepareCached's idle statements by SQL text. Queries built from values (a reader's windows) would
+// grow it without bound: past kMaxTexts texts, statements of new texts are finalized after use.
+struct Database::Cache {
+    static constexpr std::size_t kMaxTexts = 256;
+    static constexpr std::size_t kMaxIdlePerText = 4;
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+    };
+    std::unordered_map<std::string, std::vector<std::unique_ptr<Statement>>, Hash, std::equal_to<>> idle;
+};
 
 Result<Database> Database::open(const std::string& path, Mode mode, bool oneThreadAtATime)
 {
@@ -142,24 +158,27 @@ Status Database::harden()
 
 Database::Database(Database&& other) noexcept
     : m_db(std::exchange(other.m_db, nullptr))
+    , m_cache(std::move(other.m_cache))
 { }
 
 Database& Database::operator=(Database&& other) noexcept
 {
     if (this != &other) {
-        sqlite3_close_v2(m_db);
+        close();
         m_db = std::exchange(other.m_db, nullptr);
+        m_cache = std::move(other.m_cache);
     }
     return *this;
 }
 
 Database::~Database()
 {
-    sqlite3_close_v2(m_db);
+    close();
 }
 
 void Database::close()
 {
+    m_cache.reset(); // finalizes the idle statements; one still in use is finalized when it goes
     sqlite3_close_v2(std::exchange(m_db, nullptr));
 }
 
@@ -185,17 +204,56 @@ Result<Statement> Database::prepare(std::string_view sql)
     return Statement(stmt, m_db);
 }
 
+Result<CachedStatement> Database::prepareCached(std::string_view sql)
+{
+    if (!m_cache)
+        m_cache = std::make_shared<Cache>();
+    if (auto it = m_cache->idle.find(sql); it != m_cache->idle.end() && !it->second.empty()) {
+        auto statement = std::move(it->second.back());
+        it->second.pop_back();
+        return CachedStatement(m_cache, std::string(sql), std::move(statement));
+    }
+    auto statement = prepare(sql);
+    if (statement.hasError())
+        return statement.error();
+    return CachedStatement(m_cache, std::string(sql), std::make_unique<Statement>(std::move(statement).value()));
+}
+
 Result<std::int64_t> Database::queryInt(std::string_view sql)
 {
-    auto stmt = prepare(sql);
+    auto stmt = prepareCached(sql);
     if (stmt.hasError())
         return stmt.error();
-    auto step = stmt.value().step();
+    auto step = stmt.value()->step();
     if (step.hasError())
         return step.error();
     if (step.value() != Statement::Step::Row)
         return makeError(ErrorCode::Internal, fmt::format("no result for: {}", sql));
-    return stmt.value().columnInt(0);
+    return stmt.value()->columnInt(0);
+}
+
+CachedStatement::CachedStatement(
+    std::weak_ptr<Database::Cache> cache, std::string sql, std::unique_ptr<Statement> statement)
+    : m_cache(std::move(cache))
+    , m_sql(std::move(sql))
+    , m_statement(std::move(statement))
+{ }
+
+CachedStatement::~CachedStatement()
+{
+    auto cache = m_cache.lock();
+    if (!m_statement || !cache)
+        return; // moved from, or its database is closed: the statement is only finalized
+    m_statement->reset();
+    m_statement->clearBindings();
+    auto it = cache->idle.find(m_sql);
+    if (it == cache->idle.end()) {
+        if (cache->idle.size() >= Database::Cache::kMaxTexts)
+            return;
+        it = cache->idle.emplace(std::move(m_sql), std::vector<std::unique_ptr<Statement>>()).first;
+    }
+    if (it->second.size() < Database::Cache::kMaxIdlePerText)
+        it->second.push_back(std::move(m_statement));
 }
 
 std::int64_t Database::lastInsertRowid() const
@@ -301,6 +359,11 @@ Status Statement::run()
 void Statement::reset()
 {
     sqlite3_reset(m_stmt);
+}
+
+void Statement::clearBindings()
+{
+    sqlite3_clear_bindings(m_stmt);
 }
 
 std::int64_t Statement::columnInt(int col) const

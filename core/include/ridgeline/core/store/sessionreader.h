@@ -64,7 +64,8 @@ public:
     // schema); forgetCachedRows() after each change. For the row-editing fuzz targets, which read
     // one session thousands of times, each time changed, instead of opening thousands.
     static Result<SessionReader> openEditableImage(std::string_view image, const std::string& name);
-    // Forgets what was cached from the rows (metric names, longest durations).
+    // Forgets what was cached from the rows (meta, devices, ceilings, processes, threads, kernel
+    // names, metric names, counts, the GPU time span, longest durations).
     void forgetCachedRows();
 
     SessionReader(SessionReader&&) noexcept;

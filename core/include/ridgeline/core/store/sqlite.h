@@ -17,6 +17,7 @@ struct sqlite3_stmt;
 namespace ridgeline::core::sqlite {
 
 class Statement;
+class CachedStatement;
 
 class Database {
 public:
@@ -40,6 +41,11 @@ public:
     void close();
     Status exec(const char* sql);
     Result<Statement> prepare(std::string_view sql);
+    // The same as prepare(), but the statement is kept for the next use of the same SQL text on this
+    // connection: reset and its bindings cleared, not prepared again (compiling SQL is most of the
+    // cost of a small query). For the queries a reader runs again and again; nesting is fine (a
+    // statement in use is never handed out twice).
+    Result<CachedStatement> prepareCached(std::string_view sql);
     // First column of the first row as an integer (PRAGMA user_version and friends).
     Result<std::int64_t> queryInt(std::string_view sql);
     // The bytes a file of the main database would hold (sqlite3_serialize): for in-memory databases.
@@ -54,11 +60,14 @@ public:
     Error lastError(std::string_view context) const;
 
 private:
+    friend class CachedStatement;
     explicit Database(sqlite3* db)
         : m_db(db)
     { }
     Status harden();
+    struct Cache;
     sqlite3* m_db = nullptr;
+    std::shared_ptr<Cache> m_cache; // prepareCached's statements, finalized before the connection closes
 };
 
 class Statement {
@@ -87,6 +96,7 @@ public:
     }
 
     Result<Step> step();
+    void clearBindings();
     // step() until Done, for statements without results.
     Status run();
     void reset();
@@ -108,6 +118,25 @@ private:
     { }
     sqlite3_stmt* m_stmt = nullptr;
     sqlite3* m_db = nullptr;
+};
+
+// A statement from Database::prepareCached: used as a Statement, given back (reset, bindings
+// cleared) when it goes out of scope. It may outlive its database (it is then only finalized).
+class CachedStatement {
+public:
+    CachedStatement(CachedStatement&&) noexcept = default;
+    CachedStatement& operator=(CachedStatement&&) = delete;
+    ~CachedStatement();
+
+    Statement& operator*() { return *m_statement; }
+    Statement* operator->() { return m_statement.get(); }
+
+private:
+    friend class Database;
+    CachedStatement(std::weak_ptr<Database::Cache> cache, std::string sql, std::unique_ptr<Statement> statement);
+    std::weak_ptr<Database::Cache> m_cache;
+    std::string m_sql;
+    std::unique_ptr<Statement> m_statement;
 };
 
 // Runs a statement body inside BEGIN/COMMIT; rolls back when it fails.
