@@ -70,8 +70,8 @@ struct SessionReader::Impl {
     };
     // What is read once per reader: a session never changes under its reader (forgetCachedRows()
     // for the row-editing fuzz targets, which change one). The small tables are read by every view
-    // and report again and again (a kernel report alone reads the devices five times); the copies
-    // returned cost a fraction of a query.
+    // and report again and again (reading one session every way read the devices 40 times); the
+    // copies returned cost a fraction of a query.
     struct RowCache {
         std::map<std::string, std::int64_t> maxDurations; // per table, computed on first windowed query
         std::optional<std::unordered_map<std::int64_t, MetricName>> metricNames; // metric_names by id

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Reads a .ridge session. Opening validates the file as untrusted input (ARCHITECTURE §3)
-// before any query runs; every later failure (a corrupt page) is an Error, never a crash.
+// Reads a .ridge session, validated as untrusted input before any query (ARCHITECTURE §3): errors, not crashes.
+// It keeps compiled queries and the small tables it read: one thread at a time (a thread opens its own).
 #pragma once
 
 #include "ridgeline/core/base/result.h"
