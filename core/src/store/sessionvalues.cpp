@@ -164,7 +164,8 @@ Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::
 {
     std::vector<ValueWarning> out;
     for (const auto& rule : kRules) {
-        // Prepared once per session: `check` runs again on a session the app has open.
+        // Prepared once per connection: a session kept open and checked again (the row-editing fuzz
+        // targets) does not compile the rules again.
         auto stmt = db.prepareCached(rule.sql);
         if (stmt.hasError())
             return stmt.error();

@@ -40,8 +40,8 @@ ErrorCode codeFor(int sqliteCode)
 
 } // namespace
 
-// prepareCached's idle statements by SQL text. Queries built from values (a reader's windows) would
-// grow it without bound: past kMaxTexts texts, statements of new texts are finalized after use.
+// prepareCached's idle statements by SQL text. Texts that vary (a reader's window clauses, per-table
+// queries) could grow it without bound: past kMaxTexts texts, statements of new texts are finalized after use.
 struct Database::Cache {
     static constexpr std::size_t kMaxTexts = 256;
     static constexpr std::size_t kMaxIdlePerText = 4;
