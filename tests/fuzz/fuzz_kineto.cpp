@@ -13,7 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-    auto writer = ridgeline::fuzz::memoryWriter();
+    auto& writer = ridgeline::fuzz::memoryWriter();
     // A 64 KiB window instead of the import's 16 MB: the same code (a window that slides, and
     // grows for a value bigger than it), without clearing 16 MB per input.
     auto imported = ridgeline::collectors::importKinetoBytes(writer, "fuzz.json", bytes, std::size_t { 64 } << 10);

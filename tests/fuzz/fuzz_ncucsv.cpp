@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto profile = columns.isDetailsPage() ? readDetailsPage(csv.value()) : readRawPage(csv.value());
     if (profile.hasError())
         return 0;
-    auto writer = ridgeline::fuzz::memoryWriter();
+    auto& writer = ridgeline::fuzz::memoryWriter();
     if (writeProfile(writer, csv.value(), std::move(profile).value()).ok())
         ridgeline::fuzz::finishSession(writer, std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;

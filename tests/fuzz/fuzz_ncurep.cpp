@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     CsvFile origin;
     origin.path = "fuzz.ncu-rep";
-    auto writer = ridgeline::fuzz::memoryWriter();
+    auto& writer = ridgeline::fuzz::memoryWriter();
     if (writeProfile(writer, origin, std::move(profile)).ok())
         ridgeline::fuzz::finishSession(writer, std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto activity = collectors::nsys::readExport(db.value());
     if (activity.hasError())
         return 0;
-    auto writer = fuzz::memoryWriter();
+    auto& writer = fuzz::memoryWriter();
     if (collectors::nsys::writeActivity(writer, activity.value(), "fuzz.sqlite").ok())
         fuzz::finishSession(writer, std::string_view(reinterpret_cast<const char*>(data), size));
     return 0;

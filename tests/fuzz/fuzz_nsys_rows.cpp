@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     base.editor->apply(input);
     auto activity = collectors::nsys::readExport(*base.db);
     if (activity.ok()) {
-        auto writer = fuzz::memoryWriter();
+        auto& writer = fuzz::memoryWriter();
         if (collectors::nsys::writeActivity(writer, activity.value(), "fuzz.sqlite").ok())
             fuzz::finishSession(writer, bytes);
     }

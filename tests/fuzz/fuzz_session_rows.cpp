@@ -3,8 +3,10 @@
 // from real traces: tests/fuzz/seeds/session, and the real v1 file of tests/data/sessions) stay
 // open for the whole run; each input picks one, edits its rows (rowedits.h: wrong types, NULLs,
 // negative and huge numbers, NaN and infinities, dangling ids, 1 MB strings, deleted and copied
-// rows), reads it as fuzz_session does (sessionreads.h: check, reports, exports, the app's views),
-// and the edits are rolled back. No database is copied or opened per input.
+// rows), reads it one of the ways fuzz_session reads a session (sessionreads.h: check, a report, an
+// export, a view of the app), and the edits are rolled back. No database is copied or opened per
+// input. The input's first byte picks both the session (modulo their number) and the way (the rest
+// of it, modulo the ways): a mutation of that byte reads the same edits another way.
 #include "fuzzsupport.h"
 #include "rowedits.h"
 #include "sessionreads.h"
@@ -50,10 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     fuzz::InputBytes input(bytes);
     auto& all = bases();
-    Base& base = all[input.byte() % all.size()];
+    const auto first = input.byte();
+    Base& base = all[first % all.size()];
     base.editor->apply(input);
     base.reader.forgetCachedRows();
-    fuzz::readSession(base.reader, bytes);
+    fuzz::readSessionOneWay(base.reader, static_cast<unsigned>(first / all.size()) % fuzz::readWays());
     base.editor->rollBack();
     return 0;
 }

@@ -35,26 +35,31 @@ private:
     NullBuffer m_buffer;
 };
 
-// A session written in memory only (nothing touches the disk).
-inline core::SessionWriter memoryWriter()
-{
-    core::WriterOptions options;
-    options.inMemory = true;
-    // The indexes come with the empty session's copy, so finish() finds them made instead of
-    // changing the schema eight times per input.
-    options.indexesUpFront = true;
-    auto writer = core::SessionWriter::create("fuzz.ridge", options);
-    if (writer.hasError()) {
-        std::fprintf(stderr, "cannot create an in-memory session: %s\n", writer.error().message.c_str());
-        std::abort();
-    }
-    return std::move(writer).value();
-}
-
 [[noreturn]] inline void fail(const char* what, const std::string& message)
 {
     std::fprintf(stderr, "%s: %s\n", what, message.c_str());
     std::abort();
+}
+
+// A session written in memory only (nothing touches the disk), emptied for each input: one per
+// process, so that an input does not pay for a connection, its schema and its statements
+// (SessionWriter::reset()).
+inline core::SessionWriter& memoryWriter()
+{
+    static core::SessionWriter writer = [] {
+        core::WriterOptions options;
+        options.inMemory = true;
+        // The indexes come with the empty session's copy, so finish() finds them made instead of
+        // changing the schema eight times per input.
+        options.indexesUpFront = true;
+        auto created = core::SessionWriter::create("fuzz.ridge", options);
+        if (created.hasError())
+            fail("cannot create an in-memory session", created.error().message);
+        return std::move(created).value();
+    }();
+    if (auto emptied = writer.reset(); emptied.hasError())
+        fail("cannot empty the in-memory session", emptied.error().message);
+    return writer;
 }
 
 // The bytes of each file of `dirs`, and of every file in each that is a directory (relative to the

@@ -7,7 +7,8 @@
 // targets (fuzz_nsys, fuzz_session), which mutate whole files and so also reach the file format.
 //
 // An input, byte by byte (a byte past the end reads as 0):
-//   [base]                       which database (modulo their number)
+//   [base]                       which database (modulo their number; fuzz_session_rows also
+//                                picks how it reads the session with the rest of this byte)
 //   then up to kMaxEdits edits:  [op] [table] [row lo] [row hi] [column] [value...]
 // op (modulo 8): 0-4 set the cell to a value, 5 delete the row, 6 insert a copy of the row (its
 // key columns left to SQLite), 7 add a delta to the cell. Rows and columns are taken modulo what

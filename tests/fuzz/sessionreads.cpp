@@ -15,6 +15,7 @@
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "ridgeline/core/timeline/timelinerow.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -24,7 +25,18 @@ namespace {
 
 using namespace ridgeline;
 
-void reports(core::SessionReader& reader, std::ostream& out)
+// `ridgeline check`, as text and as JSON.
+void check(core::SessionReader& reader, std::ostream& out)
+{
+    auto check = core::checkSession(reader);
+    if (check.ok()) {
+        core::writeSessionCheck(out, check.value(), false);
+        core::writeSessionCheck(out, check.value(), true);
+    }
+}
+
+// `report`: every format, compared with a baseline (itself).
+void kernelReport(core::SessionReader& reader, std::ostream& out)
 {
     auto kernels = core::buildKernelReport(reader);
     if (kernels.ok()) {
@@ -32,20 +44,51 @@ void reports(core::SessionReader& reader, std::ostream& out)
         for (auto format : { core::ReportFormat::Table, core::ReportFormat::Csv, core::ReportFormat::Json })
             core::writeKernelReport(out, kernels.value(), { format, core::KernelSort::TotalTime, 0, &baseline });
     }
-    // A window over the first half of the session, as `report --window` asks for.
+}
+
+// `report --window`: the first half of the session.
+void windowReport(core::SessionReader& reader, std::ostream& out)
+{
     if (auto span = reader.gpuTimeSpan(); span.ok() && !span.value().empty) {
         const auto start = span.value().startNs;
         const core::TimeWindow half { start, core::saturatingAdd(start, span.value().durationNs() / 2 + 1) };
-        (void)core::buildKernelReport(reader, { half, std::nullopt });
+        if (auto kernels = core::buildKernelReport(reader, { half, std::nullopt }); kernels.ok())
+            core::writeKernelReport(
+                out, kernels.value(), { core::ReportFormat::Table, core::KernelSort::TotalTime, 0, nullptr });
     }
-    (void)core::buildKernelReport(reader, { std::nullopt, 1 }); // ProfilerStep#1
-    for (auto by : { core::ReportGrouping::Op, core::ReportGrouping::Module }) {
-        auto ops = core::buildOpReport(reader, by);
-        if (ops.ok()) {
-            core::writeOpReport(out, ops.value(), { core::ReportFormat::Table, 0, &ops.value() });
-            core::writeOpReport(out, ops.value(), { core::ReportFormat::Json, 0, nullptr });
-        }
+}
+
+// `report --step 1`: ProfilerStep#1.
+void stepReport(core::SessionReader& reader, std::ostream& out)
+{
+    if (auto kernels = core::buildKernelReport(reader, { std::nullopt, 1 }); kernels.ok())
+        core::writeKernelReport(
+            out, kernels.value(), { core::ReportFormat::Json, core::KernelSort::TotalTime, 0, nullptr });
+}
+
+void opReport(core::SessionReader& reader, std::ostream& out, core::ReportGrouping by)
+{
+    auto ops = core::buildOpReport(reader, by);
+    if (ops.ok()) {
+        core::writeOpReport(out, ops.value(), { core::ReportFormat::Table, 0, &ops.value() });
+        core::writeOpReport(out, ops.value(), { core::ReportFormat::Json, 0, nullptr });
     }
+}
+
+// `report --by op` and `report --by module`.
+void opsByOperator(core::SessionReader& reader, std::ostream& out)
+{
+    opReport(reader, out, core::ReportGrouping::Op);
+}
+
+void opsByModule(core::SessionReader& reader, std::ostream& out)
+{
+    opReport(reader, out, core::ReportGrouping::Module);
+}
+
+// `report --by collective`.
+void collectiveReport(core::SessionReader& reader, std::ostream& out)
+{
     core::SessionReader* readers[] = { &reader };
     auto collectives = core::buildCollectiveReport(readers);
     if (collectives.ok()) {
@@ -54,51 +97,75 @@ void reports(core::SessionReader& reader, std::ostream& out)
     }
 }
 
-// What the app shows: the timeline (drawn at one zoom), the roofline chart, a kernel's details.
-void app(core::SessionReader& reader)
+void perfettoExport(core::SessionReader& reader, std::ostream& out)
+{
+    (void)core::writePerfettoTrace(reader, out);
+}
+
+void htmlExport(core::SessionReader& reader, std::ostream& out)
+{
+    (void)core::writeHtmlReport(reader, out);
+}
+
+// The app's timeline: drawn at one zoom, a kernel found, the launches of the busiest kernel.
+void timeline(core::SessionReader& reader, std::ostream&)
 {
     auto timeline = core::loadTimelineData(reader);
-    if (timeline.ok()) {
-        const auto& data = timeline.value();
-        const core::PixelGrid grid(data.extent(), 1000);
-        std::vector<core::LodItem> items;
-        for (std::size_t row = 0; row < data.rowCount(); ++row)
-            data.row(row).lod(grid, items);
-        if (data.rowCount() > 0 && data.row(0).size() > 0)
-            (void)data.findKernel(data.row(0).sourceId(0));
-    }
+    if (!timeline.ok())
+        return;
+    const auto& data = timeline.value();
+    const core::PixelGrid grid(data.extent(), 1000);
+    std::vector<core::LodItem> items;
+    for (std::size_t row = 0; row < data.rowCount(); ++row)
+        data.row(row).lod(grid, items);
+    if (data.rowCount() > 0 && data.row(0).size() > 0)
+        (void)data.findKernel(data.row(0).sourceId(0));
+    if (auto kernels = core::summarizeKernels(reader); kernels.ok() && !kernels.value().empty())
+        (void)data.launchesOf(kernels.value().front().nameId, kernels.value().front().deviceId);
+}
+
+// The app's roofline chart and the details of the busiest kernel.
+void roofline(core::SessionReader& reader, std::ostream&)
+{
     auto kernels = core::summarizeKernels(reader);
     auto ceilings = reader.ceilings();
-    if (kernels.ok() && ceilings.ok()) {
-        (void)core::buildRooflineChart(ceilings.value(), kernels.value());
-        if (!kernels.value().empty()) {
-            const auto& first = kernels.value().front();
-            (void)core::loadKernelDetails(reader, first.nameId, first.deviceId);
-            if (timeline.ok())
-                (void)timeline.value().launchesOf(first.nameId, first.deviceId);
-        }
-    }
+    if (!kernels.ok() || !ceilings.ok())
+        return;
+    (void)core::buildRooflineChart(ceilings.value(), kernels.value());
+    if (!kernels.value().empty())
+        (void)core::loadKernelDetails(reader, kernels.value().front().nameId, kernels.value().front().deviceId);
 }
+
+using Way = void (*)(core::SessionReader&, std::ostream&);
+constexpr std::array<Way, 11> kWays { check, kernelReport, windowReport, stepReport, opsByOperator, opsByModule,
+    collectiveReport, perfettoExport, htmlExport, timeline, roofline };
 
 } // namespace
 
+unsigned ridgeline::fuzz::readWays()
+{
+    return static_cast<unsigned>(kWays.size());
+}
+
+void ridgeline::fuzz::readSessionOneWay(core::SessionReader& reader, unsigned way)
+{
+    NullStream out;
+    if (replaying) {
+        for (auto read : kWays)
+            read(reader, out);
+    } else {
+        kWays[way % kWays.size()](reader, out);
+    }
+}
+
 void ridgeline::fuzz::readSession(core::SessionReader& reader, std::string_view input)
 {
-    // Every input is checked, as every session sent is first; the deeper readers run on a quarter
-    // of the inputs each (fuzz::deeper), since all of them would make each input ten times slower.
     NullStream out;
-    auto check = core::checkSession(reader);
-    if (check.ok()) {
-        core::writeSessionCheck(out, check.value(), false);
-        core::writeSessionCheck(out, check.value(), true);
+    // `check` reads every session, as every session sent is first checked; each other way reads a
+    // quarter of them. A damaged session is still read those ways: `report` and the exports do not
+    // run `check`.
+    for (std::size_t way = 0; way < kWays.size(); ++way) {
+        if (way == 0 || deeper(input, static_cast<unsigned>(way)))
+            kWays[way](reader, out);
     }
-    // A damaged session is still read the other ways: `report` and the exports do not run `check`.
-    if (deeper(input, 0))
-        reports(reader, out);
-    if (deeper(input, 1)) {
-        (void)core::writePerfettoTrace(reader, out);
-        (void)core::writeHtmlReport(reader, out);
-    }
-    if (deeper(input, 2))
-        app(reader);
 }

@@ -15,6 +15,8 @@
 #include "ridgeline/core/store/sqlite.h"
 #include "testutil.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <gtest/gtest.h>
@@ -266,4 +268,77 @@ TEST(InMemory, IndexesUpFrontComeWithTheCopyAndMatchAFile)
         EXPECT_EQ(indexNames(image.value()), fromFile);
         EXPECT_TRUE(writer.image().ok()); // as often as asked
     }
+}
+
+// The fuzz targets import every input into one in-memory writer, reset() between inputs: a reset
+// writer must write what a fresh one writes, whatever the import before it left (an open batch, a
+// different session), and keep nothing of it.
+TEST(InMemory, AResetWriterWritesWhatAFreshOneWrites)
+{
+    const auto kineto = readBytes(testDataPath("kineto/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+    const auto nsys = readBytes(testDataPath("nsys/concurrent-profile1.sqlite"));
+    const auto ncu = readBytes(testDataPath("ncu/leleucas/linear-nsight1381.csv.gz"));
+    const auto metaOf = [](const std::string& image) {
+        auto reader = core::SessionReader::openImage(image, "memory.ridge");
+        EXPECT_TRUE(reader.ok());
+        auto meta = reader.value().meta().value();
+        meta.erase(core::metakey::CreatedAt); // the second it was made
+        return meta;
+    };
+    const auto fresh = [](const std::function<core::Status(core::SessionWriter&)>& import) {
+        auto writer = memoryWriter("fresh.ridge");
+        EXPECT_TRUE(import(writer).ok());
+        EXPECT_TRUE(writer.finish(core::SessionStatus::Complete).ok());
+        return writer.image().value();
+    };
+    const std::function<core::Status(core::SessionWriter&)> imports[] = {
+        [&](core::SessionWriter& w) { return kinetoToMemory(w, kineto); },
+        [&](core::SessionWriter& w) { return nsysToMemory(w, nsys); },
+        [&](core::SessionWriter& w) { return ncuToMemory(w, ncu); },
+    };
+
+    auto reused = memoryWriter("reused.ridge");
+    std::size_t largest = 0;
+    std::size_t smallest = SIZE_MAX;
+    // What a failed import can leave: a batch begun and never committed, rows in it.
+    ASSERT_TRUE(reused.beginBatch().ok());
+    ASSERT_TRUE(reused.internString("left over").ok());
+    for (int round = 0; round < 2; ++round) {
+        for (const auto& import : imports) {
+            SCOPED_TRACE(round);
+            ASSERT_TRUE(reused.reset().ok());
+            ASSERT_TRUE(import(reused).ok());
+            ASSERT_TRUE(reused.finish(core::SessionStatus::Complete).ok());
+            const auto image = reused.image().value();
+            largest = std::max(largest, image.size());
+            smallest = std::min(smallest, image.size());
+            const auto expected = fresh(import);
+            EXPECT_EQ(countsOfImage(image), countsOfImage(expected));
+            EXPECT_EQ(metaOf(image), metaOf(expected));
+            auto reader = core::SessionReader::openImage(image, "reused.ridge");
+            ASSERT_TRUE(reader.ok());
+            auto check = core::checkSession(reader.value());
+            ASSERT_TRUE(check.ok());
+            EXPECT_TRUE(check.value().problems.empty());
+            EXPECT_TRUE(check.value().warnings.empty());
+        }
+    }
+    // Both ways of emptying ran: rows deleted after a small session, a fresh copy after one of
+    // more than 256 pages (the Nsight Systems import, 1.4 MB).
+    EXPECT_GT(largest, std::size_t { 1 } << 20);
+    EXPECT_LT(smallest, std::size_t { 1 } << 20);
+    // Emptied means empty: no row of the last import is left, the metadata is create()'s again.
+    ASSERT_TRUE(reused.reset().ok());
+    ASSERT_TRUE(reused.internString(std::string(std::size_t { 2 } << 20, 'x')).ok()); // as a hostile input may
+    ASSERT_TRUE(reused.reset().ok());
+    ASSERT_TRUE(reused.finish(core::SessionStatus::Partial).ok());
+    EXPECT_LT(reused.image().value().size(), std::size_t { 1 } << 20); // not the pages the 2 MB string freed
+    auto empty = memoryWriter("empty.ridge");
+    ASSERT_TRUE(empty.finish(core::SessionStatus::Partial).ok());
+    EXPECT_EQ(countsOfImage(reused.image().value()), countsOfImage(empty.image().value()));
+    EXPECT_EQ(metaOf(reused.image().value()), metaOf(empty.image().value()));
+
+    TempDir dir;
+    auto file = core::SessionWriter::create(dir.file("file.ridge")).value();
+    EXPECT_FALSE(file.reset().ok()); // a file's session is never emptied
 }

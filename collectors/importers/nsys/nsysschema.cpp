@@ -125,7 +125,8 @@ core::Result<Schema> Schema::discover(core::sqlite::Database& db)
             const std::string name = row.columnText(0);
             const std::string sql = row.columnText(1);
             // Virtual tables run module code: never read them.
-            if (plainIdentifier(name) && lowered(sql).rfind("create virtual", 0) != 0)
+            constexpr std::string_view kVirtual = "create virtual";
+            if (plainIdentifier(name) && lowered(std::string_view(sql).substr(0, kVirtual.size())) != kVirtual)
                 names.push_back(name);
         }));
     for (const auto& name : names) {
@@ -220,16 +221,16 @@ core::Result<Enums> readEnums(core::sqlite::Database& db, const Schema& schema)
 core::Status forEachRow(core::sqlite::Database& db, const std::string& sql, std::string_view what,
     const std::function<void(const core::sqlite::Statement&)>& row)
 {
-    auto stmt = db.prepare(sql);
+    auto stmt = db.prepareCached(sql); // kept by the connection: the row fuzzer reads one export again and again
     if (stmt.hasError())
         return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: {}", what, stmt.error().message));
     for (;;) {
-        auto step = stmt.value().step();
+        auto step = (*stmt.value()).step();
         if (step.hasError())
             return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: {}", what, step.error().message));
         if (step.value() == core::sqlite::Statement::Step::Done)
             return {};
-        row(stmt.value());
+        row(*stmt.value());
     }
 }
 

@@ -41,6 +41,8 @@ constexpr std::array<string_view, 39> kOperators { "<=>", "->*", "<<=", ">>=", "
 std::size_t operatorLength(string_view s, std::size_t i)
 {
     constexpr string_view keyword = "operator";
+    if (i >= s.size() || s[i] != 'o') // asked at every character: the common answer without a compare
+        return 0;
     if (!startsWithAt(s, i, keyword) || (i > 0 && isIdentifierChar(s[i - 1])))
         return 0;
     std::size_t k = i + keyword.size();

@@ -43,6 +43,10 @@ void syncFile(const std::string& path)
     }
 }
 
+constexpr const char* kInMemoryPragmas = "PRAGMA journal_mode=MEMORY;";
+// An empty session has about 30 pages (4 KiB each); a reset() beyond this many makes a fresh copy.
+constexpr std::int64_t kMaxPagesToEmpty = 256;
+
 // An in-memory session, its schema made (and its indexes, when asked for up front): a copy of an
 // empty session built once per process. The fuzz targets make one per input, and making the
 // schema takes milliseconds (each migration step makes SQLite parse the whole schema again).
@@ -118,7 +122,7 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
 
     // An atomic file is private until renamed; a live one is read while it grows (WAL, below).
     // An atomic writer's index build may sort on helper threads (SQLite's multi-threaded sorter).
-    const char* pragmas = options.inMemory ? "PRAGMA journal_mode=MEMORY;"
+    const char* pragmas = options.inMemory ? kInMemoryPragmas
         : options.atomic                   ? "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF; PRAGMA "
                                              "cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA threads=4;"
                                            : "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;";
@@ -147,6 +151,12 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
             return writeError(wal.error(), path);
     }
 
+    RIDGELINE_TRY(writer.setFirstMeta());
+    return writer;
+}
+
+Status SessionWriter::setFirstMeta()
+{
     const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
     const std::pair<const char*, std::string> meta[] = {
         { metakey::Format, "ridgeline-session" },
@@ -156,8 +166,71 @@ Result<SessionWriter> SessionWriter::create(const std::string& path, const Write
         { metakey::Host, hostName() },
     };
     for (const auto& [key, value] : meta)
-        RIDGELINE_TRY(writer.setMeta(key, value));
-    return writer;
+        RIDGELINE_TRY(setMeta(key, value));
+    return {};
+}
+
+Status SessionWriter::Impl::deleteAllRows()
+{
+    std::vector<std::string> tables;
+    {
+        auto names
+            = db.prepareCached("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+        if (names.hasError())
+            return names.error();
+        for (;;) {
+            auto row = (*names.value()).step();
+            if (row.hasError())
+                return row.error();
+            if (row.value() != Statement::Step::Row)
+                break;
+            tables.push_back((*names.value()).columnText(0));
+        }
+    }
+    return inTransaction("an empty session", [&]() -> Status {
+        for (const auto& table : tables) {
+            auto clear = statement(fmt::format("DELETE FROM \"{}\"", table));
+            if (clear.hasError())
+                return clear.error();
+            RIDGELINE_TRY(clear.value()->run());
+        }
+        return {};
+    });
+}
+
+Status SessionWriter::reset()
+{
+    auto& impl = *m_impl;
+    if (!impl.options.inMemory)
+        return makeError(ErrorCode::InvalidArgument, "only an in-memory session can be reset");
+    if (impl.batchDepth > 0) {
+        impl.batchDepth = 0;
+        (void)impl.db.exec("ROLLBACK"); // none is open when SQLite rolled it back itself (a full disk)
+    }
+    // DELETE leaves the pages it frees in the session: after an import that grew it (a 1 MB string),
+    // every later image() and check would copy and walk them. A copy of the empty session then.
+    auto pages = impl.db.queryInt("PRAGMA page_count");
+    if (pages.hasError())
+        return pages.error();
+    if (pages.value() > kMaxPagesToEmpty) {
+        auto fresh = emptySession(impl.options.indexesUpFront);
+        if (fresh.hasError())
+            return fresh.error();
+        impl.statements.clear();
+        impl.db = std::move(fresh).value();
+        RIDGELINE_TRY(impl.db.exec(kInMemoryPragmas));
+    } else {
+        RIDGELINE_TRY(impl.deleteAllRows());
+    }
+    impl.finished = false;
+    impl.kernelNames.clear();
+    impl.strings.clear();
+    impl.metricNames.clear();
+    impl.metricsWithUnit.clear();
+    impl.kernelsWithMetrics.clear();
+    for (auto& [table, longest] : impl.maxDurations)
+        longest = 0;
+    return setFirstMeta();
 }
 
 const std::string& SessionWriter::path() const
@@ -178,12 +251,12 @@ Result<std::string> SessionWriter::image()
 Status SessionWriter::setMeta(std::string_view key, std::string_view value)
 {
     return m_impl->inTransaction("session metadata", [&]() -> Status {
-        auto stmt = m_impl->db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)");
+        auto stmt = m_impl->statement("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)");
         if (stmt.hasError())
             return stmt.error();
-        stmt.value().bind(1, key);
-        stmt.value().bind(2, value);
-        return stmt.value().run();
+        stmt.value()->bind(1, key);
+        stmt.value()->bind(2, value);
+        return stmt.value()->run();
     });
 }
 
@@ -297,9 +370,10 @@ Status SessionWriter::finish(SessionStatus status)
         if (m_impl->db.exec("PRAGMA wal_checkpoint(TRUNCATE)").ok())
             (void)m_impl->db.exec("PRAGMA journal_mode=DELETE");
     }
-    m_impl->statements.clear();
-    if (!m_impl->options.inMemory)
+    if (!m_impl->options.inMemory) { // an in-memory session stays open, its statements too (reset())
+        m_impl->statements.clear();
         m_impl->db.close();
+    }
     m_impl->finished = true;
     if (m_impl->options.atomic && !m_impl->options.inMemory) {
         syncFile(m_impl->workPath);

@@ -61,6 +61,8 @@ struct SessionWriter::Impl {
     std::unordered_set<std::int64_t> kernelsWithMetrics; // kernels with a metric_values row
     std::string blob; // reused by putKernelMetrics
 
+    // Empties every table in one transaction (reset()).
+    Status deleteAllRows();
     // Writes a kernel's values (merged into what it has); `values` is sorted in place.
     Status putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values);
     // Longest op per table, recorded in meta by finish() for time-window queries.

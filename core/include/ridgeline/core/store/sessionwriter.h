@@ -96,10 +96,15 @@ public:
     // (SessionReader::openImage reads them); an error before, or for a writer with a file. The
     // bytes are made when asked for: most fuzz inputs never need them.
     Result<std::string> image();
+    // An in-memory writer only: empties the session (rows and metadata) back to what create() made,
+    // keeping the connection and its compiled statements, so that the fuzz targets import input
+    // after input into one session instead of opening one per input. An open batch is rolled back.
+    Status reset();
 
 private:
     struct Impl;
     explicit SessionWriter(std::unique_ptr<Impl> impl);
+    Status setFirstMeta(); // format, version, creation time, status (partial), host
     std::unique_ptr<Impl> m_impl;
 };
 
