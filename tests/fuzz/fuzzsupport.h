@@ -70,14 +70,6 @@ std::vector<std::string> baseImages(const std::vector<std::string>& dirs);
 // Set by the replay program (replay.cpp): every input gets every check and reader, whatever its hash.
 extern bool replaying;
 
-// Whether an input also gets reader `which` (0, 1, 2, ...) of those too slow to run on every input:
-// a quarter of the inputs each, chosen by the input's hash (so that a crash reproduces), all of them
-// when replaying.
-inline bool deeper(std::string_view input, unsigned which)
-{
-    return replaying || (std::hash<std::string_view>()(input) >> (8 + 2 * which)) % 4 == 0;
-}
-
 // Finishes what an importer wrote (indexes, the file's bytes). For one input in eight (chosen by
 // the input's hash, so that a run reproduces; every input when replaying) the session is then read back as a sent file
 // would be, and must open and check sound: value warnings are allowed (an input may hold odd values, which an import

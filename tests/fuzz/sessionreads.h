@@ -13,8 +13,7 @@
 
 namespace ridgeline::fuzz {
 
-// fuzz_session: `check` on every input, each other way on a quarter of the inputs, chosen by the
-// input's hash (fuzzsupport.h: deeper()).
+// fuzz_session: `check` and one other way, chosen by the input's hash, per input.
 void readSession(core::SessionReader& reader, std::string_view input);
 
 // fuzz_session_rows: one way per input, `way` modulo readWays() (chosen by the input's first byte),

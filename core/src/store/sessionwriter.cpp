@@ -48,8 +48,9 @@ constexpr const char* kInMemoryPragmas = "PRAGMA journal_mode=MEMORY;";
 constexpr std::int64_t kMaxPagesToEmpty = 256;
 
 // An in-memory session, its schema made (and its indexes, when asked for up front): a copy of an
-// empty session built once per process. The fuzz targets make one per input, and making the
-// schema takes milliseconds (each migration step makes SQLite parse the whole schema again).
+// empty session built once per process. Each fuzz process writes into one (reset() between inputs,
+// and a new copy after an input that grew it), and making the schema takes milliseconds (each
+// migration step makes SQLite parse the whole schema again).
 Result<sqlite::Database> emptySession(bool withIndexes)
 {
     const auto make = [](bool indexes) -> Result<std::string> {
