@@ -11,8 +11,8 @@
 # --long keeps its corpora in build-fuzz/fuzz-corpus/<target> (a later run continues from them) and
 # its crash inputs in BUILD-DIR/fuzz-crashes/<target>; at the end it prints, per target, the
 # executions, executions per second and crashes, and writes the same to BUILD-DIR/fuzz-long.txt.
-# FUZZ_TARGETS="nsys session" runs only those; FUZZ_JOBS=N runs N processes per target (independent,
-# sharing one corpus; default 1). A crash input becomes a regression test by being copied
+# FUZZ_TARGETS="nsys session" runs only those; FUZZ_JOBS=N runs N processes per target (libFuzzer
+# -fork, sharing one corpus; default 1). A crash input becomes a regression test by being copied
 # to tests/fuzz/regressions/<target>/ (ctest replays it: fuzz.replay.<target>).
 #
 # FUZZ_SANITIZERS=undefined builds without AddressSanitizer (in build-fuzz-ubsan unless BUILD-DIR is
@@ -135,29 +135,6 @@ fi
 
 # --long: each target for HOURS; after a crash, the fuzzer starts again for the time left.
 total=$(awk -v h="$long_hours" 'BEGIN { printf "%d", h * 3600 }')
-
-# One of FUZZ_JOBS processes fuzzing target $1 on the shared corpus until the time is up, started
-# again after each crash. Independent processes rather than libFuzzer's -fork: -fork restarts its
-# jobs every few seconds to a few minutes, each loading the seed databases and a share of the
-# corpus again, which cost the row targets about 40 % of their executions. Each process picks up
-# what the others add to the corpus (libFuzzer rereads it every second, -reload).
-worker() {
-    local t=$1 w=$2 runs=0 left log rc
-    while :; do
-        left=$((total - ($(date +%s) - start)))
-        [ "$left" -ge 5 ] || break
-        runs=$((runs + 1))
-        log="$logs/run-$w-$runs.log"
-        set +e
-        "$build/tests/fuzz/fuzz_$t" $(extra_flags "$t") -max_total_time="$left" -rss_limit_mb=2048 -timeout=60 \
-            -max_len="$(max_len "$t")" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1
-        rc=$?
-        set -e
-        [ "$rc" -ne 0 ] || break
-        echo "$t: process $w, run $runs ended with exit status $rc; see $log" >&2
-        grep -m3 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" >&2 || true
-    done
-}
 report="$build/fuzz-long.txt"
 printf '%-8s %14s %8s %8s  %s\n' target executions exec/s crashes "crash inputs" | tee "$report"
 for t in $targets; do
@@ -168,15 +145,35 @@ for t in $targets; do
     cp -n "$seeds/$t"/* "$corpus/" 2>/dev/null || true
     rm -f "$logs"/*
     start=$(date +%s)
-    for w in $(seq "$jobs"); do
-        worker "$t" "$w" &
+    runs=0
+    found=0
+    while :; do
+        left=$((total - ($(date +%s) - start)))
+        [ "$left" -ge 5 ] || break
+        runs=$((runs + 1))
+        log="$logs/run-$runs.log"
+        fork=()
+        [ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+        set +e
+        "$build/tests/fuzz/fuzz_$t" "${fork[@]}" $(extra_flags "$t") -max_total_time="$left" -rss_limit_mb=2048 -timeout=60 \
+            -max_len="$(max_len "$t")" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" >"$log" 2>&1
+        rc=$?
+        set -e
+        # libFuzzer exits 0 when its time is up; anything else is a crash, a leak, a time-out or an
+        # out-of-memory, with its input in the crash directory.
+        if [ "$rc" -ne 0 ]; then
+            found=$((found + 1))
+            echo "$t: run $runs ended with exit status $rc; see $log" >&2
+            grep -m3 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" >&2 || true
+        else
+            break
+        fi
     done
-    wait
     elapsed=$(($(date +%s) - start))
     executions=$(stat_of number_of_executed_units "$logs"/*.log)
-    # libFuzzer exits 0 when its time is up; any other run ended on a crash, a leak, a time-out or an
-    # out-of-memory, and wrote its input to the crash directory.
-    found=$(cat "$logs"/*.log | grep -c 'Test unit written to' || true)
+    if [ "$jobs" -gt 1 ]; then # -fork prints no final stats: the last progress line counts
+        executions=$(grep -h -o '^#[0-9]*' "$logs"/*.log | tr -d '#' | sort -n | tail -1)
+    fi
     inputs=$(find "$crashes" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
     printf '%-8s %14s %8s %8s  %s\n' "$t" "${executions:-0}" $(( ${executions:-0} / (elapsed > 0 ? elapsed : 1) )) \
         "$found" "$inputs in $crashes" | tee -a "$report"
