@@ -15,9 +15,9 @@
 // the table holds. A value is a kind byte (modulo 12), then what that kind reads:
 //   0 NULL   1 a small integer (1 byte)   2 any integer (8 bytes)   3 an edge integer (1 byte)
 //   4 any double (8 bytes: NaN, infinities, subnormals)   5 an edge double (1 byte)
-//   6 text (a length byte, then up to 63 bytes)   7 an edge text (1 byte)   8 a 1 MB or 64 KiB text
-//   9 a blob (a length byte, then up to 63 bytes)   10 the value of a cell of another table (table,
-//   row lo, row hi, column: dangling and valid ids)   11 an empty blob
+//   6 text (a length byte, then up to 63 bytes)   7 an edge text (1 byte)   8 a long text (1 byte:
+//   1 MB or 64 KiB for one value in sixteen each, 4 KiB otherwise)   9 a blob (a length byte, then up to 63 bytes)   10
+//   the value of a cell of another table (table, row lo, row hi, column: dangling and valid ids)   11 an empty blob
 // An edit SQLite refuses (a constraint, a value too large) is skipped; the input goes on.
 #pragma once
 

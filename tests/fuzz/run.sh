@@ -102,10 +102,9 @@ max_len() {
 
 # The session target touched about 30,000 coverage features per input (round 6, before
 # coverage-ignorelist.txt): libFuzzer's entropic schedule, which updates a frequency per feature per
-# input, then made it six times slower, and the row targets five times. The row targets and the
-# import targets' in-memory session also keep prepared statements from one input to the next,
-# which libFuzzer's leak check after each input would take for leaks; a real leak is still reported
-# when the run ends (LeakSanitizer).
+# input, then made it six times slower, and the row targets five times. The row targets also keep
+# prepared statements from one input to the next, which libFuzzer's leak check after each input
+# would take for leaks; a real leak is still reported when the run ends (LeakSanitizer).
 extra_flags() {
     case $1 in
     session) echo -entropic=0 ;;

@@ -64,7 +64,7 @@ TEST(RowEdits, ValueKinds)
 {
     auto db = table();
     fuzz::RowEditor editor(db);
-    // NaN (edge double 0) arrives as NULL; text from the input; a 1 MB text; a blob; another cell.
+    // NaN (edge double 0) arrives as NULL; text from the input; long texts; a blob; another cell.
     EXPECT_EQ(edit(editor, std::string("\x00\x00\x00\x00\x01\x05\x00", 7)), 1);
     EXPECT_EQ(text(db, "SELECT quote(x) FROM a WHERE id = 1"), "NULL");
     editor.rollBack();
@@ -75,9 +75,13 @@ TEST(RowEdits, ValueKinds)
         1);
     EXPECT_EQ(text(db, "SELECT x FROM a WHERE id = 1"), "abc");
     editor.rollBack();
-    EXPECT_EQ(edit(editor, std::string("\x00\x00\x00\x00\x01\x08\x00", 7)), 1);
-    EXPECT_EQ(text(db, "SELECT length(x) FROM a WHERE id = 1"), "1048576");
-    editor.rollBack();
+    // Long texts: 1 MB and 64 KiB for one choice in sixteen each, 4 KiB for the others.
+    for (const auto& [choice, length] : { std::pair { '\x00', "1048576" }, std::pair { '\x11', "65536" },
+             std::pair { '\x02', "4096" }, std::pair { '\xff', "4096" } }) {
+        EXPECT_EQ(edit(editor, std::string("\x00\x00\x00\x00\x01\x08", 6) + choice), 1);
+        EXPECT_EQ(text(db, "SELECT length(x) FROM a WHERE id = 1"), length);
+        editor.rollBack();
+    }
     EXPECT_EQ(edit(editor, std::string("\x00\x00\x00\x00\x01\x09\x02\xff\x00", 9)), 1);
     EXPECT_EQ(text(db, "SELECT quote(x) FROM a WHERE id = 1"), "X'FF00'");
     editor.rollBack();
