@@ -18,9 +18,11 @@
 #include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -301,4 +303,33 @@ TEST(Operators, MergedSessionsKeepTheirOperators)
     for (const auto& row : merged.value().rows)
         actual[row.name] = row.gpuTimeNs;
     EXPECT_EQ(actual, expected);
+}
+
+// Found by fuzz_session_rows (regressions/session_rows/opreport-attributed-share-overflow): ops that
+// end before they start make unattributed GPU time negative, and a total near INT64_MAX less it
+// overflowed. Every difference the writers print saturates, in every format, with a baseline.
+TEST(Operators, ReportWritersSaturateHostileTotals)
+{
+    constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+    constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+    core::OpReport now;
+    now.path = "now.ridge";
+    now.gpuTimeNs = kMax - 1000;
+    now.unattributedGpuTimeNs = -999999973399;
+    now.rows.push_back(core::OpRow { .name = "aten::mm", .gpuTimeNs = -5 });
+    core::OpReport before = now;
+    before.path = "before.ridge";
+    before.rows.front().gpuTimeNs = kMax;
+    for (const auto format : { core::ReportFormat::Table, core::ReportFormat::Csv, core::ReportFormat::Json }) {
+        std::ostringstream out;
+        core::writeOpReport(out, now, { format, 0, &before });
+        if (format == core::ReportFormat::Json) {
+            const auto json = nlohmann::json::parse(out.str());
+            EXPECT_EQ(json["ops"][0]["delta_gpu_time_ns"].get<std::int64_t>(), kMin) << out.str();
+        } else if (format == core::ReportFormat::Csv) {
+            EXPECT_NE(out.str().find(std::to_string(kMin)), std::string::npos) << out.str();
+        } else {
+            EXPECT_NE(out.str().find("% of the GPU time attributed"), std::string::npos) << out.str();
+        }
+    }
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The writers of `report --by op|module` (opreport.h): table, CSV and JSON, with the baseline's
 // before / now / change per row when one is given.
+#include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/output/opreport.h"
 #include "ridgeline/core/version.h"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <map>
@@ -65,14 +67,14 @@ std::string verdictsCell(const OpRow& row)
 
 std::string signedDuration(std::int64_t ns)
 {
-    return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(static_cast<double>(ns < 0 ? -ns : ns));
+    return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(std::fabs(static_cast<double>(ns)));
 }
 
 std::string changeCell(const OpRow& now, const OpRow* before)
 {
     if (!before)
         return "new";
-    const std::int64_t delta = now.gpuTimeNs - before->gpuTimeNs;
+    const std::int64_t delta = saturatingSub(now.gpuTimeNs, before->gpuTimeNs);
     if (before->gpuTimeNs == 0)
         return signedDuration(delta);
     return fmt::format("{} ({:+.0f}%)", signedDuration(delta),
@@ -82,7 +84,8 @@ std::string changeCell(const OpRow& now, const OpRow* before)
 void writeTable(std::ostream& out, const OpReport& r, std::size_t shown, const OpReport* baseline, const Comparison& c)
 {
     const double share = r.gpuTimeNs > 0
-        ? 100.0 * static_cast<double>(r.gpuTimeNs - r.unattributedGpuTimeNs) / static_cast<double>(r.gpuTimeNs)
+        ? 100.0 * static_cast<double>(saturatingSub(r.gpuTimeNs, r.unattributedGpuTimeNs))
+            / static_cast<double>(r.gpuTimeNs)
         : 0.0;
     fmt::print(out,
         "{}: {} GPU ops, {} of GPU time; {} operators; {:.1f} % of the GPU time attributed (innermost "
@@ -143,7 +146,7 @@ void writeCsvRow(std::ostream& out, const OpRow& row, std::string_view status, c
         fmt::print(out, ",{}", row.timeByVerdictNs[v]);
     if (baseline)
         fmt::print(out, ",{},{},{},{}", status, before ? fmt::format("{}", before->gpuTimeNs) : std::string(),
-            row.gpuTimeNs - (before ? before->gpuTimeNs : 0),
+            saturatingSub(row.gpuTimeNs, before ? before->gpuTimeNs : 0),
             before ? fmt::format("{}", before->calls) : std::string());
     out << '\n';
 }
@@ -208,7 +211,7 @@ void writeJson(std::ostream& out, const OpReport& r, std::size_t shown, const Op
         if (baseline) {
             const OpRow* before = beforeOf(c, r.rows[i].name);
             rows.back()["baseline"] = before ? rowJson(*before, r.by) : json(nullptr);
-            rows.back()["delta_gpu_time_ns"] = r.rows[i].gpuTimeNs - (before ? before->gpuTimeNs : 0);
+            rows.back()["delta_gpu_time_ns"] = saturatingSub(r.rows[i].gpuTimeNs, before ? before->gpuTimeNs : 0);
         }
     }
     json document = {

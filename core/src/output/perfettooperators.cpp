@@ -2,6 +2,7 @@
 #include "perfettooperators.h"
 
 #include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <algorithm>
 #include <set>
@@ -29,7 +30,8 @@ Status PerfettoOperators::load(SessionReader& reader)
                     g.sourceId, links.operators[g.innermost].id);
         }
     }
-    RIDGELINE_TRY(reader.forEachOperatorRecord([this](const SessionReader::OperatorRecord& r) { m_records.push_back(r); }));
+    RIDGELINE_TRY(
+        reader.forEachOperatorRecord([this](const SessionReader::OperatorRecord& r) { m_records.push_back(r); }));
     std::sort(m_records.begin(), m_records.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     m_placed.assign(m_records.size(), { 0, 0 });
     for (const auto& [kernel, sourceId, operatorId] : launchedBy) {
@@ -80,7 +82,8 @@ const char* PerfettoOperators::category(const Slice& slice) const
 nlohmann::json PerfettoOperators::args(const Slice& slice) const
 {
     const auto& r = m_records[slice.record];
-    nlohmann::json args = { { "operator_id", r.id }, { "start_ns", r.startNs }, { "duration_ns", r.endNs - r.startNs } };
+    nlohmann::json args
+        = { { "operator_id", r.id }, { "start_ns", r.startNs }, { "duration_ns", saturatingSub(r.endNs, r.startNs) } };
     if (r.externalId != 0)
         args["external_id"] = r.externalId;
     if (r.sequenceNumber >= 0)
