@@ -105,4 +105,10 @@ INSTANTIATE_TEST_SUITE_P(Damage, SessionValues,
         Case { "UPDATE kernels SET grid_x = 0 WHERE id = 1", "zero_sized_grid" },
         Case { "UPDATE kernels SET block_y = -1, grid_z = 'a'", "zero_sized_grid" },
         // Kernel 2 is moved to start inside kernel 1 on the same stream (fixture: 1000–2000, 3000–5000).
-        Case { "UPDATE kernels SET start_ns = 1500 WHERE id = 2", "stream_overlap" }));
+        Case { "UPDATE kernels SET start_ns = 1500 WHERE id = 2", "stream_overlap" },
+        // finish() recorded the longest kernel (14,000 ns), copy and API call; a shorter or unreadable record
+        // would let windowed reads miss ops.
+        Case { "UPDATE meta SET value = '13999' WHERE key = 'max_duration_ns.kernels'", "short_max_duration" },
+        Case { "UPDATE meta SET value = 'abc' WHERE key = 'max_duration_ns.api_calls'", "short_max_duration" },
+        Case { "UPDATE meta SET value = '-5' WHERE key IN ('max_duration_ns.kernels', 'max_duration_ns.memops')",
+            "short_max_duration" }));

@@ -49,6 +49,18 @@ struct ValueRule {
             " FROM " table " WHERE " column " IS NOT NULL AND " column " NOT IN (SELECT id FROM " target ")"           \
     }
 
+// The longest op of a table (of those with integer times; SQLite turns an overflowing difference
+// into a real) against the record of it in meta.
+#define RL_LONGEST(table)                                                                                              \
+    ValueRule                                                                                                          \
+    {                                                                                                                  \
+        "short_max_duration", "recorded longest-op durations shorter than an op (windowed reads miss ops)",            \
+            "SELECT printf('meta %s = %s, but the longest op of " table " lasts %s ns', key, quote(value), longest)"   \
+            " FROM (SELECT max(end_ns - start_ns) AS longest FROM " table                                              \
+            " WHERE typeof(start_ns) = 'integer' AND typeof(end_ns) = 'integer')"                                      \
+            " JOIN meta ON key = 'max_duration_ns." table "' WHERE longest > max(CAST(value AS INTEGER), 0)"           \
+    }
+
 const std::array kRules {
     RL_TIMES("kernels"),
     RL_TIMES("memops"),
@@ -105,10 +117,19 @@ const std::array kRules {
         " UNION ALL SELECT 'memops', id, device_id, stream_id, start_ns, end_ns FROM memops)"
         " WHERE typeof(start_ns) = 'integer' AND typeof(end_ns) = 'integer' AND start_ns >= 0 AND end_ns >= start_ns)"
         " WHERE start_ns < prev_end" },
+    // finish() records each table's longest op in meta; a windowed read (report --window, the app's
+    // timeline) looks back that far for ops that started before the window, so a shorter record
+    // silently leaves out ops that overlap the window's start.
+    RL_LONGEST("kernels"),
+    RL_LONGEST("memops"),
+    RL_LONGEST("api_calls"),
+    RL_LONGEST("nvtx_ranges"),
+    RL_LONGEST("comm_ops"),
 };
 
 #undef RL_TIMES
 #undef RL_REF
+#undef RL_LONGEST
 
 // One more finding of `kind` (added to its entry, or a new one).
 void note(std::vector<ValueWarning>& out, const char* kind, const char* what, std::string example,
