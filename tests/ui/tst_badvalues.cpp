@@ -66,6 +66,8 @@ private Q_SLOTS:
                                          << "cannot be decoded";
         QTest::newRow("zero grid") << "UPDATE kernels SET grid_x = 0"
                                    << "zero-sized grid";
+        QTest::newRow("short longest op") << "UPDATE meta SET value = '1' WHERE key = 'max_duration_ns.kernels'"
+                                          << "windowed reads miss ops";
     }
 
     void opensAndWarns()
