@@ -144,7 +144,7 @@ TEST(RowEdits, AnEditableSessionReadsItsEdits)
 }
 
 // The seed sessions of the session fuzz targets are at the current schema version: an older seed
-// is migrated, in a copy, on every execution that starts from it (a third of fuzz_session's time
+// is migrated, in a copy, on every execution that starts from it (a quarter of fuzz_session's time
 // while they were v3), so tests/fuzz/make-seeds.sh remakes them when the schema changes.
 TEST(FuzzSeeds, SessionsAreAtTheCurrentSchemaVersion)
 {
