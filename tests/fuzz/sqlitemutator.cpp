@@ -56,24 +56,26 @@ bool endsWith(std::string_view text, std::string_view suffix)
 
 bool Mutator::load()
 {
-    Statement tables(m_db,
-        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name");
-    if (!tables.ok())
+    m_tables.clear();
+    m_blobColumns.reset();
+    m_stale = false;
+    // One statement for every table's columns. Virtual tables are left out: their module is unknown
+    // here, and one of them would fail the whole query.
+    Statement columns(m_db,
+        "SELECT t.name, c.name, upper(c.type), c.pk FROM sqlite_schema AS t, pragma_table_info(t.name) AS c "
+        "WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite_%' AND t.sql NOT LIKE 'create virtual%' "
+        "ORDER BY t.name, c.cid");
+    if (!columns.ok())
         return false;
-    while (tables.row()) {
-        Table table;
-        table.name = reinterpret_cast<const char*>(sqlite3_column_text(tables.get(), 0));
-        Statement info(m_db, "SELECT name, upper(type), pk FROM pragma_table_info(?1)");
-        sqlite3_bind_text(info.get(), 1, table.name.c_str(), -1, SQLITE_TRANSIENT);
-        while (info.row()) {
-            const auto* name = sqlite3_column_text(info.get(), 0);
-            const auto* type = sqlite3_column_text(info.get(), 1);
-            table.columns.push_back({ name ? reinterpret_cast<const char*>(name) : "",
-                type ? reinterpret_cast<const char*>(type) : "", sqlite3_column_int(info.get(), 2) > 0 });
-        }
-        if (!table.columns.empty())
-            m_tables.push_back(std::move(table));
+    while (columns.row()) {
+        const auto* tableName = sqlite3_column_text(columns.get(), 0);
+        const std::string name = tableName ? reinterpret_cast<const char*>(tableName) : "";
+        if (m_tables.empty() || m_tables.back().name != name)
+            m_tables.push_back({ name, {} });
+        const auto* column = sqlite3_column_text(columns.get(), 1);
+        const auto* type = sqlite3_column_text(columns.get(), 2);
+        m_tables.back().columns.push_back({ column ? reinterpret_cast<const char*>(column) : "",
+            type ? reinterpret_cast<const char*>(type) : "", sqlite3_column_int(columns.get(), 3) > 0 });
     }
     return !m_tables.empty();
 }
@@ -142,7 +144,16 @@ bool Mutator::update(const Table& table, const Column& column, std::int64_t rowi
         return false;
     s.bind(1, value);
     s.bind(2, rowid);
-    return s.run() && sqlite3_changes(m_db) > 0;
+    if (!s.run() || sqlite3_changes(m_db) == 0)
+        return false;
+    if (value.kind == Value::Kind::Blob && m_blobColumns && !m_tables.empty() && &table >= m_tables.data()
+        && &table < m_tables.data() + m_tables.size()) {
+        const std::pair<std::size_t, std::size_t> at { static_cast<std::size_t>(&table - m_tables.data()),
+            static_cast<std::size_t>(&column - table.columns.data()) };
+        if (std::find(m_blobColumns->begin(), m_blobColumns->end(), at) == m_blobColumns->end())
+            m_blobColumns->push_back(at);
+    }
+    return true;
 }
 
 const Column* Mutator::find(const Table& table, std::initializer_list<std::string_view> names)
@@ -163,58 +174,100 @@ namespace {
 using ridgeline::fuzz::sqlitemutator::Mutator;
 using ridgeline::fuzz::sqlitemutator::Rng;
 
-struct Connection {
+// The database the last mutation wrote, still open, and the bytes it wrote. libFuzzer mutates an
+// input several times over (-mutate_depth, 5 by default), each time the output of the one before:
+// when the input is those bytes, the open database is that input, and it need not be loaded again
+// (its schema parsed, its tables and columns read), which took half of the mutator's time.
+struct Loaded {
     sqlite3* db = nullptr;
-    ~Connection() { sqlite3_close(db); }
+    Rng rng;
+    std::optional<Mutator> mutator;
+    std::string image;
+
+    ~Loaded() { close(); }
+
+    void close()
+    {
+        mutator.reset();
+        image.clear();
+        sqlite3_close(db);
+        db = nullptr;
+    }
+
+    bool holds(const std::uint8_t* data, std::size_t size) const
+    {
+        return mutator && image.size() == size && std::memcmp(image.data(), data, size) == 0;
+    }
+
+    // The database in `data`, loaded into memory anew.
+    bool open(const std::uint8_t* data, std::size_t size)
+    {
+        close();
+        if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+            return false;
+        // The input may hold triggers or views of its own: none of them may run here either.
+        for (const int option : { SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_TRUSTED_SCHEMA }) {
+            int applied = -1;
+            sqlite3_db_config(db, option, 0, &applied);
+        }
+        auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(size));
+        if (copy == nullptr)
+            return false;
+        std::memcpy(copy, data, size);
+        if (sqlite3_deserialize(db, "main", copy, static_cast<sqlite3_int64>(size), static_cast<sqlite3_int64>(size),
+                SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
+            != SQLITE_OK)
+            return false;
+        sqlite3_exec(db, "PRAGMA cell_size_check = ON", nullptr, nullptr, nullptr);
+        mutator.emplace(db, rng);
+        return mutator->load();
+    }
 };
 
 // The database in `data` mutated in place; 0 when it is not a database this mutator can load.
-std::size_t mutateDatabase(std::uint8_t* data, std::size_t size, std::size_t maxSize, Rng& rng)
+std::size_t mutateDatabase(std::uint8_t* data, std::size_t size, std::size_t maxSize, Loaded& loaded)
 {
     if (size < 100 || std::memcmp(data, "SQLite format 3", 16) != 0)
         return 0;
-    Connection connection;
-    if (sqlite3_open_v2(":memory:", &connection.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK)
+    if (!loaded.holds(data, size) && !loaded.open(data, size)) {
+        loaded.close();
         return 0;
-    sqlite3* db = connection.db;
-    // The input may hold triggers or views of its own: none of them may run here either.
-    for (const int option : { SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_TRUSTED_SCHEMA }) {
-        int applied = -1;
-        sqlite3_db_config(db, option, 0, &applied);
     }
-    auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(size));
-    if (copy == nullptr)
+    auto& mutator = *loaded.mutator;
+    if (mutator.stale() && !mutator.load()) {
+        loaded.close();
         return 0;
-    std::memcpy(copy, data, size);
-    if (sqlite3_deserialize(db, "main", copy, static_cast<sqlite3_int64>(size), static_cast<sqlite3_int64>(size),
-            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
-        != SQLITE_OK)
-        return 0;
-    sqlite3_exec(db, "PRAGMA cell_size_check = ON", nullptr, nullptr, nullptr);
-    Mutator mutator(db, rng, maxSize > size ? maxSize - size : 0);
-    if (!mutator.load())
-        return 0;
+    }
+    // From here on the database is no longer `data`; it is again only once written back.
+    loaded.image.clear();
+    mutator.setRoom(maxSize > size ? maxSize - size : 0);
+    auto& rng = loaded.rng;
     // Usually one change; sometimes a few, so that a bad value meets another.
     const int changes = rng() % 4 == 0 ? 2 + static_cast<int>(rng() % 4) : 1;
     int applied = 0;
     for (int attempt = 0; attempt < 8 * changes && applied < changes; ++attempt)
         applied += mutator.mutateOnce() ? 1 : 0;
-    if (applied == 0)
+    if (applied == 0) {
+        loaded.close();
         return 0;
+    }
     for (int pass = 0; pass < 2; ++pass) {
         sqlite3_int64 length = 0;
-        unsigned char* image = sqlite3_serialize(db, "main", &length, 0);
+        unsigned char* image = sqlite3_serialize(loaded.db, "main", &length, 0);
         if (image == nullptr)
-            return 0;
+            break;
         const bool fits = length > 0 && static_cast<std::size_t>(length) <= maxSize;
-        if (fits)
+        if (fits) {
             std::memcpy(data, image, static_cast<std::size_t>(length));
+            loaded.image.assign(reinterpret_cast<const char*>(image), static_cast<std::size_t>(length));
+        }
         sqlite3_free(image);
         if (fits)
             return static_cast<std::size_t>(length);
-        if (pass == 0 && sqlite3_exec(db, "VACUUM", nullptr, nullptr, nullptr) != SQLITE_OK) // free pages out
-            return 0;
+        if (pass == 0 && sqlite3_exec(loaded.db, "VACUUM", nullptr, nullptr, nullptr) != SQLITE_OK) // free pages out
+            break;
     }
+    loaded.close();
     return 0;
 }
 
@@ -223,11 +276,12 @@ std::size_t mutateDatabase(std::uint8_t* data, std::size_t size, std::size_t max
 extern "C" std::size_t LLVMFuzzerCustomMutator(
     std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned int seed)
 {
-    Rng rng(seed);
-    if (rng() % 8 != 0) {
+    static Loaded loaded;
+    loaded.rng.seed(seed);
+    if (loaded.rng() % 8 != 0) {
         // Structure first; if the input is no database (yet), or nothing applied, bytes.
         for (int attempt = 0; attempt < 3; ++attempt) {
-            if (const auto mutated = mutateDatabase(data, size, maxSize, rng); mutated > 0)
+            if (const auto mutated = mutateDatabase(data, size, maxSize, loaded); mutated > 0)
                 return mutated;
         }
     }

@@ -113,15 +113,19 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
+// Kept with its open database across calls (sqlitemutator.cpp): libFuzzer mutates a mutation's
+// output again, so the tables read by load() serve several mutations.
 class Mutator {
 public:
-    Mutator(sqlite3* db, Rng& rng, std::size_t room)
+    Mutator(sqlite3* db, Rng& rng)
         : m_db(db)
         , m_rng(rng)
-        , m_room(room)
     { }
 
+    // The tables and their columns; again after a change of the schema (stale()).
     bool load();
+    bool stale() const { return m_stale; }
+    void setRoom(std::size_t room) { m_room = room; }
     bool mutateOnce();
 
 private:
@@ -197,10 +201,16 @@ private:
     bool header();
     bool schema();
 
+    // The columns that held a packed blob when first asked, and since written one (update()), as
+    // (table, column) indexes; found once per load, not per mutation.
+    const std::vector<std::pair<std::size_t, std::size_t>>& blobColumns();
+
     sqlite3* m_db;
     Rng& m_rng;
-    std::size_t m_room; // bytes the input may still grow by
+    std::size_t m_room = 0; // bytes the input may still grow by
     std::vector<Table> m_tables;
+    std::optional<std::vector<std::pair<std::size_t, std::size_t>>> m_blobColumns;
+    bool m_stale = false;
 };
 
 } // namespace ridgeline::fuzz::sqlitemutator

@@ -37,32 +37,56 @@ void putDouble(std::string& out, double value)
 
 } // namespace
 
+const std::vector<std::pair<std::size_t, std::size_t>>& Mutator::blobColumns()
+{
+    if (m_blobColumns)
+        return *m_blobColumns;
+    m_blobColumns.emplace();
+    // One scan of each table: which of its columns hold a blob in any row.
+    for (std::size_t t = 0; t < m_tables.size(); ++t) {
+        const auto& table = m_tables[t];
+        std::string sql = "SELECT ";
+        for (std::size_t c = 0; c < table.columns.size(); ++c)
+            sql += (c == 0 ? "" : ", ") + std::string("max(typeof(") + quoted(table.columns[c].name) + ") = 'blob')";
+        Statement s(m_db, sql + " FROM " + quoted(table.name));
+        if (!s.row())
+            continue;
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            if (s.integer(static_cast<int>(c)) > 0)
+                m_blobColumns->emplace_back(t, c);
+        }
+    }
+    return *m_blobColumns;
+}
+
 // A packed blob (metric_values.data, operator_chunks.data, or any other) corrupted, re-encoded
 // with odd values, or its count changed.
 bool Mutator::mutateBlob()
 {
-    struct Found {
-        const Table* table;
-        const Column* column;
-        std::int64_t rowid;
-        std::string bytes;
-    };
-    std::vector<Found> found;
-    for (const auto& table : m_tables) {
-        for (const auto& column : table.columns) {
-            Statement s(m_db,
-                "SELECT rowid, " + quoted(column.name) + " FROM " + quoted(table.name) + " WHERE typeof("
-                    + quoted(column.name) + ") = 'blob' LIMIT 1 OFFSET ?1");
-            if (!s.ok())
-                continue;
-            s.bind(1, static_cast<std::int64_t>(pick(4)));
-            if (s.row())
-                found.push_back({ &table, &column, s.integer(0), s.value(1).bytes });
+    const auto& candidates = blobColumns();
+    if (candidates.empty())
+        return false;
+    const auto [t, c] = candidates[pick(candidates.size())];
+    const Table* table = &m_tables[t];
+    const Column* column = &table->columns[c];
+    std::int64_t rowid = 0;
+    std::string bytes;
+    // One of its first few blobs; the first when there are fewer.
+    bool found = false;
+    for (const auto offset : { static_cast<std::int64_t>(pick(4)), std::int64_t { 0 } }) {
+        Statement s(m_db,
+            "SELECT rowid, " + quoted(column->name) + " FROM " + quoted(table->name) + " WHERE typeof("
+                + quoted(column->name) + ") = 'blob' LIMIT 1 OFFSET ?1");
+        s.bind(1, offset);
+        if (s.row()) {
+            rowid = s.integer(0);
+            bytes = s.value(1).bytes;
+            found = true;
+            break;
         }
     }
-    if (found.empty())
+    if (!found)
         return false;
-    auto& [table, column, rowid, bytes] = found[pick(found.size())];
     const Column* count = find(*table, { "count" });
     if (count != nullptr && chance(4)) { // a count that does not match the data
         static constexpr std::array<std::int64_t, 6> kCounts { 0, -1, 1, 2, 1 << 20,

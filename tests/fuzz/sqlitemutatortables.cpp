@@ -76,6 +76,7 @@ bool Mutator::header()
 // index or a trigger added (which a reader must never run).
 bool Mutator::schema()
 {
+    m_stale = true; // the tables read by load() may no longer be
     const auto& table = anyTable();
     const auto t = quoted(table.name);
     const auto& column = anyColumn(table);

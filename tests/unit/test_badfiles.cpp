@@ -154,7 +154,21 @@ TEST_F(BadFiles, MissingColumn)
 {
     const auto path = copyOfGood("missing-column.ridge");
     execSql(path, "ALTER TABLE kernels DROP COLUMN graph_id;");
-    expectMentions(openExpectingError(path), "lacks columns");
+    const auto message = openExpectingError(path);
+    expectMentions(message, "lacks columns");
+    expectMentions(message, "graph_id");
+}
+
+// A virtual table runs its module's code when read: refused by name, before any of its columns is
+// asked for (that would fail on a module this build lacks, or run one it has).
+TEST_F(BadFiles, TableReplacedByAVirtualTable)
+{
+    const auto path = copyOfGood("virtual.ridge");
+    execSql(path,
+        "ALTER TABLE kernels RENAME TO k2; CREATE TABLE kernels(x); PRAGMA writable_schema = ON;"
+        "UPDATE sqlite_schema SET sql = 'CREATE VIRTUAL TABLE kernels USING no_such_module(x)', rootpage = 0 "
+        "WHERE name = 'kernels';");
+    expectMentions(openExpectingError(path), "'kernels' in the session is a virtual table");
 }
 
 TEST_F(BadFiles, TableReplacedByAView)

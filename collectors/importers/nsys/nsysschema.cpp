@@ -119,22 +119,17 @@ std::string memoryKindOfLabel(std::string_view label)
 core::Result<Schema> Schema::discover(core::sqlite::Database& db)
 {
     Schema schema;
-    std::vector<std::string> names;
-    RIDGELINE_TRY(forEachRow(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'table'", "the schema",
-        [&](const core::sqlite::Statement& row) {
+    // Every table's columns in one statement: an export holds dozens of tables, and a statement
+    // each was most of the time of importing a small one. Virtual tables run module code when
+    // their columns are asked for: they are left out before that.
+    RIDGELINE_TRY(forEachRow(db,
+        "SELECT t.name, c.name FROM sqlite_schema AS t, pragma_table_info(t.name) AS c "
+        "WHERE t.type = 'table' AND lower(substr(coalesce(t.sql, ''), 1, 14)) <> 'create virtual'",
+        "the schema", [&](const core::sqlite::Statement& row) {
             const std::string name = row.columnText(0);
-            const std::string sql = row.columnText(1);
-            // Virtual tables run module code: never read them.
-            constexpr std::string_view kVirtual = "create virtual";
-            if (plainIdentifier(name) && lowered(std::string_view(sql).substr(0, kVirtual.size())) != kVirtual)
-                names.push_back(name);
+            if (plainIdentifier(name))
+                schema.m_tables[name].insert(row.columnText(1));
         }));
-    for (const auto& name : names) {
-        auto& columns = schema.m_tables[name];
-        RIDGELINE_TRY(forEachRow(db, fmt::format("SELECT name FROM pragma_table_info('{}')", name),
-            fmt::format("the columns of {}", name),
-            [&](const core::sqlite::Statement& row) { columns.insert(row.columnText(0)); }));
-    }
     return schema;
 }
 
