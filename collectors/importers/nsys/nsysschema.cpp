@@ -120,8 +120,9 @@ core::Result<Schema> Schema::discover(core::sqlite::Database& db)
 {
     Schema schema;
     // Every table's columns in one statement: an export holds dozens of tables, and a statement
-    // each was most of the time of importing a small one. Virtual tables run module code when
-    // their columns are asked for: they are left out before that.
+    // each was two thirds of the time of reading a small export (fuzz_nsys, docs/RELIABILITY.md
+    // round 10). Virtual tables run module code when their columns are asked for: they are left
+    // out before that.
     RIDGELINE_TRY(forEachRow(db,
         "SELECT t.name, c.name FROM sqlite_schema AS t, pragma_table_info(t.name) AS c "
         "WHERE t.type = 'table' AND lower(substr(coalesce(t.sql, ''), 1, 14)) <> 'create virtual'",
