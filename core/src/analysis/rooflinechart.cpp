@@ -6,6 +6,7 @@
 #include "rooflinemetrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <tuple>
@@ -13,6 +14,13 @@
 namespace ridgeline::core {
 
 namespace {
+
+// A value a log scale can show: positive and finite. A hostile session can hold counters whose
+// ratios are infinite; on an axis they would make its range infinite.
+bool plottable(double value)
+{
+    return value > 0 && std::isfinite(value);
+}
 
 template <typename List, typename Value> bool contains(const List& list, const Value& value)
 {
@@ -108,6 +116,8 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
         return "no floating-point work counted (a log scale cannot show zero)";
     if (!a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
         return "no duration, so no FLOP/s";
+    if (!std::isfinite(*a.flops) || !std::isfinite(*a.achievedFlopsPerS))
+        return "counter values too large to plot (infinite)";
     std::string names;
     for (const auto& level : levels)
         names += (names.empty() ? "" : "/") + level;
@@ -119,13 +129,13 @@ bool addPoints(
     std::vector<RooflinePoint>& out, std::size_t index, const KernelSummary& row, const RooflineChartOptions& options)
 {
     const auto& a = row.analysis;
-    if (!a.flops || !(*a.flops > 0) || !a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
+    if (!a.flops || !plottable(*a.flops) || !a.achievedFlopsPerS || !plottable(*a.achievedFlopsPerS))
         return false;
     const std::size_t before = out.size();
     const double seconds = *a.flops / *a.achievedFlopsPerS; // the launches that were counted
     for (const auto& level : options.levels) {
         auto intensity = a.intensity.find(level);
-        if (intensity == a.intensity.end() || !(intensity->second > 0))
+        if (intensity == a.intensity.end() || !plottable(intensity->second))
             continue;
         const double bytes = *a.flops / intensity->second;
         RooflinePoint base;
@@ -151,6 +161,8 @@ bool addPoints(
             p.precision = precision;
             p.intensity = ops / bytes;
             p.flopsPerS = ops / seconds;
+            if (!plottable(p.intensity) || !plottable(p.flopsPerS))
+                continue; // a ratio of hostile counters past what a double holds
             p.computeCeiling = ceilingOf(a, precision);
             setRoof(p);
             out.push_back(std::move(p));
@@ -164,7 +176,7 @@ void fitAxes(RooflineChart& chart)
     auto& ax = chart.axes;
     double topPeak = 0;
     for (const auto& c : chart.compute)
-        topPeak = std::max(topPeak, c.value);
+        topPeak = plottable(c.value) ? std::max(topPeak, c.value) : topPeak;
     if (topPeak > 0)
         ax.yMaxLog = std::ceil(std::log10(topPeak) + 0.05);
     for (const auto& p : chart.points)
@@ -172,9 +184,13 @@ void fitAxes(RooflineChart& chart)
     ax.yMinLog = ax.yMaxLog - 6;
     for (const auto& p : chart.points)
         ax.yMinLog = std::min(ax.yMinLog, std::floor(std::log10(p.flopsPerS) - 0.05));
-    for (const auto& c : chart.compute)
-        ax.yMinLog = std::min(ax.yMinLog, std::floor(std::log10(c.value) - 0.5));
+    for (const auto& c : chart.compute) {
+        if (plottable(c.value))
+            ax.yMinLog = std::min(ax.yMinLog, std::floor(std::log10(c.value) - 0.5));
+    }
     for (const auto& r : chart.ridges) {
+        if (!plottable(r.intensity))
+            continue;
         ax.xMinLog = std::min(ax.xMinLog, std::floor(std::log10(r.intensity) - 0.5));
         ax.xMaxLog = std::max(ax.xMaxLog, std::ceil(std::log10(r.intensity) + 0.5));
     }
