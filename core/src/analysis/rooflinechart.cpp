@@ -118,6 +118,10 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
         return "no duration, so no FLOP/s";
     if (!std::isfinite(*a.flops) || !std::isfinite(*a.achievedFlopsPerS))
         return "counter values too large to plot (infinite)";
+    for (const auto& level : levels) {
+        if (auto it = a.intensity.find(level); it != a.intensity.end() && std::isinf(it->second))
+            return "counter values too large to plot (infinite)";
+    }
     std::string names;
     for (const auto& level : levels)
         names += (names.empty() ? "" : "/") + level;
