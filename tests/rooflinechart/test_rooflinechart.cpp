@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
+#include <map>
 
 using namespace ridgeline;
 using core::RooflineChart;
@@ -265,4 +267,52 @@ TEST(RooflineChart, BestCeilingPerDeviceAndResource)
     const auto c = core::buildRooflineChart(std::vector<core::Ceiling> { all[0], all[4] }, {}, {});
     ASSERT_EQ(c.memory.size(), 1u);
     EXPECT_EQ(c.memory[0].deviceIds, (std::vector<std::int64_t> { 0, 1 }));
+}
+
+// Counters a hostile or corrupt session can hold: their ratios overflow a double. Such a kernel is
+// listed with the reason, never plotted, and the axes stay finite (fuzz_session found a chart whose
+// range was infinite: tests/fuzz/regressions/session/roofline-infinite-*.ridge).
+TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite)
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    auto kernel = [](double flops, double flopsPerS, std::map<std::string, double> intensity) {
+        core::KernelSummary row;
+        row.analysis.hasCounters = true;
+        row.analysis.flops = flops;
+        row.analysis.achievedFlopsPerS = flopsPerS;
+        row.analysis.flopsByPrecision = { { "FP32", flops } };
+        row.analysis.intensity = std::move(intensity);
+        row.shareOfKernelTime = 0.2;
+        return row;
+    };
+    const std::vector<core::KernelSummary> rows {
+        kernel(1e9, 1e12, { { "DRAM", 10.0 } }), // plotted
+        kernel(inf, 1e12, { { "DRAM", 10.0 } }), kernel(1e9, inf, { { "DRAM", 10.0 } }),
+        kernel(1e9, 1e12, { { "DRAM", inf } }), kernel(1e9, 1e12, {}), // no traffic at all
+    };
+    const std::vector<core::Ceiling> ceilings {
+        { 0, "DRAM", 2.0e12, "B/s", core::CeilingSource::Datasheet, "" },
+        { 0, "FP32", inf, "FLOP/s", core::CeilingSource::Counters, "" },
+        { 0, "FP64", 9.7e12, "FLOP/s", core::CeilingSource::Datasheet, "" },
+    };
+    for (const auto mode : { RooflinePointMode::Combined, RooflinePointMode::PerPrecision }) {
+        core::RooflineChartOptions options;
+        options.mode = mode;
+        const auto c = core::buildRooflineChart(ceilings, rows, options);
+        ASSERT_EQ(c.points.size(), 1u);
+        EXPECT_EQ(c.points[0].kernel, 0u);
+        ASSERT_EQ(c.unplotted.size(), 4u);
+        for (std::size_t i = 0; i < 3; ++i) {
+            EXPECT_EQ(c.unplotted[i].kernel, i + 1);
+            EXPECT_EQ(c.unplotted[i].reason, "counter values too large to plot (infinite)");
+        }
+        EXPECT_EQ(c.unplotted[3].reason, "no DRAM/L2/L1 traffic counted");
+        for (const double v : { c.axes.xMinLog, c.axes.xMaxLog, c.axes.yMinLog, c.axes.yMaxLog })
+            EXPECT_TRUE(std::isfinite(v)) << v;
+        // The point's decade and the finite roof's are inside the axes.
+        EXPECT_LE(c.axes.yMinLog, 12);
+        EXPECT_GE(c.axes.yMaxLog, std::log10(9.7e12));
+        EXPECT_LE(c.axes.xMinLog, 1);
+        EXPECT_GE(c.axes.xMaxLog, 1);
+    }
 }
