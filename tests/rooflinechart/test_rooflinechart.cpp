@@ -287,8 +287,10 @@ TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite
     };
     const std::vector<core::KernelSummary> rows {
         kernel(1e9, 1e12, { { "DRAM", 10.0 } }), // plotted
-        kernel(inf, 1e12, { { "DRAM", 10.0 } }), kernel(1e9, inf, { { "DRAM", 10.0 } }),
-        kernel(1e9, 1e12, { { "DRAM", inf } }), kernel(1e9, 1e12, {}), // no traffic at all
+        kernel(inf, 1e12, { { "DRAM", 10.0 } }), // infinite FLOPs
+        kernel(1e9, inf, { { "DRAM", 10.0 } }), // infinite FLOP/s
+        kernel(1e9, 1e12, { { "DRAM", inf } }), // infinite DRAM intensity
+        kernel(1e9, 1e12, {}), // no traffic at all
     };
     const std::vector<core::Ceiling> ceilings {
         { 0, "DRAM", 2.0e12, "B/s", core::CeilingSource::Datasheet, "" },
