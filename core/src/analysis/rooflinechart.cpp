@@ -116,12 +116,12 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
         return "no floating-point work counted (a log scale cannot show zero)";
     if (!a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
         return "no duration, so no FLOP/s";
-    if (!std::isfinite(*a.flops) || !std::isfinite(*a.achievedFlopsPerS))
+    const bool infiniteIntensity = std::any_of(levels.begin(), levels.end(), [&](const std::string& level) {
+        auto it = a.intensity.find(level);
+        return it != a.intensity.end() && std::isinf(it->second);
+    });
+    if (!std::isfinite(*a.flops) || !std::isfinite(*a.achievedFlopsPerS) || infiniteIntensity)
         return "counter values too large to plot (infinite)";
-    for (const auto& level : levels) {
-        if (auto it = a.intensity.find(level); it != a.intensity.end() && std::isinf(it->second))
-            return "counter values too large to plot (infinite)";
-    }
     std::string names;
     for (const auto& level : levels)
         names += (names.empty() ? "" : "/") + level;
