@@ -8,8 +8,8 @@
 #   installer/setup.sh --package   ... then build the .deb and .tar.gz into BUILD_DIR/packages/
 #   installer/setup.sh --deps      install dependencies only
 #
-# Options: --build-dir DIR, --sanitize (ASan + UBSan build), --no-ui (CLI and core only),
-#          --werror (default when CI=true).
+# Options: --build-dir DIR, --sanitize (clang 14 build with ASan + UBSan that also builds the
+#          libFuzzer targets), --no-ui (CLI and core only), --werror (default when CI=true).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,8 +43,8 @@ packages=(
     libprotobuf-dev protobuf-compiler  # the .ncu-rep importer (libprotobuf-lite at run time)
     libgtest-dev libgmock-dev libbenchmark-dev
     clang-14 libclang-rt-14-dev  # fuzzing in CI: libFuzzer (libclang_rt.fuzzer) is only Recommended by clang-14
+    ccache lld  # build speed (docs/CI.md): the compiler cache and a faster linker, used where installed
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6 libqt6sql6-sqlite
-    xvfb xauth
     # packages (installer/packaging.cmake) and their tests (installer/test-packages.sh)
     file help2man librsvg2-bin desktop-file-utils shared-mime-info libfile-mimeinfo-perl xdg-utils
 )
@@ -81,16 +81,31 @@ install_dependencies() {
         return
     fi
     echo "setup.sh: installing ${missing[*]}"
+    # In CI, man-db's trigger would rebuild the manual page index after every package: skipped.
+    [ "${CI:-}" = "true" ] && as_root rm -f /var/lib/man-db/auto-update
     apt_retry update -qq
     apt_retry install -y -qq --no-install-recommends "${missing[@]}"
 }
 
 configure_and_build() {
+    # Line tables and function names (-g1): what a backtrace needs, at two thirds of the compile
+    # time of full debug information (docs/CI.md).
+    local options=("-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+    if [ "$sanitize" = ON ]; then
+        # One clang build runs both the tests under ASan + UBSan and the fuzzers (tests/fuzz/run.sh
+        # BUILD_DIR). Line tables are all that sanitizer reports need; -O2 compiles only 5 % slower
+        # than -O1 here and fuzzes a third faster (docs/CI.md). No benchmarks and no CUDA programs
+        # (nvcc takes no sanitizer): the plain build has both.
+        options=(-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DRIDGELINE_FUZZ=ON
+                 "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
+                 "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG"
+                 -DRIDGELINE_BUILD_BENCHMARKS=OFF -DRIDGELINE_CUDA=OFF)
+    fi
     cmake -S "$here" -B "$build_dir" -G Ninja \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DRIDGELINE_WERROR="$werror" \
         -DRIDGELINE_SANITIZE="$sanitize" \
-        -DRIDGELINE_BUILD_UI="$ui"
+        -DRIDGELINE_BUILD_UI="$ui" "${options[@]}"
     # --run needs only the two programs it runs; tests, benchmarks and the CUDA kit are built by
     # the other actions.
     local targets=()

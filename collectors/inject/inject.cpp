@@ -4,12 +4,17 @@
 // NVTX_INJECTION64_PATH; the work is in capture.cpp.
 #include "capture.h"
 
+#include <cstdint>
+
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
     return ridgeline::inject::startCapture();
 }
 
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(void* getExportTable)
+// NVTX calls this with its NvtxGetExportTableFunc_t: the same type here, so that a program built
+// with clang's -fsanitize=function (UBSan) finds the type it calls through.
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    const void* (*getExportTable)(std::uint32_t))
 {
-    return ridgeline::inject::forwardNvtxInjection(getExportTable);
+    return ridgeline::inject::forwardNvtxInjection(reinterpret_cast<void*>(getExportTable));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libridgeline-inject.so of a build made without CUPTI (no CUDA toolkit found): the entry points
 // exist so that the launcher works, and say plainly that nothing can be recorded.
+#include <cstdint>
 #include <cstdio>
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
@@ -11,7 +12,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(void* /*getExportTable*/)
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    const void* (* /*getExportTable*/)(std::uint32_t))
 {
     return 0;
 }

@@ -18,14 +18,25 @@ using namespace fakecuda::libcupti;
 // =============================================================================================
 // The CUPTI API (C linkage, versioned libcupti.so.13 by fakecupti.map): profiler host
 
-extern "C" {
-
-// --- Profiler host ---
-
+// The host object, and the configuration image's text (outside the C block: C++ types and linkage).
 struct CUpti_Profiler_Host_Object {
     std::string chip;
     std::vector<std::string> metrics;
 };
+
+namespace {
+std::string configText(const CUpti_Profiler_Host_Object& host)
+{
+    std::string text(kConfigMagic);
+    for (const auto& m : host.metrics)
+        text += m + "\n";
+    return text;
+}
+} // namespace
+
+extern "C" {
+
+// --- Profiler host ---
 
 CUptiResult CUPTIAPI cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params* params)
 {
@@ -56,16 +67,6 @@ CUptiResult CUPTIAPI cuptiProfilerHostConfigAddMetrics(CUpti_Profiler_Host_Confi
     }
     return CUPTI_SUCCESS;
 }
-
-namespace {
-std::string configText(const CUpti_Profiler_Host_Object& host)
-{
-    std::string text(kConfigMagic);
-    for (const auto& m : host.metrics)
-        text += m + "\n";
-    return text;
-}
-} // namespace
 
 CUptiResult CUPTIAPI cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigImageSize_Params* params)
 {

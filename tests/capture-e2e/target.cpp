@@ -17,6 +17,8 @@
 // Exit status 0 unless a CUDA call failed (then 2, with the call on stderr).
 // The legacy launches (cuLaunch, cuLaunchGrid, the multi-device launch) are deprecated, and used on purpose.
 #define CUDA_ENABLE_DEPRECATED 1
+#include "sanitizers.h"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -357,7 +359,7 @@ int modeCrash(bool segv, int launches)
 
 } // namespace
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !RIDGELINE_UNDER_ASAN
 extern "C" {
 void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);

@@ -14,13 +14,13 @@ int modeNccl();
 
 namespace {
 
-int g_failures = 0;
+int g_ncclFailures = 0;
 
-void check(CUresult r, const char* what)
+void checkNccl(CUresult r, const char* what)
 {
     if (r != CUDA_SUCCESS) {
         std::fprintf(stderr, "capture_e2e_target: %s failed (%d)\n", what, static_cast<int>(r));
-        ++g_failures;
+        ++g_ncclFailures;
     }
 }
 
@@ -40,7 +40,7 @@ void ncclCall(nvtxDomainHandle_t domain, const char* name, int sid, const T& pay
     a.payload.ullValue = NVTX_POINTER_AS_PAYLOAD_ULLVALUE(data);
     nvtxDomainRangePushEx(domain, &a);
     if (kernel != nullptr)
-        check(cuLaunchKernel(kernel, 8, 1, 1, 512, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
+        checkNccl(cuLaunchKernel(kernel, 8, 1, 1, 512, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
     nvtxDomainRangePop(domain);
 }
 
@@ -49,18 +49,18 @@ void ncclCall(nvtxDomainHandle_t domain, const char* name, int sid, const T& pay
 int modeNccl()
 {
     using namespace ridgeline::e2e::nccl;
-    check(cuInit(0), "cuInit");
+    checkNccl(cuInit(0), "cuInit");
     CUdevice device = 0;
     CUcontext context = nullptr;
-    check(cuDeviceGet(&device, 0), "cuDeviceGet");
-    check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-    check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    checkNccl(cuDeviceGet(&device, 0), "cuDeviceGet");
+    checkNccl(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+    checkNccl(cuCtxSetCurrent(context), "cuCtxSetCurrent");
     CUmodule module = nullptr;
-    check(cuModuleLoadData(&module, "stand-in module"), "cuModuleLoadData");
+    checkNccl(cuModuleLoadData(&module, "stand-in module"), "cuModuleLoadData");
     CUfunction allGather = nullptr, broadcast = nullptr, generic = nullptr;
-    check(cuModuleGetFunction(&allGather, module, kAllGatherKernel), "cuModuleGetFunction");
-    check(cuModuleGetFunction(&broadcast, module, kBroadcastKernel), "cuModuleGetFunction");
-    check(cuModuleGetFunction(&generic, module, kGenericKernel), "cuModuleGetFunction");
+    checkNccl(cuModuleGetFunction(&allGather, module, kAllGatherKernel), "cuModuleGetFunction");
+    checkNccl(cuModuleGetFunction(&broadcast, module, kBroadcastKernel), "cuModuleGetFunction");
+    checkNccl(cuModuleGetFunction(&generic, module, kGenericKernel), "cuModuleGetFunction");
 
     const nvtxDomainHandle_t domain = nvtxDomainCreateA("NCCL");
     ncclCall(domain, "ncclCommInitRank", kSidCommInitRank, kInit, nullptr);
@@ -68,7 +68,7 @@ int modeNccl()
     ncclCall(domain, "ncclBroadcast", kSidBroadcast, kBroadcast, broadcast);
     ncclCall(domain, "ncclAllReduce", kSidAllReduce, kAllReduce, generic);
     // A kernel outside any NCCL call carries nothing.
-    check(cuLaunchKernel(generic, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
-    check(cuCtxSynchronize(), "cuCtxSynchronize");
-    return g_failures == 0 ? 0 : 2;
+    checkNccl(cuLaunchKernel(generic, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
+    checkNccl(cuCtxSynchronize(), "cuCtxSynchronize");
+    return g_ncclFailures == 0 ? 0 : 2;
 }

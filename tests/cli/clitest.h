@@ -3,6 +3,7 @@
 // on a small synthetic session, and checks exit codes, messages and outputs.
 #pragma once
 
+#include "clirun.h"
 #include "fixtures.h"
 #include "testutil.h"
 
@@ -15,12 +16,6 @@
 #include <vector>
 
 namespace ridgeline::testing {
-
-struct RunResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
 
 inline std::string quote(const std::string& arg)
 {

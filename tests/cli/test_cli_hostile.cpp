@@ -2,6 +2,7 @@
 // Hostile Kineto traces: one event holding a huge string, and JSON nested 100,000 levels deep.
 // Each gets one clear error (exit 2) within the import's memory promise: peak resident memory at
 // most 0.4 x the file's size (docs/RELIABILITY.md), measured on the child process (getrusage).
+#include "sanitizers.h"
 #include "tempdir.h"
 #include "testutil.h"
 
@@ -93,7 +94,7 @@ TEST(CliHostile, AnEventWithAHugeStringIsRefusedInBoundedMemory)
     }
     const auto r = runMeasured({ "import", path, "-o", dir.file("out.ridge") }, dir.file("err.txt"));
     expectOneClearError(r, "larger than 32 MB");
-#if defined(__SANITIZE_ADDRESS__)
+#if RIDGELINE_UNDER_ASAN
     // AddressSanitizer keeps freed blocks in its quarantine (256 MB by default) and adds shadow
     // memory, so a peak under it says nothing of the import's own bound; the plain build checks it.
     std::printf("peak %ld KB under AddressSanitizer, not compared\n", r.peakKb);

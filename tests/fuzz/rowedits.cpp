@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rowedits.h"
 
+#include "sqlname.h"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -14,17 +16,6 @@ namespace ridgeline::fuzz {
 namespace {
 
 using core::sqlite::Statement;
-
-std::string quoted(std::string_view name)
-{
-    std::string out = "\"";
-    for (const char c : name) {
-        out += c;
-        if (c == '"')
-            out += '"';
-    }
-    return out + '"';
-}
 
 constexpr std::array<std::int64_t, 12> kEdgeIntegers { 0, 1, -1, -5, std::numeric_limits<std::int64_t>::min(),
     std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max() - 1, std::int64_t { 1 } << 53,
@@ -101,7 +92,7 @@ RowEditor::RowEditor(core::sqlite::Database& db)
             if (columns.value().columnInt(1) == 0)
                 table.keyless.push_back(table.columns.back());
         }
-        auto rows = db.queryInt(fmt::format("SELECT count(*) FROM {}", quoted(table.name)));
+        auto rows = db.queryInt(fmt::format("SELECT count(*) FROM {}", sqlName(table.name)));
         table.rows = rows.ok() ? rows.value() : 0;
     }
     std::erase_if(m_tables, [](const Table& table) { return table.columns.empty(); });
@@ -142,9 +133,9 @@ bool RowEditor::edit(InputBytes& input)
     const std::int64_t row = rowOf(table, input);
     const std::string& column = table.columns[input.byte() % table.columns.size()];
     const std::string where
-        = fmt::format(" WHERE rowid = (SELECT rowid FROM {} LIMIT 1 OFFSET ?9)", quoted(table.name));
+        = fmt::format(" WHERE rowid = (SELECT rowid FROM {} LIMIT 1 OFFSET ?9)", sqlName(table.name));
     if (op == 5) {
-        auto* s = statement(fmt::format("DELETE FROM {}{}", quoted(table.name), where));
+        auto* s = statement(fmt::format("DELETE FROM {}{}", sqlName(table.name), where));
         if (s != nullptr)
             s->bind(9, row);
         return run(s);
@@ -154,15 +145,16 @@ bool RowEditor::edit(InputBytes& input)
             return false;
         std::string columns;
         for (const auto& name : table.keyless)
-            columns += (columns.empty() ? "" : ", ") + quoted(name);
+            columns += (columns.empty() ? "" : ", ") + sqlName(name);
         auto* s = statement(
-            fmt::format("INSERT INTO {0} ({1}) SELECT {1} FROM {0} LIMIT 1 OFFSET ?9", quoted(table.name), columns));
+            fmt::format("INSERT INTO {0} ({1}) SELECT {1} FROM {0} LIMIT 1 OFFSET ?9", sqlName(table.name), columns));
         if (s != nullptr)
             s->bind(9, row);
         return run(s);
     }
     if (op == 7) {
-        auto* s = statement(fmt::format("UPDATE {0} SET {1} = {1} + ?1{2}", quoted(table.name), quoted(column), where));
+        auto* s
+            = statement(fmt::format("UPDATE {0} SET {1} = {1} + ?1{2}", sqlName(table.name), sqlName(column), where));
         if (s != nullptr) {
             s->bind(1, kDeltas[input.byte() % kDeltas.size()]);
             s->bind(9, row);
@@ -178,7 +170,7 @@ bool RowEditor::setCell(
     const auto kind = input.byte() % 12;
     if (kind == 10)
         return copyCell(table, column, where, row, input);
-    auto* s = statement(fmt::format("UPDATE {} SET {} = ?1{}", quoted(table.name), quoted(column), where));
+    auto* s = statement(fmt::format("UPDATE {} SET {} = ?1{}", sqlName(table.name), sqlName(column), where));
     if (s == nullptr)
         return false;
     s->bind(9, row);
@@ -230,8 +222,8 @@ bool RowEditor::copyCell(
     const Table& from = m_tables[input.byte() % m_tables.size()];
     const std::int64_t fromRow = rowOf(from, input);
     const std::string& fromColumn = from.columns[input.byte() % from.columns.size()];
-    auto* s = statement(fmt::format("UPDATE {} SET {} = (SELECT {} FROM {} LIMIT 1 OFFSET ?1){}", quoted(table.name),
-        quoted(column), quoted(fromColumn), quoted(from.name), where));
+    auto* s = statement(fmt::format("UPDATE {} SET {} = (SELECT {} FROM {} LIMIT 1 OFFSET ?1){}", sqlName(table.name),
+        sqlName(column), sqlName(fromColumn), sqlName(from.name), where));
     if (s != nullptr) {
         s->bind(1, fromRow);
         s->bind(9, row);

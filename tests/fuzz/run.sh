@@ -39,8 +39,13 @@ fi
 targets=${FUZZ_TARGETS:-kineto ncucsv ncurep nsys session nsys_rows session_rows}
 jobs=${FUZZ_JOBS:-1}
 
-CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIDGELINE_FUZZ=ON \
-    -DRIDGELINE_FUZZ_SANITIZERS="$sanitizers" -DRIDGELINE_BUILD_UI=OFF -DRIDGELINE_BUILD_TESTS=OFF -DRIDGELINE_BUILD_BENCHMARKS=OFF >/dev/null
+# A build configured for fuzzing already (CI's sanitizer build, `installer/setup.sh --sanitize`, which
+# also runs the tests under ASan + UBSan) is used as it is; otherwise this configures its own.
+if ! grep -qs '^RIDGELINE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+    CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIDGELINE_FUZZ=ON \
+        -DRIDGELINE_FUZZ_SANITIZERS="$sanitizers" -DRIDGELINE_BUILD_UI=OFF -DRIDGELINE_BUILD_TESTS=OFF \
+        -DRIDGELINE_BUILD_BENCHMARKS=OFF -DRIDGELINE_CUDA=OFF >/dev/null
+fi
 cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 
 # Seeds. libFuzzer adds what it finds to copies, never to tests/data or tests/fuzz.

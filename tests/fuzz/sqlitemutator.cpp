@@ -30,17 +30,6 @@ extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, st
 
 namespace ridgeline::fuzz::sqlitemutator {
 
-std::string quoted(std::string_view name)
-{
-    std::string out = "\"";
-    for (char c : name) {
-        out += c;
-        if (c == '"')
-            out += '"';
-    }
-    return out + "\"";
-}
-
 std::string lower(std::string_view text)
 {
     std::string out(text);
@@ -107,7 +96,7 @@ bool Mutator::mutateOnce()
 
 std::optional<std::int64_t> Mutator::count(const Table& table)
 {
-    Statement s(m_db, "SELECT count(*) FROM " + quoted(table.name));
+    Statement s(m_db, "SELECT count(*) FROM " + sqlName(table.name));
     if (!s.row())
         return std::nullopt;
     return s.integer(0);
@@ -119,7 +108,7 @@ std::optional<std::int64_t> Mutator::anyRow(const Table& table)
     const auto rows = count(table);
     if (!rows || *rows <= 0)
         return std::nullopt;
-    Statement s(m_db, "SELECT rowid FROM " + quoted(table.name) + " LIMIT 1 OFFSET ?1");
+    Statement s(m_db, "SELECT rowid FROM " + sqlName(table.name) + " LIMIT 1 OFFSET ?1");
     if (!s.ok())
         return std::nullopt;
     s.bind(1, static_cast<std::int64_t>(pick(static_cast<std::uint64_t>(*rows))));
@@ -130,7 +119,7 @@ std::optional<std::int64_t> Mutator::anyRow(const Table& table)
 
 Value Mutator::cell(const Table& table, const Column& column, std::int64_t rowid)
 {
-    Statement s(m_db, "SELECT " + quoted(column.name) + " FROM " + quoted(table.name) + " WHERE rowid = ?1");
+    Statement s(m_db, "SELECT " + sqlName(column.name) + " FROM " + sqlName(table.name) + " WHERE rowid = ?1");
     if (!s.ok())
         return {};
     s.bind(1, rowid);
@@ -139,7 +128,7 @@ Value Mutator::cell(const Table& table, const Column& column, std::int64_t rowid
 
 bool Mutator::update(const Table& table, const Column& column, std::int64_t rowid, const Value& value)
 {
-    Statement s(m_db, "UPDATE " + quoted(table.name) + " SET " + quoted(column.name) + " = ?1 WHERE rowid = ?2");
+    Statement s(m_db, "UPDATE " + sqlName(table.name) + " SET " + sqlName(column.name) + " = ?1 WHERE rowid = ?2");
     if (!s.ok())
         return false;
     s.bind(1, value);

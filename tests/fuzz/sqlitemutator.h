@@ -6,6 +6,8 @@
 // sqlitemutatortables.cpp (rows, a whole column, the header, the schema).
 #pragma once
 
+#include "sqlname.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -32,7 +34,6 @@ struct Table {
     std::vector<Column> columns;
 };
 
-std::string quoted(std::string_view name);
 std::string lower(std::string_view text);
 bool endsWith(std::string_view text, std::string_view suffix);
 

@@ -47,8 +47,8 @@ const std::vector<std::pair<std::size_t, std::size_t>>& Mutator::blobColumns()
         const auto& table = m_tables[t];
         std::string sql = "SELECT ";
         for (std::size_t c = 0; c < table.columns.size(); ++c)
-            sql += (c == 0 ? "" : ", ") + std::string("max(typeof(") + quoted(table.columns[c].name) + ") = 'blob')";
-        Statement s(m_db, sql + " FROM " + quoted(table.name));
+            sql += (c == 0 ? "" : ", ") + std::string("max(typeof(") + sqlName(table.columns[c].name) + ") = 'blob')";
+        Statement s(m_db, sql + " FROM " + sqlName(table.name));
         if (!s.row())
             continue;
         for (std::size_t c = 0; c < table.columns.size(); ++c) {
@@ -75,8 +75,8 @@ bool Mutator::mutateBlob()
     bool found = false;
     for (const auto offset : { static_cast<std::int64_t>(pick(4)), std::int64_t { 0 } }) {
         Statement s(m_db,
-            "SELECT rowid, " + quoted(column->name) + " FROM " + quoted(table->name) + " WHERE typeof("
-                + quoted(column->name) + ") = 'blob' LIMIT 1 OFFSET ?1");
+            "SELECT rowid, " + sqlName(column->name) + " FROM " + sqlName(table->name) + " WHERE typeof("
+                + sqlName(column->name) + ") = 'blob' LIMIT 1 OFFSET ?1");
         s.bind(1, offset);
         if (s.row()) {
             rowid = s.integer(0);

@@ -15,9 +15,9 @@ bool Mutator::deleteRows()
 {
     const auto& table = anyTable();
     if (chance(5))
-        return exec("DELETE FROM " + quoted(table.name)) && sqlite3_changes(m_db) > 0;
+        return exec("DELETE FROM " + sqlName(table.name)) && sqlite3_changes(m_db) > 0;
     const auto row = anyRow(table);
-    return row && exec("DELETE FROM " + quoted(table.name) + " WHERE rowid = " + std::to_string(*row));
+    return row && exec("DELETE FROM " + sqlName(table.name) + " WHERE rowid = " + std::to_string(*row));
 }
 
 // A row copied (a new id when the key is the rowid), then maybe one of its cells changed.
@@ -31,11 +31,11 @@ bool Mutator::copyRow()
     for (const auto& column : table.columns) {
         if (column.primaryKey && column.type == "INTEGER")
             continue;
-        columns += (columns.empty() ? "" : ", ") + quoted(column.name);
+        columns += (columns.empty() ? "" : ", ") + sqlName(column.name);
     }
     if (columns.empty())
         return false;
-    const auto t = quoted(table.name);
+    const auto t = sqlName(table.name);
     if (!exec("INSERT INTO " + t + "(" + columns + ") SELECT " + columns + " FROM " + t
             + " WHERE rowid = " + std::to_string(*row)))
         return false;
@@ -55,11 +55,12 @@ bool Mutator::retypeColumn()
     static constexpr std::array<std::string_view, 4> kCasts { "CAST({} AS TEXT)", "CAST({} AS REAL) + 0.25", "NULL",
         "printf('%s ', {})" };
     std::string expression(kCasts[pick(kCasts.size())]);
-    const auto c = quoted(column.name);
+    const auto c = sqlName(column.name);
     if (auto at = expression.find("{}"); at != std::string::npos)
         expression.replace(at, 2, c);
     const std::string where = chance(2) ? " WHERE rowid % 2 = 0" : "";
-    return exec("UPDATE " + quoted(table.name) + " SET " + c + " = " + expression + where) && sqlite3_changes(m_db) > 0;
+    return exec("UPDATE " + sqlName(table.name) + " SET " + c + " = " + expression + where)
+        && sqlite3_changes(m_db) > 0;
 }
 
 // The header fields a reader checks first: schema version and application id.
@@ -78,25 +79,26 @@ bool Mutator::schema()
 {
     m_stale = true; // the tables read by load() may no longer be
     const auto& table = anyTable();
-    const auto t = quoted(table.name);
+    const auto t = sqlName(table.name);
     const auto& column = anyColumn(table);
     switch (pick(7)) {
     case 0:
         return exec("DROP TABLE " + t);
     case 1:
-        return exec("ALTER TABLE " + t + " RENAME TO " + quoted(table.name + "_old"));
+        return exec("ALTER TABLE " + t + " RENAME TO " + sqlName(table.name + "_old"));
     case 2:
-        return exec("ALTER TABLE " + t + " DROP COLUMN " + quoted(column.name));
+        return exec("ALTER TABLE " + t + " DROP COLUMN " + sqlName(column.name));
     case 3:
-        return exec("ALTER TABLE " + t + " RENAME COLUMN " + quoted(column.name) + " TO " + quoted(column.name + "x"));
+        return exec(
+            "ALTER TABLE " + t + " RENAME COLUMN " + sqlName(column.name) + " TO " + sqlName(column.name + "x"));
     case 4:
-        return exec("ALTER TABLE " + t + " RENAME TO " + quoted(table.name + "_real") + "; CREATE VIEW " + t
-            + " AS SELECT * FROM " + quoted(table.name + "_real"));
+        return exec("ALTER TABLE " + t + " RENAME TO " + sqlName(table.name + "_real") + "; CREATE VIEW " + t
+            + " AS SELECT * FROM " + sqlName(table.name + "_real"));
     case 5:
-        return exec("CREATE INDEX IF NOT EXISTS " + quoted("fuzz_" + table.name + "_" + column.name) + " ON " + t + "("
-            + quoted(column.name) + ")");
+        return exec("CREATE INDEX IF NOT EXISTS " + sqlName("fuzz_" + table.name + "_" + column.name) + " ON " + t + "("
+            + sqlName(column.name) + ")");
     default:
-        return exec("CREATE TRIGGER IF NOT EXISTS " + quoted("fuzz_" + table.name) + " AFTER INSERT ON " + t
+        return exec("CREATE TRIGGER IF NOT EXISTS " + sqlName("fuzz_" + table.name) + " AFTER INSERT ON " + t
             + " BEGIN DELETE FROM " + t + "; END");
     }
 }

@@ -97,7 +97,7 @@ bool Mutator::endBeforeStart()
     const auto row = anyRow(table);
     if (!row)
         return false;
-    const auto t = quoted(table.name), s = quoted(start->name), e = quoted(end->name);
+    const auto t = sqlName(table.name), s = sqlName(start->name), e = sqlName(end->name);
     std::string set;
     switch (pick(5)) {
     case 0:
@@ -137,7 +137,7 @@ bool Mutator::danglingId()
     std::int64_t value = 0;
     switch (pick(4)) {
     case 0: {
-        Statement s(m_db, "SELECT max(" + quoted(column.name) + ") FROM " + quoted(table.name));
+        Statement s(m_db, "SELECT max(" + sqlName(column.name) + ") FROM " + sqlName(table.name));
         const auto highest = s.row() ? s.integer(0) : 0;
         value = highest < std::numeric_limits<std::int64_t>::max() - 2000
             ? highest + 1 + static_cast<std::int64_t>(pick(1000))

@@ -20,7 +20,7 @@ namespace metric = core::metric;
 
 namespace {
 
-constexpr const char* kUuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
+constexpr const char* kH100Uuid = "GPU-00112233-4455-6677-8899-aabbccddeeff";
 
 // An H100 SXM5 as the injection library records it: the CUDA device name, CC 9.0, 132 SMs.
 // FFMA peak: 132 SMs x 128 FP32 lanes = 16896 thread instructions per cycle at 1.755 GHz;
@@ -48,7 +48,7 @@ void writePart(const std::string& path, const std::string& deviceName)
     auto& w = writer.value();
     core::Device device;
     device.name = deviceName;
-    device.uuid = kUuid;
+    device.uuid = kH100Uuid;
     device.ccMajor = 9;
     device.smCount = 132;
     auto deviceId = w.addDevice(device);
@@ -106,7 +106,7 @@ Assembled assemble(const std::string& deviceName, bool measured)
     if (measured) {
         request.measuredCeilings = [](const std::string& uuid) {
             std::vector<core::Ceiling> c;
-            if (uuid == kUuid)
+            if (uuid == kH100Uuid)
                 c.push_back({ 0, "DRAM", 2.9e12, "B/s", core::CeilingSource::Measured, "test" });
             return c;
         };

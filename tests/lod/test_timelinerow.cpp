@@ -159,7 +159,7 @@ TEST(TimelineRowLod, MatchesBruteForceAtSeveralZoomLevels)
         { { e + 10, e + 1000 }, 100 }, // nothing in view
     };
     for (const auto& [w, pixels] : views) {
-        SCOPED_TRACE(testing::Message() << "window " << w.startNs << ".." << w.endNs << " on " << pixels << " px");
+        SCOPED_TRACE(::testing::Message() << "window " << w.startNs << ".." << w.endNs << " on " << pixels << " px");
         std::vector<LodItem> got;
         row.lod(PixelGrid(w, pixels), got);
         expectSameLod(got, bruteForceLod(items, w, pixels));

@@ -178,7 +178,8 @@ TEST_F(RooflineChartTest, CeilingsAreTheBestPerResourceWithTheirSource)
             continue;
         (isMemory ? memory : compute)++;
         SCOPED_TRACE(key.second);
-        auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.resource == key.second; });
+        auto it = std::find_if(
+            lines.begin(), lines.end(), [&resource = key.second](const auto& l) { return l.resource == resource; });
         ASSERT_NE(it, lines.end());
         EXPECT_DOUBLE_EQ(it->value, ceiling.value);
         EXPECT_EQ(it->source, ceiling.source);

@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
+#include "uitest.h"
 #include "window/aboutdialog.h"
 #include "window/mainwindow.h"
 
@@ -110,5 +111,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestBadValues)
+RIDGELINE_UI_TEST(tst_badvalues, TestBadValues)
 #include "tst_badvalues.moc"

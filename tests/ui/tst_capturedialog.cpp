@@ -5,6 +5,7 @@
 #include "fixtures.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QDir>
@@ -209,8 +210,7 @@ private Q_SLOTS:
                     arguments = edit;
             QVERIFY(arguments);
             arguments->setText(QStringLiteral("-c 'echo hi; exit 3'"));
-            QCOMPARE(
-                dialog.job().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
+            QCOMPARE(dialog.job().arguments, (QStringList { QStringLiteral("-c"), QStringLiteral("echo hi; exit 3") }));
             auto o = options(QStringLiteral("success"), QString::fromStdString(m_dir.file("q.ridge")));
             dialog.setJob(o);
             arguments->setText(QStringLiteral("-c 'echo hi"));
@@ -231,5 +231,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCaptureDialog)
+RIDGELINE_UI_TEST(tst_capturedialog, TestCaptureDialog)
 #include "tst_capturedialog.moc"

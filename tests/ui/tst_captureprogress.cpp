@@ -3,6 +3,7 @@
 // exact form of capture-contract.md (Launcher), and the launcher command the app builds.
 #include "capture/capturerunner.h"
 #include "qtwarnings.h"
+#include "uitest.h"
 
 #include <QTest>
 
@@ -106,5 +107,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaptureProgress)
+RIDGELINE_UI_TEST_GUILESS(tst_captureprogress, TestCaptureProgress)
 #include "tst_captureprogress.moc"

@@ -7,6 +7,7 @@
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
+#include "uitest.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -112,5 +113,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelModel)
+RIDGELINE_UI_TEST(tst_kernelmodel, TestKernelModel)
 #include "tst_kernelmodel.moc"

@@ -11,6 +11,7 @@
 #include "ridgeline/core/store/sessionreader.h"
 #include "session/documentreader.h"
 #include "tempdir.h"
+#include "uitest.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -341,5 +342,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelTable)
+RIDGELINE_UI_TEST(tst_kerneltable, TestKernelTable)
 #include "tst_kerneltable.moc"

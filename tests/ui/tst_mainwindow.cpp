@@ -3,6 +3,7 @@
 #include "kernels/kernelpage.h"
 #include "qtwarnings.h"
 #include "testutil.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemModel>
@@ -56,5 +57,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+RIDGELINE_UI_TEST(tst_mainwindow, TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -9,6 +9,7 @@
 #include "session/importdialog.h"
 #include "tempdir.h"
 #include "testutil.h"
+#include "uitest.h"
 #include "window/aboutdialog.h"
 #include "window/mainwindow.h"
 #include "window/recentfiles.h"
@@ -496,5 +497,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowFiles)
+RIDGELINE_UI_TEST(tst_mainwindowfiles, TestMainWindowFiles)
 #include "tst_mainwindowfiles.moc"

@@ -2,6 +2,7 @@
 // Light and dark palettes, and verdict colours readable on both.
 #include "common/verdictcolors.h"
 #include "qtwarnings.h"
+#include "uitest.h"
 #include "window/palette.h"
 
 #include <QApplication>
@@ -86,5 +87,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPalette)
+RIDGELINE_UI_TEST(tst_palette, TestPalette)
 #include "tst_palette.moc"

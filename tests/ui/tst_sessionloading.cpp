@@ -7,6 +7,7 @@
 #include "session/documentreader.h"
 #include "session/sessionopener.h"
 #include "tempdir.h"
+#include "uitest.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -115,5 +116,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSessionLoading)
+RIDGELINE_UI_TEST_GUILESS(tst_sessionloading, TestSessionLoading)
 #include "tst_sessionloading.moc"

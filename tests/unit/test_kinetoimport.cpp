@@ -29,7 +29,7 @@ std::string lower(std::string text)
     return text;
 }
 
-struct Expected {
+struct ExpectedTrace {
     std::int64_t kernels = 0, memcpys = 0, memsets = 0, nccl = 0, apiCalls = 0, ranges = 0;
     std::set<std::string> kernelNames;
     int rank = -1;
@@ -37,10 +37,10 @@ struct Expected {
 };
 
 // The importer's mapping, restated over a plain JSON reader.
-Expected expectedFrom(const std::string& path)
+ExpectedTrace expectedFrom(const std::string& path)
 {
     const auto doc = nlohmann::json::parse(ridgeline::testing::gunzipFile(path));
-    Expected e;
+    ExpectedTrace e;
     if (doc.contains("distributedInfo") && doc["distributedInfo"].contains("rank")) {
         e.rank = doc["distributedInfo"]["rank"].get<int>();
         e.worldSize = doc["distributedInfo"].value("world_size", 0);
@@ -135,7 +135,7 @@ TEST(KinetoImport, EveryTraceImportsWithTheCountsOfAPlainJsonReader)
         const auto out = dir.file("trace.ridge");
         auto imported = collectors::importKineto({ path }, out, false);
         ASSERT_TRUE(imported.ok()) << imported.error().message;
-        const Expected e = expectedFrom(path);
+        const ExpectedTrace e = expectedFrom(path);
         const auto& s = imported.value();
         EXPECT_EQ(s.kernels, e.kernels);
         EXPECT_EQ(s.memcpys, e.memcpys);
@@ -208,7 +208,7 @@ TEST(KinetoImport, TwoRanksMakeOneSession)
     auto imported = collectors::importKineto({ rank0, rank1 }, dir.file("s.ridge"), false);
     ASSERT_TRUE(imported.ok()) << imported.error().message;
     EXPECT_EQ(imported.value().ranks, (std::vector<int> { 0, 1 }));
-    const Expected e0 = expectedFrom(rank0), e1 = expectedFrom(rank1);
+    const ExpectedTrace e0 = expectedFrom(rank0), e1 = expectedFrom(rank1);
     Session db(dir.file("s.ridge"));
     EXPECT_EQ(db.column("SELECT rank || '/' || world_size FROM processes ORDER BY rank"),
         (std::vector<std::string> { "0/128", "1/128" }));
@@ -243,8 +243,8 @@ TEST(KinetoImport, EdgeCasesImportWithAWarning)
         auto imported = collectors::importKineto({ testDataPath("kineto/" + file) }, dir.file("s.ridge"), false);
         ASSERT_TRUE(imported.ok()) << imported.error().message;
         const auto& w = imported.value().warnings;
-        EXPECT_TRUE(
-            std::any_of(w.begin(), w.end(), [&](const auto& text) { return text.find(warning) != std::string::npos; }));
+        EXPECT_TRUE(std::any_of(w.begin(), w.end(),
+            [&expected = warning](const auto& text) { return text.find(expected) != std::string::npos; }));
     }
 }
 

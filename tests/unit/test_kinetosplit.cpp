@@ -83,7 +83,7 @@ void expectSameAsPlainReader(const std::string& name, const std::string& bytes, 
     members.erase("traceEvents");
     for (const auto& options : kSizes) {
         SCOPED_TRACE(
-            testing::Message() << name << " window " << options.windowBytes << " batch " << options.batchBytes);
+            ::testing::Message() << name << " window " << options.windowBytes << " batch " << options.batchBytes);
         auto pieces = split(name, bytes, options);
         ASSERT_TRUE(pieces.ok()) << pieces.error().message;
         EXPECT_EQ(pieces.value().members, members);

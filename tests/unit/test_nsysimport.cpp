@@ -64,11 +64,11 @@ std::set<std::string> sqlStrings(const std::string& path, const std::string& sql
     return values;
 }
 
-struct Expected {
+struct ExpectedExport {
     std::int64_t kernels, memcpys, memsets, apiCalls, nvtx;
 };
 
-Expected countedBySql(const std::string& path)
+ExpectedExport countedBySql(const std::string& path)
 {
     return {
         sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
@@ -109,7 +109,7 @@ TEST_F(NsysImport, CountsPerTableMatchPlainSqlAndTheExportIsUntouched)
         SCOPED_TRACE(name);
         const auto path = testDataPath(std::string("nsys/") + name);
         const auto before = readBytes(path);
-        const Expected expected = countedBySql(path);
+        const ExpectedExport expected = countedBySql(path);
         auto reader = import(path);
         const auto counts = reader.counts().value();
         EXPECT_EQ(counts.kernels, expected.kernels);

@@ -35,7 +35,7 @@ namespace {
 
 using namespace ridgeline::testing::kineto;
 
-struct Expected {
+struct ExpectedOperators {
     std::map<std::string, std::int64_t> gpuTime, gpuOps, calls, cpuTime;
     std::int64_t total = 0, unattributed = 0, unattributedOps = 0;
     std::int64_t linked = 0, disagrees = 0, unmatched = 0;
@@ -43,9 +43,9 @@ struct Expected {
 
 // GPU time per innermost operator; where a call's External id (other than its correlation id) names
 // an operator of its thread that holds it, that operator.
-Expected expectedByOp(const Trace& t)
+ExpectedOperators expectedByOp(const Trace& t)
 {
-    Expected x;
+    ExpectedOperators x;
     for (const auto& op : t.ops) {
         x.calls[op.name] += 1;
         x.cpuTime[op.name] += op.duration();
@@ -86,7 +86,7 @@ void expectReportMatches(const std::string& relative)
     SCOPED_TRACE(relative);
     const auto path = testDataPath(relative);
     const Trace trace = readTrace(path);
-    const Expected x = expectedByOp(trace);
+    const ExpectedOperators x = expectedByOp(trace);
     TempDir dir;
     const auto r = reportOf(path, core::ReportGrouping::Op, dir);
     EXPECT_EQ(r.operators, static_cast<std::int64_t>(trace.ops.size()));
@@ -126,7 +126,7 @@ TEST(Operators, GpuTimePerOperatorMatchesABruteForceLinkOfCriticalPath)
 TEST(Operators, ExternalIdAgainstCorrelationOnNsResolutionTrace)
 {
     const auto path = testDataPath("kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
-    const Expected x = expectedByOp(readTrace(path));
+    const ExpectedOperators x = expectedByOp(readTrace(path));
     ASSERT_GT(x.linked, 0); // the trace does link by External id
     expectReportMatches("kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
 }
@@ -139,7 +139,7 @@ TEST(Operators, ExternalIdAgainstCorrelationOnNcclData)
 // trace_filter rank 0 has GPU ops launched outside any operator: unattributed, not dropped.
 TEST(Operators, TraceFilterHasUnattributedGpuTime)
 {
-    const Expected x = expectedByOp(readTrace(testDataPath("kineto/trace_filter/sampled_rank-0.json.gz")));
+    const ExpectedOperators x = expectedByOp(readTrace(testDataPath("kineto/trace_filter/sampled_rank-0.json.gz")));
     EXPECT_GT(x.unattributed, 0);
     EXPECT_GT(x.total, x.unattributed);
 }
@@ -192,7 +192,7 @@ TEST(Operators, NestingMatchesBruteForce)
 
 // The synthetic trace of operatortrace.h, with what the real ones lack: python_function modules,
 // Module Hierarchy, input shapes, a call stack, and an NCCL kernel launched from a thread without
-// operators. Expected values by hand, in the comments and in operatortrace.h.
+// operators. ExpectedOperators values by hand, in the comments and in operatortrace.h.
 TEST(Operators, ModulesShapesAndUnattributedOnASyntheticTrace)
 {
     TempDir dir;

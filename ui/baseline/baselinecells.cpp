@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "baselinecells.h"
 
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 #include "window/palette.h"
 
@@ -10,20 +11,6 @@
 #include <cmath>
 
 namespace ridgeline::ui {
-
-namespace {
-
-QString duration(double ns)
-{
-    return QString::fromStdString(core::formatDuration(ns));
-}
-
-QString verdict(core::VerdictClass verdict, const std::string& boundBy)
-{
-    return QString::fromStdString(core::verdictText(verdict, boundBy));
-}
-
-} // namespace
 
 DeltaKind deltaKind(const core::KernelDelta& delta)
 {
@@ -38,7 +25,7 @@ DeltaKind deltaKind(const core::KernelDelta& delta)
 
 QString baselineText(const core::KernelDelta& delta)
 {
-    return delta.isNew() ? QObject::tr("new") : duration(static_cast<double>(delta.baselineTotalNs));
+    return delta.isNew() ? QObject::tr("new") : durationLabel(static_cast<double>(delta.baselineTotalNs));
 }
 
 QString deltaText(const core::KernelDelta& delta)
@@ -63,16 +50,18 @@ QVariant deltaSortKey(const core::KernelDelta& delta)
 
 QString deltaToolTip(const core::KernelSummary& now, const core::KernelDelta& delta)
 {
-    const QString current = QObject::tr("Now: %1 in %2 launches (average %3), %4")
-                                .arg(duration(static_cast<double>(now.totalNs)))
-                                .arg(QString::fromStdString(core::formatCount(now.launches)))
-                                .arg(duration(now.averageNs()), verdict(delta.verdictAfter, delta.boundByAfter));
+    const QString current
+        = QObject::tr("Now: %1 in %2 launches (average %3), %4")
+              .arg(durationLabel(static_cast<double>(now.totalNs)))
+              .arg(QString::fromStdString(core::formatCount(now.launches)))
+              .arg(durationLabel(now.averageNs()), verdictLabel(delta.verdictAfter, delta.boundByAfter));
     if (delta.isNew())
         return QObject::tr("Not in the baseline session.") + QLatin1Char('\n') + current;
-    QString tip = QObject::tr("Baseline: %1 in %2 launches (average %3), %4")
-                      .arg(duration(static_cast<double>(delta.baselineTotalNs)))
-                      .arg(QString::fromStdString(core::formatCount(delta.baselineLaunches)))
-                      .arg(duration(delta.baselineAverageNs), verdict(delta.verdictBefore, delta.boundByBefore))
+    QString tip
+        = QObject::tr("Baseline: %1 in %2 launches (average %3), %4")
+              .arg(durationLabel(static_cast<double>(delta.baselineTotalNs)))
+              .arg(QString::fromStdString(core::formatCount(delta.baselineLaunches)))
+              .arg(durationLabel(delta.baselineAverageNs), verdictLabel(delta.verdictBefore, delta.boundByBefore))
         + QLatin1Char('\n') + current + QLatin1Char('\n') + QObject::tr("Change: %1").arg(deltaText(delta));
     if (delta.roofBefore && delta.roofAfter)
         tip += QLatin1Char('\n')
@@ -100,15 +89,13 @@ QVariant deltaForeground(const core::KernelDelta& delta)
 QString comparisonSummary(const SessionDocument& current, const SessionDocument& baseline)
 {
     const auto totals = core::compareKernels(current.report.kernels, baseline.report.kernels).totals;
-    const auto duration
-        = [](std::int64_t ns) { return QString::fromStdString(core::formatDuration(static_cast<double>(ns))); };
     return QCoreApplication::translate("ridgeline::ui::MainWindow",
         "Comparing with baseline %1: %2 kernel(s) matched, %3 new, %4 gone; kernel time %5 → %6 (%7)")
         .arg(baseline.path)
         .arg(totals.matched)
         .arg(totals.added)
         .arg(totals.gone)
-        .arg(duration(totals.kernelNsBefore), duration(totals.kernelNsAfter),
+        .arg(durationLabel(totals.kernelNsBefore), durationLabel(totals.kernelNsAfter),
             QString::fromStdString(core::formatDeltaPct(totals.deltaPct())));
 }
 

@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "instancemodel.h"
 
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 
 #include <algorithm>
 
 namespace ridgeline::ui {
-
-namespace {
-
-QString duration(std::int64_t ns)
-{
-    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
-}
-
-} // namespace
 
 InstanceModel::InstanceModel(QObject* parent)
     : RowTableModel(kTitles, kTips, parent)
@@ -46,11 +38,11 @@ QVariant InstanceModel::rowData(const core::CollectiveInstance& i, const QModelI
         case IndexColumn:
             return QString::number(i.index);
         case StartColumn:
-            return duration(startOf(i));
+            return durationLabel(startOf(i));
         case StartSkewColumn:
-            return duration(i.startSkewNs);
+            return durationLabel(i.startSkewNs);
         case EndSkewColumn:
-            return duration(i.endSkewNs);
+            return durationLabel(i.endSkewNs);
         case LastRankColumn:
             return i.lastRank >= 0 ? QString::number(i.lastRank) : QStringLiteral("–");
         case RanksColumn:
@@ -85,7 +77,7 @@ QVariant InstanceModel::rowData(const core::CollectiveInstance& i, const QModelI
             tip += QStringLiteral("<br>")
                 + tr("rank %1: starts at %2, waits %3")
                       .arg(m.rank)
-                      .arg(duration(m.startNs - m_origin), duration(m.waitNs));
+                      .arg(durationLabel(m.startNs - m_origin), durationLabel(m.waitNs));
         return tip;
     }
     case Qt::TextAlignmentRole:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rankwaitmodel.h"
 
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 
 #include <QFont>
@@ -12,11 +13,6 @@ namespace {
 double averageWait(const core::RankWait& w)
 {
     return w.instances > 0 ? static_cast<double>(w.waitNs) / static_cast<double>(w.instances) : 0.0;
-}
-
-QString duration(double ns)
-{
-    return QString::fromStdString(core::formatDuration(ns));
 }
 
 } // namespace
@@ -41,9 +37,9 @@ QVariant RankWaitModel::rowData(const core::RankWait& w, const QModelIndex& inde
         case LastArrivalsColumn:
             return tr("%1 of %2").arg(w.lastArrivals).arg(w.instances);
         case WaitedColumn:
-            return duration(static_cast<double>(w.waitNs));
+            return durationLabel(static_cast<double>(w.waitNs));
         case AverageWaitColumn:
-            return duration(averageWait(w));
+            return durationLabel(averageWait(w));
         case InstancesColumn:
             return QString::number(w.instances);
         default:
@@ -80,7 +76,7 @@ QVariant RankWaitModel::rowData(const core::RankWait& w, const QModelIndex& inde
                           .arg(w.instances)
                     : tr("Rank %1 waited %2 in all for later ranks (%3 per instance).")
                           .arg(w.rank)
-                          .arg(duration(static_cast<double>(w.waitNs)), duration(averageWait(w)));
+                          .arg(durationLabel(static_cast<double>(w.waitNs)), durationLabel(averageWait(w)));
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(
             Qt::Alignment((index.column() == RankColumn ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));

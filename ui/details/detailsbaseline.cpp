@@ -2,6 +2,7 @@
 #include "detailsbaseline.h"
 
 #include "baseline/baselinecells.h"
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 
 #include <QColor>
@@ -11,21 +12,6 @@
 namespace ridgeline::ui {
 
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-
-QString duration(double ns)
-{
-    return q(core::formatDuration(ns));
-}
-
-QString verdict(core::VerdictClass verdict, const std::string& boundBy)
-{
-    return q(core::verdictText(verdict, boundBy));
-}
 
 QString row(const QString& label, const QString& before, const QString& after, const QString& change)
 {
@@ -55,14 +41,15 @@ QString baselineSection(const core::KernelSummary& now, const BaselineDetails& b
     const auto& d = *b.delta;
     html += QObject::tr("<table border=0 cellspacing=0 cellpadding=3><tr><th></th><th>Baseline</th><th>Now</th>"
                         "<th>Change</th></tr>");
-    html += row(QObject::tr("Total time"), duration(static_cast<double>(d.baselineTotalNs)),
-        duration(static_cast<double>(now.totalNs)), colouredChange(d));
-    html += row(QObject::tr("Launches"), q(core::formatCount(d.baselineLaunches)), q(core::formatCount(now.launches)),
-        q(core::formatCount(now.launches - d.baselineLaunches)));
-    html += row(QObject::tr("Average"), duration(d.baselineAverageNs), duration(now.averageNs()),
-        q(core::formatDuration(now.averageNs() - d.baselineAverageNs)));
-    html += row(QObject::tr("Verdict"), verdict(d.verdictBefore, d.boundByBefore),
-        verdict(d.verdictAfter, d.boundByAfter), d.verdictChanged() ? QObject::tr("changed") : QObject::tr("same"));
+    html += row(QObject::tr("Total time"), htmlDuration(static_cast<double>(d.baselineTotalNs)),
+        htmlDuration(static_cast<double>(now.totalNs)), colouredChange(d));
+    html += row(QObject::tr("Launches"), htmlText(core::formatCount(d.baselineLaunches)),
+        htmlText(core::formatCount(now.launches)), htmlText(core::formatCount(now.launches - d.baselineLaunches)));
+    html += row(QObject::tr("Average"), htmlDuration(d.baselineAverageNs), htmlDuration(now.averageNs()),
+        htmlText(core::formatDuration(now.averageNs() - d.baselineAverageNs)));
+    html += row(QObject::tr("Verdict"), verdictLabel(d.verdictBefore, d.boundByBefore).toHtmlEscaped(),
+        verdictLabel(d.verdictAfter, d.boundByAfter).toHtmlEscaped(),
+        d.verdictChanged() ? QObject::tr("changed") : QObject::tr("same"));
     if (d.roofBefore && d.roofAfter) {
         const double points = (*d.roofAfter - *d.roofBefore) * 100.0;
         html += row(QObject::tr("% of roof"), QStringLiteral("%1 %").arg(*d.roofBefore * 100.0, 0, 'f', 0),
@@ -72,7 +59,7 @@ QString baselineSection(const core::KernelSummary& now, const BaselineDetails& b
     html += QStringLiteral("</table>");
     if (b.before->deviceId != now.deviceId || b.before->deviceName != now.deviceName)
         html += QObject::tr("<p>Baseline device: %1 (device %2 of that session).</p>")
-                    .arg(q(b.before->deviceName.empty() ? std::string("unknown") : b.before->deviceName))
+                    .arg(htmlText(b.before->deviceName.empty() ? std::string("unknown") : b.before->deviceName))
                     .arg(b.before->deviceId);
     return html;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "detailshost.h"
 
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 
 #include <QObject>
@@ -9,19 +10,14 @@ namespace ridgeline::ui {
 
 namespace {
 
-QString duration(double ns)
-{
-    return QString::fromStdString(core::formatDuration(ns)).toHtmlEscaped();
-}
-
 QString launchingCall(const core::ApiCall& call, const core::Kernel& launch)
 {
     return QObject::tr("<p>Launched by <code>%1</code> (%2) on thread %3, a call of %4; the kernel started "
                        "%5 after the call began (launch delay).</p>")
         .arg(QString::fromStdString(call.name).toHtmlEscaped(), QString::fromStdString(call.domain).toHtmlEscaped())
         .arg(call.threadId)
-        .arg(duration(static_cast<double>(call.endNs - call.startNs)),
-            duration(static_cast<double>(launch.startNs - call.startNs)));
+        .arg(htmlDuration(static_cast<double>(call.endNs - call.startNs)),
+            htmlDuration(static_cast<double>(launch.startNs - call.startNs)));
 }
 
 } // namespace
@@ -43,9 +39,9 @@ QString hostSection(const core::KernelDetails& details, qint64 launchId, std::in
     };
     row(QObject::tr("Launch delay"),
         QObject::tr("avg %1 · min %2 · max %3 (GPU start − launching call start)")
-            .arg(
-                duration(d.averageNs), duration(static_cast<double>(d.minNs)), duration(static_cast<double>(d.maxNs))));
-    row(QObject::tr("Launch call"), QObject::tr("avg %1 of CPU time per launch").arg(duration(d.averageCallNs)));
+            .arg(htmlDuration(d.averageNs), htmlDuration(static_cast<double>(d.minNs)),
+                htmlDuration(static_cast<double>(d.maxNs))));
+    row(QObject::tr("Launch call"), QObject::tr("avg %1 of CPU time per launch").arg(htmlDuration(d.averageCallNs)));
     row(QObject::tr("Launches"),
         QObject::tr("%1 of %2 have their launching call in the session")
             .arg(QString::fromStdString(core::formatCount(d.launches)),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "detailshtml.h"
 
+#include "common/displaytext.h"
 #include "common/verdictcolors.h"
 #include "detailshost.h"
 #include "ridgeline/core/analysis/advice.h"
@@ -15,11 +16,6 @@
 namespace ridgeline::ui {
 
 namespace {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
 
 QString percent(double fraction)
 {
@@ -44,36 +40,37 @@ bool isMemoryOrLink(const std::string& res)
 QString header(const DetailsInput& in, const core::KernelSummary& k)
 {
     // Template arguments and parameters folded in the heading; the whole name ends the pane.
-    QString html
-        = QStringLiteral("<h3 style='font-family:monospace'>%1</h3><table>").arg(q(core::shortKernelName(k.name)));
-    QString device = q(k.deviceName.empty() ? "unknown" : k.deviceName);
+    QString html = QStringLiteral("<h3 style='font-family:monospace'>%1</h3><table>")
+                       .arg(htmlText(core::shortKernelName(k.name)));
+    QString device = htmlText(k.deviceName.empty() ? "unknown" : k.deviceName);
     if (in.device) {
         const std::string facts = core::describeDevice(*in.device);
         device += facts.empty() ? QObject::tr(" (GPU %1; the session describes it no further)").arg(in.device->ordinal)
-                                : QObject::tr(" (GPU %1, %2)").arg(in.device->ordinal).arg(q(facts));
+                                : QObject::tr(" (GPU %1, %2)").arg(in.device->ordinal).arg(htmlText(facts));
     }
     html += row(QObject::tr("Device"), device);
     if (in.launchId >= 0)
         html += row(QObject::tr("Launch"), QObject::tr("#%1 of %2 launches").arg(in.launchId).arg(k.launches));
-    html += row(QObject::tr("Launches"), q(core::formatCount(k.launches)));
+    html += row(QObject::tr("Launches"), htmlText(core::formatCount(k.launches)));
     html += row(QObject::tr("Total time"),
         QObject::tr("%1 (%2 of kernel time)")
-            .arg(q(core::formatDuration(static_cast<double>(k.totalNs))), percent(k.shareOfKernelTime)));
+            .arg(htmlText(core::formatDuration(static_cast<double>(k.totalNs))), percent(k.shareOfKernelTime)));
     html += row(QObject::tr("Average / min / max"),
         QStringLiteral("%1 / %2 / %3")
-            .arg(q(core::formatDuration(k.averageNs())), q(core::formatDuration(static_cast<double>(k.minNs))),
-                q(core::formatDuration(static_cast<double>(k.maxNs)))));
+            .arg(htmlText(core::formatDuration(k.averageNs())),
+                htmlText(core::formatDuration(static_cast<double>(k.minNs))),
+                htmlText(core::formatDuration(static_cast<double>(k.maxNs)))));
     return html + QStringLiteral("</table>");
 }
 
 // The whole demangled name and the symbol, last: template names can fill a screen.
 QString namesSection(const core::KernelSummary& k)
 {
-    QString html
-        = QStringLiteral("<h4>%1</h4><p><small><code>%2</code></small></p>").arg(QObject::tr("Full name"), q(k.name));
+    QString html = QStringLiteral("<h4>%1</h4><p><small><code>%2</code></small></p>")
+                       .arg(QObject::tr("Full name"), htmlText(k.name));
     if (k.mangledName != k.name && !k.mangledName.empty())
         html += QStringLiteral("<h4>%1</h4><p><small><code>%2</code></small></p>")
-                    .arg(QObject::tr("Symbol"), q(k.mangledName));
+                    .arg(QObject::tr("Symbol"), htmlText(k.mangledName));
     return html;
 }
 
@@ -83,12 +80,12 @@ QString verdictSection(const core::KernelAnalysis& a)
     QString html = QStringLiteral("<h4>%1</h4><p><span style='background:%2;color:#fff'>&nbsp;%3&nbsp;</span>")
                        .arg(QObject::tr("Verdict"), colour.name(), QString::fromLatin1(core::toString(a.verdict)));
     if (!a.boundBy.empty())
-        html += QObject::tr(" bound by <b>%1</b>").arg(q(a.boundBy));
+        html += QObject::tr(" bound by <b>%1</b>").arg(htmlText(a.boundBy));
     if (a.boundUtilization)
         html += QObject::tr(" at %1 of its ceiling").arg(percent(*a.boundUtilization));
-    html += QStringLiteral("</p><p>%1</p><h4>%2</h4><ul>").arg(q(a.reason), QObject::tr("What to try"));
+    html += QStringLiteral("</p><p>%1</p><h4>%2</h4><ul>").arg(htmlText(a.reason), QObject::tr("What to try"));
     for (const auto& advice : core::adviceFor(a))
-        html += QStringLiteral("<li>%1</li>").arg(q(advice));
+        html += QStringLiteral("<li>%1</li>").arg(htmlText(advice));
     return html + QStringLiteral("</ul>");
 }
 
@@ -100,7 +97,7 @@ QString rooflineSection(const core::KernelSummary& k)
     const auto combined = core::buildRooflineChart({}, one, options);
     if (combined.points.empty()) {
         const auto reason = combined.unplotted.empty() ? std::string("no counters") : combined.unplotted.front().reason;
-        return html + QObject::tr("<p>Not on the roofline: %1.</p>").arg(q(reason));
+        return html + QObject::tr("<p>Not on the roofline: %1.</p>").arg(htmlText(reason));
     }
     options.mode = core::RooflinePointMode::PerPrecision;
     const auto split = core::buildRooflineChart({}, one, options);
@@ -110,17 +107,17 @@ QString rooflineSection(const core::KernelSummary& k)
         for (const auto& p : *points) {
             html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3 FLOP/B</td><td align=right>%4</td>"
                                    "<td align=right>%5</td><td align=right>%6</td></tr>")
-                        .arg(q(p.level), p.precision.empty() ? QObject::tr("all FLOPs") : q(p.precision))
+                        .arg(htmlText(p.level), p.precision.empty() ? QObject::tr("all FLOPs") : htmlText(p.precision))
                         .arg(p.intensity, 0, 'g', 4)
-                        .arg(q(core::formatRate(p.flopsPerS, "FLOP/s")),
-                            p.attainable ? q(core::formatRate(*p.attainable, "FLOP/s")) : QStringLiteral("–"),
+                        .arg(htmlText(core::formatRate(p.flopsPerS, "FLOP/s")),
+                            p.attainable ? htmlText(core::formatRate(*p.attainable, "FLOP/s")) : QStringLiteral("–"),
                             p.fractionOfRoof ? percent(*p.fractionOfRoof) : QStringLiteral("–"));
         }
     }
     html += QStringLiteral("</table>");
     if (k.analysis.mixCeilingFlopsPerS)
         html += QObject::tr("<p>Ceiling of this kernel's precision mix: %1.</p>")
-                    .arg(q(core::formatRate(*k.analysis.mixCeilingFlopsPerS, "FLOP/s")));
+                    .arg(htmlText(core::formatRate(*k.analysis.mixCeilingFlopsPerS, "FLOP/s")));
     return html;
 }
 
@@ -131,13 +128,13 @@ QString figuresSection(const core::KernelAnalysis& a)
         html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Ceilings and utilisation"));
         for (const auto& [res, c] : a.ceilingsUsed) {
             const bool bytes = isMemoryOrLink(res);
-            QString value
-                = QStringLiteral("%1 <i>(%2)</i>")
-                      .arg(q(core::formatRate(c.value, bytes ? "B/s" : "FLOP/s")), q(core::toString(c.source)));
+            QString value = QStringLiteral("%1 <i>(%2)</i>")
+                                .arg(htmlText(core::formatRate(c.value, bytes ? "B/s" : "FLOP/s")),
+                                    htmlText(core::toString(c.source)));
             const auto util = a.utilization.find(res);
             if (util != a.utilization.end())
                 value += QObject::tr(" — used at %1").arg(percent(util->second));
-            html += row(q(res), value);
+            html += row(htmlText(res), value);
         }
         if (const auto tensor = a.utilization.find(core::toString(core::Resource::Tensor));
             tensor != a.utilization.end())
@@ -147,11 +144,12 @@ QString figuresSection(const core::KernelAnalysis& a)
     if (!a.flopsByPrecision.empty() || !a.bytesByLevel.empty()) {
         html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Work and traffic (launches with counters)"));
         for (const auto& [precision, ops] : a.flopsByPrecision)
-            html += row(q(precision), q(core::formatRate(ops, precision == "INT8_tensor" ? "op" : "FLOP")));
+            html += row(
+                htmlText(precision), htmlText(core::formatRate(ops, precision == "INT8_tensor" ? "op" : "FLOP")));
         for (const auto& [level, bytes] : a.bytesByLevel)
-            html += row(q(level), q(core::formatBytes(bytes)));
+            html += row(htmlText(level), htmlText(core::formatBytes(bytes)));
         if (a.achievedFlopsPerS)
-            html += row(QObject::tr("Achieved"), q(core::formatRate(*a.achievedFlopsPerS, "FLOP/s")));
+            html += row(QObject::tr("Achieved"), htmlText(core::formatRate(*a.achievedFlopsPerS, "FLOP/s")));
         html += QStringLiteral("</table>");
     }
     return html;
@@ -171,8 +169,8 @@ QString launchSection(const DetailsInput& in)
                                "<td align=right>%6</td></tr>")
                     .arg(dim(c.grid), dim(c.block))
                     .arg(c.registersPerThread)
-                    .arg(q(core::formatBytes(c.staticSharedBytes)), q(core::formatBytes(c.dynamicSharedBytes)),
-                        q(core::formatCount(c.launches)));
+                    .arg(htmlText(core::formatBytes(c.staticSharedBytes)),
+                        htmlText(core::formatBytes(c.dynamicSharedBytes)), htmlText(core::formatCount(c.launches)));
     }
     html += QStringLiteral("</table><h4>%1</h4>").arg(QObject::tr("Hardware counters"));
     const auto& d = *in.details;
@@ -182,13 +180,13 @@ QString launchSection(const DetailsInput& in)
                   .arg(in.launchId >= 0 ? QObject::tr("launch") : QObject::tr("kernel"));
     html += QObject::tr("<p>Of launch #%1 (%2)%3.</p><table border=0 cellspacing=0 cellpadding=2>")
                 .arg(d.countersLaunch->id)
-                .arg(q(core::formatDuration(static_cast<double>(d.countersLaunch->durationNs()))))
+                .arg(htmlText(core::formatDuration(static_cast<double>(d.countersLaunch->durationNs()))))
                 .arg(in.launchId >= 0 ? QString() : QObject::tr(", the longest launch with counters"));
     for (const auto& m : d.metrics) {
         html += QStringLiteral("<tr><td><code>%1</code></td><td align=right>%2</td><td align=right>%3 %4</td></tr>")
-                    .arg(q(m.name), formatMetric(m.value, m.unit).toHtmlEscaped())
+                    .arg(htmlText(m.name), formatMetric(m.value, m.unit).toHtmlEscaped())
                     .arg(m.value, 0, 'g', 12)
-                    .arg(q(m.unit));
+                    .arg(htmlText(m.unit));
     }
     return html + QStringLiteral("</table>");
 }
@@ -221,8 +219,8 @@ QString detailsHtml(const DetailsInput& in)
     if (in.details && in.details->launchAnalysis)
         k.analysis = *in.details->launchAnalysis; // the figures of the selected launch alone
     return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis)
-        + (in.operators ? operatorSection(*in.operators) : QString()) + rooflineSection(k) + figuresSection(k.analysis) + launchSection(in)
-        + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())
+        + (in.operators ? operatorSection(*in.operators) : QString()) + rooflineSection(k) + figuresSection(k.analysis)
+        + launchSection(in) + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())
         + namesSection(*in.kernel);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "detailsoperators.h"
 
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/store/sessionreader.h"
 
@@ -14,16 +15,6 @@ namespace {
 
 constexpr std::size_t kMaxLaunchers = 12;
 constexpr int kMaxFrames = 40;
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
-
-QString duration(std::int64_t ns)
-{
-    return q(core::formatDuration(static_cast<double>(ns)));
-}
 
 // Which operators (or modules) launched the kernel, with its GPU time under each.
 QString launchersTable(const core::OperatorGroups& groups, std::int64_t nameId, std::int64_t deviceId)
@@ -40,12 +31,12 @@ QString launchersTable(const core::OperatorGroups& groups, std::int64_t nameId, 
         const auto& group = groups.groups[places[i].group];
         const auto& child = group.children[places[i].child];
         const QString name = group.unattributed ? QObject::tr("<i>no operator (unattributed)</i>")
-                                                : QStringLiteral("<code>%1</code>").arg(q(group.row.name));
+                                                : QStringLiteral("<code>%1</code>").arg(htmlText(group.row.name));
         html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4 %</td>"
                                "</tr>")
-                    .arg(name, q(core::formatCount(child.gpuOps)), duration(child.gpuTimeNs))
-                    .arg(total > 0 ? 100.0 * static_cast<double>(child.gpuTimeNs) / static_cast<double>(total) : 0.0,
-                        0, 'f', 1);
+                    .arg(name, htmlText(core::formatCount(child.gpuOps)), htmlDuration(child.gpuTimeNs))
+                    .arg(total > 0 ? 100.0 * static_cast<double>(child.gpuTimeNs) / static_cast<double>(total) : 0.0, 0,
+                        'f', 1);
     }
     html += QStringLiteral("</table>");
     if (places.size() > kMaxLaunchers)
@@ -75,21 +66,21 @@ QString stackTable(const OperatorStack& stack)
         const bool python = op.domain == "python_function";
         QString cell = QStringLiteral("%1<code>%2</code>")
                            .arg(QString(static_cast<qsizetype>(std::min<std::size_t>(i, 12) * 2), QChar(0x00a0)),
-                               i == 0 ? QStringLiteral("<b>%1</b>").arg(q(op.name)) : q(op.name));
+                               i == 0 ? QStringLiteral("<b>%1</b>").arg(htmlText(op.name)) : htmlText(op.name));
         if (python)
             cell += QObject::tr(" <small>(Python)</small>");
-        html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(cell, duration(op.durationNs()));
+        html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(cell, htmlDuration(op.durationNs()));
         QStringList facts;
         if (!op.inputDims.empty())
-            facts << QObject::tr("shapes %1").arg(q(op.inputDims));
+            facts << QObject::tr("shapes %1").arg(htmlText(op.inputDims));
         if (!op.inputTypes.empty()) {
             std::string types = op.inputTypes;
             std::erase(types, '"');
-            facts << QObject::tr("types %1").arg(q(types));
+            facts << QObject::tr("types %1").arg(htmlText(types));
         }
         if (i < stack.modules.size() && !stack.modules[i].empty()
             && (i + 1 >= stack.modules.size() || stack.modules[i + 1] != stack.modules[i]))
-            facts << QObject::tr("module %1").arg(q(stack.modules[i]));
+            facts << QObject::tr("module %1").arg(htmlText(stack.modules[i]));
         if (!facts.isEmpty())
             html += QStringLiteral("<tr><td colspan=2><small>%1%2</small></td></tr>")
                         .arg(QString(static_cast<qsizetype>(std::min<std::size_t>(i, 12) * 2 + 4), QChar(0x00a0)),
@@ -160,8 +151,8 @@ QString operatorSection(const OperatorDetails& d)
     if (s.launchId < 0)
         return html;
     const QString which = s.longest
-        ? QObject::tr("of its longest launch with an operator, #%1 (%2)").arg(s.launchId).arg(duration(s.launchNs))
-        : QObject::tr("of launch #%1 (%2)").arg(s.launchId).arg(duration(s.launchNs));
+        ? QObject::tr("of its longest launch with an operator, #%1 (%2)").arg(s.launchId).arg(htmlDuration(s.launchNs))
+        : QObject::tr("of launch #%1 (%2)").arg(s.launchId).arg(htmlDuration(s.launchNs));
     if (s.operators.empty())
         return html
             + QObject::tr("<p>No operator launched %1: it is unattributed (launched from a thread without operators, "
@@ -173,7 +164,7 @@ QString operatorSection(const OperatorDetails& d)
         s.operators.begin(), s.operators.end(), [](const core::Operator& op) { return !op.callStack.empty(); });
     if (withStack != s.operators.end())
         html += QObject::tr("<p>Call stack (of <code>%1</code>):<br>%2</p>")
-                    .arg(q(withStack->name), callStack(withStack->callStack));
+                    .arg(htmlText(withStack->name), callStack(withStack->callStack));
     return html;
 }
 

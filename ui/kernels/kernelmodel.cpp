@@ -2,6 +2,7 @@
 #include "kernelmodel.h"
 
 #include "baseline/baselinecells.h"
+#include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
 #include "window/palette.h"
@@ -9,11 +10,6 @@
 namespace ridgeline::ui {
 
 namespace {
-
-QString duration(double ns)
-{
-    return QString::fromStdString(core::formatDuration(ns));
-}
 
 std::optional<double> dramIntensity(const core::KernelAnalysis& a)
 {
@@ -144,15 +140,15 @@ QVariant KernelModel::display(const core::KernelSummary& r, int column) const
     case TimeShareColumn:
         return QStringLiteral("%1 %").arg(r.shareOfKernelTime * 100.0, 0, 'f', 2);
     case TotalColumn:
-        return duration(static_cast<double>(r.totalNs));
+        return durationLabel(static_cast<double>(r.totalNs));
     case LaunchesColumn:
         return QString::fromStdString(core::formatCount(r.launches));
     case AverageColumn:
-        return duration(r.averageNs());
+        return durationLabel(r.averageNs());
     case MinColumn:
-        return duration(static_cast<double>(r.minNs));
+        return durationLabel(static_cast<double>(r.minNs));
     case MaxColumn:
-        return duration(static_cast<double>(r.maxNs));
+        return durationLabel(static_cast<double>(r.maxNs));
     case VerdictColumn:
         return QString::fromLatin1(core::toString(r.analysis.verdict));
     case BoundByColumn:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "operatortreemodel.h"
 
+#include "common/displaytext.h"
 #include "kernelrowsource.h"
 #include "ridgeline/core/base/units.h"
 #include "window/palette.h"
@@ -14,11 +15,6 @@ namespace {
 
 // internalId of an index: 0 for a group row, 1 + group for a row under that group.
 constexpr quintptr kGroupRow = 0;
-
-QString duration(std::int64_t ns)
-{
-    return QString::fromStdString(core::formatDuration(static_cast<double>(ns)));
-}
 
 QString count(std::int64_t n)
 {
@@ -68,8 +64,7 @@ QModelIndex OperatorTreeModel::indexOfKernel(qint64 nameId, qint64 deviceId) con
     const auto places = m_groups->placesOf(nameId, deviceId);
     if (places.empty())
         return {};
-    return index(static_cast<int>(places.front().child), 0,
-        index(static_cast<int>(places.front().group), 0));
+    return index(static_cast<int>(places.front().child), 0, index(static_cast<int>(places.front().group), 0));
 }
 
 const core::KernelSummary* OperatorTreeModel::summaryOf(const QModelIndex& index) const
@@ -89,7 +84,7 @@ QModelIndex OperatorTreeModel::index(int row, int column, const QModelIndex& par
         return {};
     if (!parent.isValid())
         return static_cast<std::size_t>(row) < m_groups->groups.size() ? createIndex(row, column, kGroupRow)
-                                                                        : QModelIndex();
+                                                                       : QModelIndex();
     if (parent.internalId() != kGroupRow)
         return {};
     const auto& group = m_groups->groups[static_cast<std::size_t>(parent.row())];
@@ -126,10 +121,10 @@ QVariant OperatorTreeModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_groups)
         return {};
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue((index.column() == NameColumn || index.column() == VerdictColumn
-                                       || index.column() == DeviceColumn
-                                       ? Qt::AlignLeft
-                                       : Qt::AlignRight)
+        return QVariant::fromValue(
+            (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == DeviceColumn
+                    ? Qt::AlignLeft
+                    : Qt::AlignRight)
             | Qt::AlignVCenter);
     if (index.internalId() == kGroupRow) {
         if (role == IsGroupRole)
@@ -153,7 +148,7 @@ QVariant OperatorTreeModel::groupData(const core::OperatorGroup& group, int colu
         case NameColumn:
             return QString::fromStdString(r.name);
         case GpuTimeColumn:
-            return duration(r.gpuTimeNs);
+            return durationLabel(r.gpuTimeNs);
         case ShareColumn:
             return percent(r.shareOfGpuTime);
         case GpuOpsColumn:
@@ -161,7 +156,7 @@ QVariant OperatorTreeModel::groupData(const core::OperatorGroup& group, int colu
         case CallsColumn:
             return hasCpu ? count(r.calls) : QString();
         case CpuTimeColumn:
-            return hasCpu ? duration(r.cpuTimeNs) : QString();
+            return hasCpu ? durationLabel(r.cpuTimeNs) : QString();
         case VerdictColumn:
             return r.gpuTimeNs > 0 ? QString::fromLatin1(core::toString(verdict)) : QString();
         default:
@@ -192,8 +187,8 @@ QVariant OperatorTreeModel::groupData(const core::OperatorGroup& group, int colu
             return tr("GPU ops no operator launched: launched from a thread without operators (NCCL), outside the "
                       "profiled operators, or without a launching call in the session.");
         return tr("%1: %2 of GPU time in %3 GPU ops launched by %4 call(s); %5 of CPU time (%6 self).")
-            .arg(QString::fromStdString(r.name), duration(r.gpuTimeNs), count(r.gpuOps), count(r.calls),
-                duration(r.cpuTimeNs), duration(r.selfCpuTimeNs));
+            .arg(QString::fromStdString(r.name), durationLabel(r.gpuTimeNs), count(r.gpuOps), count(r.calls),
+                durationLabel(r.cpuTimeNs), durationLabel(r.selfCpuTimeNs));
     case NameIdRole:
     case DeviceIdRole:
     case LaunchIdRole:
@@ -229,7 +224,7 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
         case NameColumn:
             return name;
         case GpuTimeColumn:
-            return duration(child.gpuTimeNs);
+            return durationLabel(child.gpuTimeNs);
         case ShareColumn:
             return percent(share);
         case GpuOpsColumn:

@@ -11,7 +11,7 @@ namespace ridgeline::ui {
 
 namespace {
 
-QString tr(const char* text)
+QString coloursTr(const char* text)
 {
     return QCoreApplication::translate("ridgeline::ui::RooflineOperatorColours", text);
 }
@@ -60,14 +60,14 @@ void RooflineOperatorColours::build(const SessionDocument& document, const core:
     const auto other = static_cast<quint8>(m_palette.size());
     if (others) {
         m_palette.append(kOther);
-        m_names.append(tr("other operators"));
+        m_names.append(coloursTr("other operators"));
     }
     const auto none = static_cast<quint8>(m_palette.size());
     const bool unlaunched = std::any_of(chart.points.begin(), chart.points.end(),
         [this](const core::RooflinePoint& p) { return m_kernels[p.kernel].group < 0; });
     if (unlaunched) {
         m_palette.append(kNone);
-        m_names.append(tr("no operator"));
+        m_names.append(coloursTr("no operator"));
     }
     for (auto& k : m_kernels) {
         if (k.group < 0)
@@ -89,7 +89,7 @@ QString RooflineOperatorColours::operatorOf(std::size_t kernel) const
     if (kernel >= m_kernels.size() || m_kernels[kernel].group < 0)
         return {};
     const auto& k = m_kernels[kernel];
-    return tr("%1 (%2 % of its GPU time)")
+    return coloursTr("%1 (%2 % of its GPU time)")
         .arg(m_groupNames[k.group])
         .arg(k.share * 100.0, 0, 'f', k.share > 0.995 ? 0 : 1);
 }

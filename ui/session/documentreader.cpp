@@ -40,7 +40,7 @@ core::Error cancelledError()
     return core::makeError(core::ErrorCode::InvalidArgument, "Opening was cancelled.");
 }
 
-QString tr(const char* text)
+QString loaderTr(const char* text)
 {
     return QCoreApplication::translate("ridgeline::ui::SessionDocumentLoader", text);
 }
@@ -50,7 +50,7 @@ QString tr(const char* text)
 core::Result<SessionDocument> readSessionDocument(const QString& path, const ReadHooks& hooks)
 {
     const Stages stages(hooks);
-    if (!stages.begin(0, tr("Opening session")))
+    if (!stages.begin(0, loaderTr("Opening session")))
         return cancelledError();
     auto reader = core::SessionReader::open(path.toStdString());
     if (reader.hasError())
@@ -62,7 +62,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     auto& report = doc.report;
     report.path = session.path();
     report.schemaVersion = session.fileSchemaVersion();
-    if (!stages.begin(50, tr("Reading devices")))
+    if (!stages.begin(50, loaderTr("Reading devices")))
         return cancelledError();
     auto meta = session.meta();
     if (meta.hasError())
@@ -78,7 +78,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     doc.ceilings = std::move(ceilings).value();
 
     // The same figures as core::buildKernelReport over the whole session, in cancellable stages.
-    if (!stages.begin(100, tr("Summarising kernels and their verdicts")))
+    if (!stages.begin(100, loaderTr("Summarising kernels and their verdicts")))
         return cancelledError();
     auto kernels = core::summarizeKernels(session);
     if (kernels.hasError())
@@ -90,7 +90,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         doc.tableStage = false;
     }
 
-    if (!stages.begin(550, tr("Analysing the timeline")))
+    if (!stages.begin(550, loaderTr("Analysing the timeline")))
         return cancelledError();
     // The timeline view's lanes load on a second reader while this thread analyses the timeline:
     // the two scans together take about as long as the longer one.
@@ -107,7 +107,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         return timeline.error();
     }
     report.timeline = std::move(timeline).value();
-    if (!stages.begin(800, tr("Linking kernels to their PyTorch operators"))) {
+    if (!stages.begin(800, loaderTr("Linking kernels to their PyTorch operators"))) {
         stop = true;
         return cancelledError();
     }
@@ -118,7 +118,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     }
     if (operators.value())
         doc.operators = std::make_shared<const core::SessionOperators>(std::move(*operators.value()));
-    if (!stages.begin(900, tr("Laying out the timeline"))) {
+    if (!stages.begin(900, loaderTr("Laying out the timeline"))) {
         stop = true;
         return cancelledError();
     }
@@ -127,7 +127,7 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         return laidOut.error();
     doc.timeline = std::make_shared<const core::TimelineData>(std::move(laidOut).value());
 
-    if (!stages.begin(930, tr("Matching collectives across ranks")))
+    if (!stages.begin(930, loaderTr("Matching collectives across ranks")))
         return cancelledError();
     core::SessionReader* readers[] = { &session };
     auto collectives = core::buildCollectiveReport(readers);
@@ -135,14 +135,14 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         return collectives.error();
     doc.collectives = std::make_shared<const core::CollectiveReport>(std::move(collectives).value());
 
-    if (!stages.begin(950, tr("Checking values")))
+    if (!stages.begin(950, loaderTr("Checking values")))
         return cancelledError();
     auto warnings = core::checkSessionValues(path.toStdString());
     if (warnings.hasError())
         return warnings.error();
     doc.warnings = std::move(warnings).value();
 
-    if (!stages.begin(1000, tr("Done")))
+    if (!stages.begin(1000, loaderTr("Done")))
         return cancelledError();
     return doc;
 }

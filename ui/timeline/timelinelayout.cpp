@@ -9,7 +9,7 @@ namespace ridgeline::ui {
 
 namespace {
 
-QString tr(const char* text)
+QString layoutTr(const char* text)
 {
     return QCoreApplication::translate("ridgeline::ui::TimelineLayout", text);
 }
@@ -23,11 +23,11 @@ bool isDeviceLane(core::TimelineLaneKind kind)
 QString groupLabel(const core::TimelineData& data, const core::TimelineLane& lane)
 {
     if (!isDeviceLane(lane.kind))
-        return tr("Host");
+        return layoutTr("Host");
     const core::Device* device = data.device(lane.deviceId);
     if (!device)
-        return tr("GPU (device %1)").arg(lane.deviceId);
-    QString label = tr("GPU %1").arg(device->ordinal);
+        return layoutTr("GPU (device %1)").arg(lane.deviceId);
+    QString label = layoutTr("GPU %1").arg(device->ordinal);
     if (!device->name.empty())
         label += QStringLiteral(" · ") + QString::fromStdString(device->name);
     if (!device->host.empty())
@@ -67,7 +67,7 @@ void TimelineLayout::build(const core::TimelineData* data)
         if (ranked && rank != lane.rank) {
             closeGroup();
             add({ TimelineBand::Kind::RankHeader, 0, kRankHeaderHeight,
-                lane.rank >= 0 ? tr("Rank %1").arg(lane.rank) : tr("No rank") });
+                lane.rank >= 0 ? layoutTr("Rank %1").arg(lane.rank) : layoutTr("No rank") });
             group.reset();
         }
         rank = lane.rank;

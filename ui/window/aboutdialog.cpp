@@ -15,7 +15,7 @@ namespace ridgeline::ui {
 
 namespace {
 
-QString tr(const char* text)
+QString aboutTr(const char* text)
 {
     return QCoreApplication::translate("ridgeline::ui::AboutDialog", text);
 }
@@ -38,9 +38,9 @@ QString sessionProvenance(const SessionDocument& document)
             rows += QStringLiteral("<tr><td style=\"white-space:nowrap\"><b>%1</b></td><td>%2</td></tr>")
                         .arg(label, html);
     };
-    row(tr("File"), QFileInfo(document.path).fileName().toHtmlEscaped());
-    row(tr("Source"), escaped(value("source")));
-    row(tr("Origin"), escaped(value("origin")));
+    row(aboutTr("File"), QFileInfo(document.path).fileName().toHtmlEscaped());
+    row(aboutTr("Source"), escaped(value("source")));
+    row(aboutTr("Origin"), escaped(value("origin")));
     // "origin.*" keys: the usual ones in reading order, then any others.
     const std::vector<std::string> known { "origin.project", "origin.files", "origin.commit", "origin.licence",
         "origin.note" };
@@ -58,19 +58,19 @@ QString sessionProvenance(const SessionDocument& document)
         label[0] = label[0].toUpper();
         row(label.toHtmlEscaped(), escaped(meta.at(key)));
     }
-    row(tr("Status"), escaped(value("status")));
-    row(tr("Created"), escaped(value("created_at")));
-    row(tr("Written by"),
-        value("tool_version").empty() ? QString() : tr("Ridgeline ") + escaped(value("tool_version")));
+    row(aboutTr("Status"), escaped(value("status")));
+    row(aboutTr("Created"), escaped(value("created_at")));
+    row(aboutTr("Written by"),
+        value("tool_version").empty() ? QString() : aboutTr("Ridgeline ") + escaped(value("tool_version")));
     for (const auto& w : document.warnings) {
         QString examples;
         for (const auto& e : w.examples)
             examples += QStringLiteral("<br>e.g. ") + escaped(e);
-        row(tr("Warning"), QStringLiteral("%1: %2%3").arg(escaped(w.what)).arg(w.count).arg(examples));
+        row(aboutTr("Warning"), QStringLiteral("%1: %2%3").arg(escaped(w.what)).arg(w.count).arg(examples));
     }
     if (value("source") == "fixture")
-        row(tr("Note"), tr("Synthetic data written by the test suite, not a measurement."));
-    return QStringLiteral("<h4>%1</h4><table cellspacing=\"4\">%2</table>").arg(tr("This session"), rows);
+        row(aboutTr("Note"), aboutTr("Synthetic data written by the test suite, not a measurement."));
+    return QStringLiteral("<h4>%1</h4><table cellspacing=\"4\">%2</table>").arg(aboutTr("This session"), rows);
 }
 
 } // namespace
@@ -79,14 +79,14 @@ QString aboutText(const SessionDocument* document)
 {
     QString text = QStringLiteral("<h3>Ridgeline %1</h3><p>%2</p><p>%3</p>")
                        .arg(QString::fromLatin1(core::kVersion),
-                           tr("GPU kernel profiler and roofline analyser: which kernels cost the time, what bounds "
+                           aboutTr("GPU kernel profiler and roofline analyser: which kernels cost the time, what bounds "
                               "each one, and how far it is from the roof."),
-                           tr("Qt %1 (built with %2). MIT licence.")
+                           aboutTr("Qt %1 (built with %2). MIT licence.")
                                .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)));
     if (document)
         text += sessionProvenance(*document);
     else
-        text += tr("<p>No session is open. File ▸ Open Example opens the bundled examples: real A100 kernels "
+        text += aboutTr("<p>No session is open. File ▸ Open Example opens the bundled examples: real A100 kernels "
                    "from Nsight Compute on the roofline (<i>a100-linear-ncu</i>) and a real two-rank PyTorch trace "
                    "on the timeline (<i>pytorch-two-ranks</i>). Each states its origin in its metadata; open one "
                    "to see it here.</p>");
@@ -96,7 +96,7 @@ QString aboutText(const SessionDocument* document)
 void showAboutDialog(QWidget* parent, const SessionDocumentPtr& document)
 {
     auto* box = new QMessageBox(
-        QMessageBox::NoIcon, tr("About Ridgeline"), aboutText(document.get()), QMessageBox::Ok, parent);
+        QMessageBox::NoIcon, aboutTr("About Ridgeline"), aboutText(document.get()), QMessageBox::Ok, parent);
     box->setTextFormat(Qt::RichText);
     if (!QGuiApplication::windowIcon().isNull())
         box->setIconPixmap(QGuiApplication::windowIcon().pixmap(64));

@@ -17,13 +17,6 @@ constexpr std::array<std::string_view, 12> kIdentityColumns { column::Id, column
     column::HostName, column::KernelName, column::KernelTime, column::Context, column::Stream, column::BlockSize,
     column::GridSize, column::Device, column::Cc };
 
-std::string_view field(const CsvRow& row, int index)
-{
-    if (index < 0 || static_cast<std::size_t>(index) >= row.fields.size())
-        return {};
-    return row.fields[static_cast<std::size_t>(index)];
-}
-
 std::int64_t toInt64(double value)
 {
     constexpr double kMax = static_cast<double>(std::numeric_limits<std::int64_t>::max() / 2);

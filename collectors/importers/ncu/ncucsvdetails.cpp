@@ -90,13 +90,6 @@ bool isCounterName(std::string_view name)
     return name.find("__") != std::string_view::npos && name.find(' ') == std::string_view::npos;
 }
 
-std::string_view field(const CsvRow& row, int index)
-{
-    if (index < 0 || static_cast<std::size_t>(index) >= row.fields.size())
-        return {};
-    return row.fields[static_cast<std::size_t>(index)];
-}
-
 } // namespace
 
 core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)

@@ -29,6 +29,14 @@ struct CsvRow {
     std::vector<std::string> fields;
 };
 
+// The text of a row's field `index`; empty where the row has no such field.
+inline std::string_view field(const CsvRow& row, int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= row.fields.size())
+        return {};
+    return row.fields[static_cast<std::size_t>(index)];
+}
+
 struct CsvFile {
     std::string path; // as the user gave it, for messages
     std::string firstProfLine; // the first "==PROF==" line before the header, if any

@@ -13,7 +13,7 @@ namespace ridgeline::core {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::size_t>; // name, device name, device slot
+using KernelKey = std::tuple<std::string, std::string, std::size_t>; // name, device name, device slot
 
 // Per device id: its index among the devices of the same name, in id order.
 std::map<std::int64_t, std::size_t> deviceSlots(std::span<const KernelSummary> rows)
@@ -29,12 +29,12 @@ std::map<std::int64_t, std::size_t> deviceSlots(std::span<const KernelSummary> r
 }
 
 // Summary indices by key, each list in mangled-name order.
-std::map<Key, std::vector<std::size_t>> byKey(std::span<const KernelSummary> rows)
+std::map<KernelKey, std::vector<std::size_t>> byKey(std::span<const KernelSummary> rows)
 {
     const auto slots = deviceSlots(rows);
-    std::map<Key, std::vector<std::size_t>> keyed;
+    std::map<KernelKey, std::vector<std::size_t>> keyed;
     for (std::size_t i = 0; i < rows.size(); ++i)
-        keyed[Key { rows[i].name, comparedDeviceName(rows[i]), slots.at(rows[i].deviceId) }].push_back(i);
+        keyed[KernelKey { rows[i].name, comparedDeviceName(rows[i]), slots.at(rows[i].deviceId) }].push_back(i);
     for (auto& [key, indices] : keyed) {
         std::stable_sort(indices.begin(), indices.end(),
             [&](std::size_t a, std::size_t b) { return rows[a].mangledName < rows[b].mangledName; });

@@ -24,15 +24,15 @@ constexpr std::array<std::pair<KernelSort, const char*>, 5> kSortNames { {
     { KernelSort::Name, "name" },
 } };
 
-struct Key {
+struct SummaryKey {
     std::int64_t nameId;
     std::int64_t deviceId;
-    bool operator==(const Key&) const = default;
+    bool operator==(const SummaryKey&) const = default;
 };
 
-struct KeyHash {
+struct SummaryKeyHash {
     // Unsigned: a hostile session's ids can be anything (signed overflow is undefined).
-    std::size_t operator()(const Key& k) const
+    std::size_t operator()(const SummaryKey& k) const
     {
         return std::hash<std::uint64_t>()(
             static_cast<std::uint64_t>(k.nameId) * 1000003u ^ static_cast<std::uint64_t>(k.deviceId));
@@ -59,11 +59,11 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
     // The rows themselves, found by (name, device): a row is about a kilobyte, and a merged session
     // of many ranks has tens of thousands (one per name and device).
     std::vector<KernelSummary> rows;
-    std::unordered_map<Key, std::size_t, KeyHash> byKey;
+    std::unordered_map<SummaryKey, std::size_t, SummaryKeyHash> byKey;
     std::int64_t allKernelNs = 0;
     auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
         const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
-        auto [it, inserted] = byKey.try_emplace(Key { k.nameId, k.deviceId }, rows.size());
+        auto [it, inserted] = byKey.try_emplace(SummaryKey { k.nameId, k.deviceId }, rows.size());
         if (inserted)
             rows.emplace_back();
         KernelSummary& row = rows[it->second];
@@ -89,9 +89,9 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
     auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
     if (analysed.hasError())
         return analysed.error();
-    std::unordered_map<Key, LaunchAccumulator, KeyHash> accumulators;
+    std::unordered_map<SummaryKey, LaunchAccumulator, SummaryKeyHash> accumulators;
     for (const auto& kernel : analysed.value())
-        accumulators[Key { kernel.nameId, kernel.deviceId }].add(analyzeKernel(facts.value().factsFor(kernel)));
+        accumulators[SummaryKey { kernel.nameId, kernel.deviceId }].add(analyzeKernel(facts.value().factsFor(kernel)));
 
     auto names = reader.kernelNames();
     if (names.hasError())
@@ -107,7 +107,7 @@ Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
         deviceNameById[d.id] = d.name;
 
     for (auto& row : rows) {
-        const Key key { row.nameId, row.deviceId };
+        const SummaryKey key { row.nameId, row.deviceId };
         if (auto it = nameById.find(key.nameId); it != nameById.end()) {
             row.name = it->second->demangled.empty() ? it->second->raw : it->second->demangled;
             row.mangledName = it->second->raw;

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::size_t kNone = GpuOpLink::kNone;
 
-struct PairHash {
+struct ProcessCorrelationHash {
     std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& key) const noexcept
     {
         // In unsigned arithmetic: a hostile session's ids can be anything (signed overflow is undefined).
@@ -23,7 +23,7 @@ struct PairHash {
     }
 };
 
-using Key = std::pair<std::int64_t, std::int64_t>;
+using ProcessCorrelation = std::pair<std::int64_t, std::int64_t>;
 
 // The operators of each thread, by start (and the longest first among equal starts), and the
 // operators by External id: what finding the operator of a call needs.
@@ -173,7 +173,7 @@ Result<OperatorLinks> linkOperators(SessionReader& reader)
     }));
 
     // Their launching calls: per (process, correlation id) the earliest.
-    std::unordered_map<Key, Call, PairHash> calls;
+    std::unordered_map<ProcessCorrelation, Call, ProcessCorrelationHash> calls;
     for (std::size_t i = 0; i < links.gpuOps.size(); ++i) {
         if (correlations[i] != 0)
             calls.try_emplace({ links.gpuOps[i].processId, correlations[i] }, Call { 0, 0, 0, -1 });

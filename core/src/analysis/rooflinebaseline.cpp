@@ -9,9 +9,9 @@ namespace ridgeline::core {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::string, std::string>; // name, device, level, precision
+using RoofKey = std::tuple<std::string, std::string, std::string, std::string>; // name, device, level, precision
 
-Key keyOf(const RooflinePoint& p, std::span<const KernelSummary> kernels)
+RoofKey keyOf(const RooflinePoint& p, std::span<const KernelSummary> kernels)
 {
     const auto& row = kernels[p.kernel];
     const std::string& device = row.deviceName.empty() ? row.analysis.deviceName : row.deviceName;
@@ -25,13 +25,13 @@ std::vector<RooflineArrow> matchRooflineBaseline(const RooflineChart& baseline,
     std::span<const KernelSummary> currentKernels)
 {
     // Baseline points per key, in kernel order, so the k-th occurrence pairs with the k-th.
-    std::map<Key, std::map<std::size_t, std::size_t>> byKey; // key -> kernel index -> point index
+    std::map<RoofKey, std::map<std::size_t, std::size_t>> byKey; // key -> kernel index -> point index
     for (std::size_t i = 0; i < baseline.points.size(); ++i) {
         const auto& p = baseline.points[i];
         if (p.kernel < baselineKernels.size())
             byKey[keyOf(p, baselineKernels)].emplace(p.kernel, i);
     }
-    std::map<Key, std::map<std::size_t, std::size_t>> currentByKey;
+    std::map<RoofKey, std::map<std::size_t, std::size_t>> currentByKey;
     for (std::size_t i = 0; i < current.points.size(); ++i) {
         const auto& p = current.points[i];
         if (p.kernel < currentKernels.size())

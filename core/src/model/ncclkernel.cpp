@@ -41,7 +41,7 @@ std::vector<std::string_view> tokens(std::string_view name)
     return parts;
 }
 
-bool isIdentifierChar(char c)
+bool isPlainIdentifierChar(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
@@ -61,7 +61,7 @@ std::optional<NcclKernelInfo> ncclKernelInfo(std::string_view symbol)
     if (rest.empty())
         return std::nullopt;
     std::size_t end = 0;
-    while (end < rest.size() && isIdentifierChar(rest[end]))
+    while (end < rest.size() && isPlainIdentifierChar(rest[end]))
         ++end;
     const std::string_view identifier = rest.substr(0, end);
     const auto parts = tokens(identifier);

@@ -18,7 +18,7 @@ namespace ridgeline::core {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, std::int64_t, int>; // collective, group, S, n
+using CollectiveKey = std::tuple<std::string, std::string, std::int64_t, int>; // collective, group, S, n
 
 constexpr std::size_t kTableInstances = 10; // the most skewed instances in the table
 
@@ -140,9 +140,9 @@ Result<CollectiveReport> buildCollectiveReport(std::span<SessionReader* const> r
         CollectiveRow row;
         CollectiveFigures figures;
     };
-    std::map<Key, Group> groups;
+    std::map<CollectiveKey, Group> groups;
     for (const auto& op : session.ops) {
-        auto& g = groups[Key { op.collective, op.processGroup, op.bytes, op.groupSize }];
+        auto& g = groups[CollectiveKey { op.collective, op.processGroup, op.bytes, op.groupSize }];
         g.row.collective = op.collective;
         g.row.processGroup = op.processGroup;
         g.row.bytes = op.bytes;

@@ -187,7 +187,7 @@ Status replaceVerdicts(Database& db, const std::vector<Verdict>& verdicts)
     return transaction.value().commit();
 }
 
-Error inFile(const std::string& path, const Error& error)
+Error amendingFailed(const std::string& path, const Error& error)
 {
     return makeError(error.code, fmt::format("amending {} failed: {}", path, error.message));
 }
@@ -206,20 +206,20 @@ Result<AmendmentResult> amendSession(const std::string& path, const SessionAmend
     {
         auto db = Database::open(path, Database::Mode::ReadWrite);
         if (db.hasError())
-            return inFile(path, db.error());
+            return amendingFailed(path, db.error());
         if (auto amended = amendRecords(db.value(), amendment, result); amended.hasError())
-            return inFile(path, amended.error());
+            return amendingFailed(path, amended.error());
     }
     if (!amendment.recomputeVerdicts)
         return result;
     auto verdicts = analyse(path);
     if (verdicts.hasError())
-        return inFile(path, verdicts.error());
+        return amendingFailed(path, verdicts.error());
     auto db = Database::open(path, Database::Mode::ReadWrite);
     if (db.hasError())
-        return inFile(path, db.error());
+        return amendingFailed(path, db.error());
     if (auto replaced = replaceVerdicts(db.value(), verdicts.value()); replaced.hasError())
-        return inFile(path, replaced.error());
+        return amendingFailed(path, replaced.error());
     result.verdicts = static_cast<std::int64_t>(verdicts.value().size());
     return result;
 }

@@ -11,6 +11,7 @@
 #include "kernels/kernelpage.h"
 #include "qtwarnings.h"
 #include "testutil.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
@@ -227,5 +228,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelBaseline)
+RIDGELINE_UI_TEST(tst_kernelbaseline, TestKernelBaseline)
 #include "tst_kernelbaseline.moc"

@@ -12,6 +12,7 @@
 #include "qtwarnings.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "testutil.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
@@ -215,5 +216,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestClusterPage)
+RIDGELINE_UI_TEST(tst_clusterpage, TestClusterPage)
 #include "tst_clusterpage.moc"

@@ -9,6 +9,7 @@
 #include "roofline/collectivechartview.h"
 #include "roofline/rooflinepage.h"
 #include "testutil.h"
+#include "uitest.h"
 
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -94,5 +95,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCollectiveChart)
+RIDGELINE_UI_TEST(tst_collectivechart, TestCollectiveChart)
 #include "tst_collectivechart.moc"

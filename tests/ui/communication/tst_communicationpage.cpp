@@ -14,6 +14,7 @@
 #include "timeline/instanceoverlay.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
@@ -118,11 +119,10 @@ private Q_SLOTS:
             qPrintable(summary));
         // The collectives table: one row (SendRecv without sizes), its reason naming the slow rank.
         QCOMPARE(page.collectiveModel()->rowCount(), 1);
-        const QString reason
-            = page.collectiveModel()->index(0, 0).data(ui::CollectiveModel::ReasonRole).toString();
+        const QString reason = page.collectiveModel()->index(0, 0).data(ui::CollectiveModel::ReasonRole).toString();
         QVERIFY2(reason.contains(QStringLiteral("waiting for rank %1").arg(m_expected.slow)), qPrintable(reason));
-        QCOMPARE(page.collectiveModel()->index(0, ui::CollectiveModel::BusBwColumn).data().toString(),
-            QStringLiteral("–"));
+        QCOMPARE(
+            page.collectiveModel()->index(0, ui::CollectiveModel::BusBwColumn).data().toString(), QStringLiteral("–"));
         testing::saveScreenshot(page, QStringLiteral("communication-two-ranks"));
     }
 
@@ -135,8 +135,11 @@ private Q_SLOTS:
         QCOMPARE(model->index(0, ui::InstanceModel::StartSkewColumn).data(ui::InstanceModel::SortRole).toLongLong(),
             m_expected.maxSkew);
         for (int row = 1; row < model->rowCount(); ++row)
-            QVERIFY(model->index(row - 1, ui::InstanceModel::StartSkewColumn).data(ui::InstanceModel::SortRole).toLongLong()
-                >= model->index(row, ui::InstanceModel::StartSkewColumn).data(ui::InstanceModel::SortRole).toLongLong());
+            QVERIFY(
+                model->index(row - 1, ui::InstanceModel::StartSkewColumn).data(ui::InstanceModel::SortRole).toLongLong()
+                >= model->index(row, ui::InstanceModel::StartSkewColumn)
+                       .data(ui::InstanceModel::SortRole)
+                       .toLongLong());
         const int skewed = page.mostSkewedInstance();
         QCOMPARE(page.instanceModel()->instances()[static_cast<std::size_t>(skewed)].startSkewNs, m_expected.maxSkew);
     }
@@ -211,8 +214,7 @@ private Q_SLOTS:
         const auto w = timeline.view()->visibleWindow();
         QVERIFY(w.startNs <= overlay.span().startNs && w.endNs >= overlay.span().endNs);
         QVERIFY(w.endNs - w.startNs < m_two->timeline->extent().endNs - m_two->timeline->extent().startNs);
-        QCOMPARE(overlay.latestStartNs(),
-            std::max(instance.members[0].startNs, instance.members[1].startNs));
+        QCOMPARE(overlay.latestStartNs(), std::max(instance.members[0].startNs, instance.members[1].startNs));
         // Drawn: the outline colour and the waits' shade are on screen.
         QImage image = timeline.view()->viewport()->grab().toImage();
         QVERIFY(countColor(image, ui::InstanceOverlay::color().rgb()) > 20);
@@ -237,14 +239,18 @@ private Q_SLOTS:
             QVERIFY(r.busBytesPerS.has_value());
             QCOMPARE(page.collectiveModel()->index(row, ui::CollectiveModel::LinkColumn).data().toString(),
                 QStringLiteral("NVLink 300 GB/s (inferred)"));
-            QCOMPARE(page.collectiveModel()->index(row, ui::CollectiveModel::BusBwColumn).data(ui::CollectiveModel::SortRole).toDouble(),
+            QCOMPARE(page.collectiveModel()
+                         ->index(row, ui::CollectiveModel::BusBwColumn)
+                         .data(ui::CollectiveModel::SortRole)
+                         .toDouble(),
                 *r.busBytesPerS);
         }
         // Sorted by busbw through the view's proxy.
         page.collectiveView()->sortByColumn(ui::CollectiveModel::BusBwColumn, Qt::DescendingOrder);
         auto* model = page.collectiveView()->model();
         for (int row = 1; row < model->rowCount(); ++row)
-            QVERIFY(model->index(row - 1, ui::CollectiveModel::BusBwColumn).data(ui::CollectiveModel::SortRole).toDouble()
+            QVERIFY(
+                model->index(row - 1, ui::CollectiveModel::BusBwColumn).data(ui::CollectiveModel::SortRole).toDouble()
                 >= model->index(row, ui::CollectiveModel::BusBwColumn).data(ui::CollectiveModel::SortRole).toDouble());
         testing::saveScreenshot(page, QStringLiteral("communication-one-rank"));
     }
@@ -274,5 +280,5 @@ private:
     Expected m_expected;
 };
 
-QTEST_MAIN(TestCommunicationPage)
+RIDGELINE_UI_TEST(tst_communicationpage, TestCommunicationPage)
 #include "tst_communicationpage.moc"

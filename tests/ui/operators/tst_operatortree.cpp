@@ -16,6 +16,7 @@
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "session/documentreader.h"
 #include "tempdir.h"
+#include "uitest.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
@@ -116,7 +117,9 @@ private Q_SLOTS:
             const QString name = model.index(r, 0).data().toString();
             qint64 children = 0;
             for (int c = 0; c < model.rowCount(model.index(r, 0)); ++c)
-                children += model.index(c, OperatorTreeModel::GpuTimeColumn, model.index(r, 0)).data(ui::SortRole).toLongLong();
+                children += model.index(c, OperatorTreeModel::GpuTimeColumn, model.index(r, 0))
+                                .data(ui::SortRole)
+                                .toLongLong();
             QCOMPARE(children, time);
             if (name == QLatin1String(core::kUnattributedGroupName))
                 unattributed = time;
@@ -238,5 +241,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestOperatorTree)
+RIDGELINE_UI_TEST(tst_operatortree, TestOperatorTree)
 #include "tst_operatortree.moc"

@@ -19,6 +19,7 @@
 #include "tempdir.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
+#include "uitest.h"
 
 #include <QComboBox>
 #include <QSignalSpy>
@@ -335,5 +336,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestOperatorViews)
+RIDGELINE_UI_TEST(tst_operatorviews, TestOperatorViews)
 #include "tst_operatorviews.moc"

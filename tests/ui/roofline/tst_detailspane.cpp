@@ -9,6 +9,7 @@
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "uitest.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -187,5 +188,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDetailsPane)
+RIDGELINE_UI_TEST(tst_detailspane, TestDetailsPane)
 #include "tst_detailspane.moc"

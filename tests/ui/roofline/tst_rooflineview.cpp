@@ -11,6 +11,7 @@
 #include "roofline/rooflinepage.h"
 #include "roofline/rooflinepointsitem.h"
 #include "roofline/rooflineview.h"
+#include "uitest.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -408,5 +409,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRooflineView)
+RIDGELINE_UI_TEST(tst_rooflineview, TestRooflineView)
 #include "tst_rooflineview.moc"

@@ -13,6 +13,7 @@
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "timeline/timeticks.h"
+#include "uitest.h"
 
 #include <QImage>
 #include <QScrollBar>
@@ -395,5 +396,5 @@ private:
     std::unique_ptr<ui::TimelinePage> m_page;
 };
 
-QTEST_MAIN(TestTimelineView)
+RIDGELINE_UI_TEST(tst_timelineview, TestTimelineView)
 #include "tst_timelineview.moc"
