@@ -9,6 +9,7 @@
 #include "openranges.h"
 #include "partwriter.h"
 #include "periodicflush.h"
+#include "ridgeline/core/base/hostname.h"
 
 #include <atomic>
 #include <cstdio>
@@ -60,14 +61,6 @@ std::int64_t now()
     std::uint64_t timestamp = 0;
     (void)cuptiGetTimestamp(&timestamp);
     return static_cast<std::int64_t>(timestamp);
-}
-
-std::string hostName()
-{
-    char buffer[256] = {};
-    if (gethostname(buffer, sizeof(buffer) - 1) != 0)
-        return "localhost";
-    return buffer;
 }
 
 std::string commandLine()
@@ -272,7 +265,9 @@ Capture* openCapture()
 {
     auto* capture = new Capture();
     capture->owner = getpid();
-    capture->host = hostName();
+    capture->host = core::hostName();
+    if (capture->host.empty())
+        capture->host = "localhost";
     capture->config = readInjectionConfig([](const char* name) { return std::getenv(name); });
     const InjectionConfig& config = capture->config;
     if (config.partDir.empty()) {

@@ -9,6 +9,7 @@
 #include "ridgeline/collectors/launch/gpuprobe.h"
 #include "ridgeline/collectors/launch/launcher.h"
 #include "ridgeline/collectors/launch/partfiles.h"
+#include "ridgeline/core/base/hostname.h"
 #include "ridgeline/core/output/progressprotocol.h"
 
 #include <csignal>
@@ -23,12 +24,6 @@
 namespace ridgeline::collectors {
 
 namespace {
-
-std::string hostName()
-{
-    char buffer[256] = {};
-    return gethostname(buffer, sizeof(buffer) - 1) == 0 ? buffer : "localhost";
-}
 
 // Progress lines (with --progress) and "ridgeline: …" failures on stderr.
 class Reporter {
@@ -136,8 +131,8 @@ TraceChoice chooseTrace()
     return choice;
 }
 
-InjectionSettings injectionSettings(const CaptureRequest& request, const std::string& library,
-    const std::string& partDir, const TraceChoice& trace)
+InjectionSettings injectionSettings(
+    const CaptureRequest& request, const std::string& library, const std::string& partDir, const TraceChoice& trace)
 {
     return InjectionSettings { .injectLibrary = library,
         .partDir = partDir,
@@ -183,7 +178,9 @@ int runCapture(const CaptureRequest& request, const CaptureExitCodes& codes)
     std::signal(SIGXFSZ, SIG_IGN);
     if (auto valid = validate(request); valid.hasError())
         return report.fail(codes.usage, valid.error().message);
-    const std::string host = hostName();
+    std::string host = core::hostName();
+    if (host.empty())
+        host = "localhost";
     auto expanded = expandOutputPattern(request.output, { host, static_cast<long>(getpid()), {} });
     if (expanded.hasError())
         return report.fail(codes.usage, expanded.error().message);
@@ -224,8 +221,7 @@ int runCapture(const CaptureRequest& request, const CaptureExitCodes& codes)
     const auto& outcome = launched.value();
 
     report.progress(core::progress::merging(static_cast<int>(listPartFiles(out.partDir).size())));
-    auto assembled
-        = assembleCapture(assemblyRequest(request, out, host, outcome, settings.sessionId, trace.noGpu));
+    auto assembled = assembleCapture(assemblyRequest(request, out, host, outcome, settings.sessionId, trace.noGpu));
     if (assembled.hasError())
         return report.fail(codes.outputFailed, assembled.error().message);
     const auto& result = assembled.value();

@@ -3,6 +3,7 @@
 #include "ridgeline/collectors/launch/gpuprobe.h"
 
 #include "nvmldetails.h"
+#include "ridgeline/core/base/hostname.h"
 
 #include <array>
 #include <cstdlib>
@@ -107,14 +108,6 @@ std::string formatUuid(const CUuuid& uuid)
     return "GPU-" + hex;
 }
 
-std::string hostName()
-{
-    std::array<char, 256> buffer {};
-    if (gethostname(buffer.data(), buffer.size() - 1) != 0)
-        return {};
-    return buffer.data();
-}
-
 GpuInfo describe(const Driver& d, CUdevice dev, int ordinal)
 {
     auto attr = [&](int which) {
@@ -125,7 +118,7 @@ GpuInfo describe(const Driver& d, CUdevice dev, int ordinal)
     core::Device& device = info.device;
     device.id = ordinal;
     device.ordinal = ordinal;
-    device.host = hostName();
+    device.host = core::hostName();
     std::array<char, 256> name {};
     if (d.getName(name.data(), static_cast<int>(name.size() - 1), dev) == kSuccess)
         device.name = name.data();

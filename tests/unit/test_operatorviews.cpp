@@ -34,7 +34,7 @@ const char* const kRealTraces[] = {
     "kineto/nccl_parser_config/nccl_data.json.gz",
 };
 
-struct Imported {
+struct ImportedTrace {
     TempDir dir;
     std::string session;
     Trace trace;
@@ -42,9 +42,9 @@ struct Imported {
     std::optional<core::SessionReader> reader; // the session, open
 };
 
-std::unique_ptr<Imported> import(const std::string& tracePath)
+std::unique_ptr<ImportedTrace> import(const std::string& tracePath)
 {
-    auto out = std::make_unique<Imported>();
+    auto out = std::make_unique<ImportedTrace>();
     out->session = out->dir.file("s.ridge");
     auto imported = collectors::importKineto({ tracePath }, out->session, false);
     EXPECT_TRUE(imported.ok()) << imported.error().message;
@@ -74,7 +74,7 @@ protected:
         ASSERT_TRUE(in->reader);
     }
 
-    std::unique_ptr<Imported> in;
+    std::unique_ptr<ImportedTrace> in;
 };
 
 class OperatorViewsOfATrace : public RealTrace { };

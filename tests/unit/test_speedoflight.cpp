@@ -158,7 +158,7 @@ std::vector<std::string> split(const std::string& line)
     return fields;
 }
 
-double number(std::string text)
+double csvNumber(std::string text)
 {
     std::erase(text, ',');
     return std::stod(text);
@@ -194,7 +194,7 @@ std::vector<NcuClass> ncuClasses(const std::string& path)
             continue;
         if (!byId.contains(f[0]))
             order.push_back(f[0]);
-        byId[f[0]][name] = number(f[column.at("Metric Value")]);
+        byId[f[0]][name] = csvNumber(f[column.at("Metric Value")]);
     }
     std::vector<NcuClass> out;
     for (const auto& id : order) {

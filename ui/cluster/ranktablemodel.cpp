@@ -13,17 +13,12 @@ namespace ridgeline::ui {
 
 namespace {
 
-QString duration(std::int64_t ns)
-{
-    return durationText(static_cast<double>(ns));
-}
-
 QString share(std::int64_t part, std::int64_t whole)
 {
     return whole > 0 ? QStringLiteral("%1 (%2 %)")
-                           .arg(duration(part))
+                           .arg(durationText(static_cast<double>(part)))
                            .arg(100.0 * static_cast<double>(part) / static_cast<double>(whole), 0, 'f', 0)
-                     : duration(part);
+                     : durationText(static_cast<double>(part));
 }
 
 } // namespace
@@ -71,11 +66,13 @@ QVariant RankTableModel::display(const Row& row, int column) const
     case HostColumn:
         return QString::fromStdString(s.host);
     case LateColumn:
-        return row.slow ? tr("%1 in %2 instances").arg(duration(row.slow->lateNs)).arg(row.slow->instances) : QString();
+        return row.slow
+            ? tr("%1 in %2 instances").arg(durationText(static_cast<double>(row.slow->lateNs))).arg(row.slow->instances)
+            : QString();
     case CommWaitColumn:
-        return duration(row.rank->commWaitNs);
+        return durationText(static_cast<double>(row.rank->commWaitNs));
     case SpanColumn:
-        return duration(s.spanNs);
+        return durationText(static_cast<double>(s.spanNs));
     case BusyColumn:
         return share(s.busyNs, s.spanNs);
     case IdleColumn:
@@ -87,7 +84,7 @@ QVariant RankTableModel::display(const Row& row, int column) const
     case TopKernelColumn:
         return s.topKernels.empty() ? QString()
                                     : tr("%1 (%2)").arg(QString::fromStdString(s.topKernels.front().name),
-                                        duration(s.topKernels.front().timeNs));
+                                        durationText(static_cast<double>(s.topKernels.front().timeNs)));
     case SessionColumn:
         return QFileInfo(QString::fromStdString(s.session)).fileName();
     default:
@@ -152,7 +149,7 @@ QVariant RankTableModel::rowData(const Row& row, const QModelIndex& index, int r
                       "others wait for it. Double-click to open its timeline.")
                 .arg(row.rank->summary.rank)
                 .arg(row.slow->instances)
-                .arg(duration(row.slow->lateNs));
+                .arg(durationText(static_cast<double>(row.slow->lateNs)));
         return tr("Double-click to open rank %1's timeline.").arg(row.rank->summary.rank);
     case Qt::TextAlignmentRole: {
         const bool text = index.column() == RankColumn || index.column() == HostColumn

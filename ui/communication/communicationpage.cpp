@@ -64,11 +64,6 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QWidget
     return box;
 }
 
-QString duration(std::int64_t ns)
-{
-    return durationText(static_cast<double>(ns));
-}
-
 // Enter on the instances table asks for the timeline, as a double-click does.
 class EnterFilter final : public QObject {
 public:
@@ -209,7 +204,7 @@ void CommunicationPage::fillSummary()
     }
     QString text = tr("%n collective call(s), %1 in all, in %2 group(s) of type, process group and size.", nullptr,
         static_cast<int>(calls))
-                       .arg(duration(timeNs))
+                       .arg(durationText(static_cast<double>(timeNs)))
                        .arg(report->rows.size());
     const auto& x = report->ranks;
     const int slow = m_ranks->slowRank();
@@ -228,7 +223,7 @@ void CommunicationPage::fillSummary()
                   .arg(slow)
                   .arg(first.lastArrivals)
                   .arg(first.instances)
-                  .arg(duration(othersWait))
+                  .arg(durationText(static_cast<double>(othersWait)))
             + QStringLiteral("</b>");
     } else {
         text += QLatin1Char(' ')

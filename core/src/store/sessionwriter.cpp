@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/store/sessionwriter.h"
 
+#include "ridgeline/core/base/hostname.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -24,14 +25,6 @@ namespace ridgeline::core {
 
 namespace fs = std::filesystem;
 namespace {
-
-std::string hostName()
-{
-    char buffer[256] = {};
-    if (gethostname(buffer, sizeof(buffer) - 1) != 0)
-        return {};
-    return buffer;
-}
 
 // Makes the finished file durable before it gets its final name.
 void syncFile(const std::string& path)
