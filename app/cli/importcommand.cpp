@@ -47,7 +47,7 @@ auto importShowingProgress(Request& request, Progress progress, Import import)
 void printImported(const collectors::ImportResult& result)
 {
     for (const auto& warning : result.warnings)
-        std::cerr << "ridgeline: warning: " << warning << '\n';
+        std::cerr << "ridgeline: warning: " << warning.text << '\n';
     std::cerr << result.summary << '\n';
 }
 

@@ -164,7 +164,7 @@ TEST(KinetoImport, EveryTraceImportsWithTheCountsOfAPlainJsonReader)
         EXPECT_EQ(db.count("SELECT count(*) FROM verdicts WHERE verdict = 'communication-bound'"), e.nccl);
         const bool gpu = e.kernels + e.memcpys + e.memsets > 0;
         const bool warned = std::any_of(s.warnings.begin(), s.warnings.end(),
-            [](const std::string& w) { return w.find("no GPU activity in") != std::string::npos; });
+            [](const auto& w) { return w.text.find("no GPU activity in") != std::string::npos; });
         EXPECT_EQ(warned, !gpu);
         if (e.kernels > 0) {
             EXPECT_EQ(db.count("SELECT start_ns FROM kernels ORDER BY id LIMIT 1"),
@@ -244,7 +244,7 @@ TEST(KinetoImport, EdgeCasesImportWithAWarning)
         ASSERT_TRUE(imported.ok()) << imported.error().message;
         const auto& w = imported.value().warnings;
         EXPECT_TRUE(std::any_of(w.begin(), w.end(),
-            [&expected = warning](const auto& text) { return text.find(expected) != std::string::npos; }));
+            [&expected = warning](const auto& one) { return one.text.find(expected) != std::string::npos; }));
     }
 }
 

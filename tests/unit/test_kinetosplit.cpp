@@ -2,9 +2,9 @@
 // The streaming splitter of the Kineto importer (collectors/importers/kineto/kinetosplit.h), checked
 // against a plain JSON reader: whatever the window and batch sizes, the pieces it hands over hold
 // exactly the trace's top-level members and events, in order.
+#include "common/inputsource.h"
 #include "gunzip.h"
 #include "kineto/kinetointernal.h"
-#include "kineto/kinetosource.h"
 #include "kineto/kinetosplit.h"
 #include "testutil.h"
 
@@ -50,7 +50,7 @@ core::Result<Pieces> split(const std::string& name, const std::string& bytes, ki
         }
         return {};
     };
-    auto source = kineto::TraceSource::fromBytes(name, bytes);
+    auto source = ridgeline::collectors::InputSource::fromBytes(name, bytes);
     auto status = kineto::splitTrace(*source, handlers, options);
     if (status.hasError())
         return status.error();
@@ -227,8 +227,8 @@ TEST(KinetoSplit, ParallelBatchesMergeIntoTheSequentialResult)
              "kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
              "kineto/trace_filter/sampled_rank-1.json.gz" }) {
         SCOPED_TRACE(file);
-        auto sequential = kineto::TraceSource::openFile(testDataPath(file));
-        auto parallel = kineto::TraceSource::openFile(testDataPath(file));
+        auto sequential = ridgeline::collectors::InputSource::openFile(testDataPath(file));
+        auto parallel = ridgeline::collectors::InputSource::openFile(testDataPath(file));
         ASSERT_TRUE(sequential.ok() && parallel.ok());
         auto one = kineto::parseTrace(*sequential.value(), {}, 0);
         auto many = kineto::parseTrace(*parallel.value(), {}, 3, 4096);
@@ -246,7 +246,7 @@ TEST(KinetoSplit, ParallelParseReportsTheFirstErrorInTheFile)
     for (int i = 0; i < 2000; ++i)
         text += R"({"ph":"X","cat":"kernel","name":"k","ts":)" + std::to_string(i) + R"(,"dur":1},)";
     text += R"({"ph":"X")"; // truncated at the end
-    auto source = kineto::TraceSource::fromBytes("first-error.json", text);
+    auto source = ridgeline::collectors::InputSource::fromBytes("first-error.json", text);
     auto parsed = kineto::parseTrace(*source, {}, 3, 256);
     ASSERT_FALSE(parsed.ok());
     EXPECT_NE(parsed.error().message.find("the event starting at byte 16"), std::string::npos)
@@ -259,8 +259,8 @@ TEST(KinetoSplit, ParallelParseReportsTheFirstErrorInTheFile)
 TEST(KinetoSplit, OneBatchTraceParsesOnTheCallingThread)
 {
     const auto* file = "kineto/triton_example/triton_example.json.gz";
-    auto sequential = kineto::TraceSource::openFile(testDataPath(file));
-    auto held = kineto::TraceSource::openFile(testDataPath(file));
+    auto sequential = ridgeline::collectors::InputSource::openFile(testDataPath(file));
+    auto held = ridgeline::collectors::InputSource::openFile(testDataPath(file));
     ASSERT_TRUE(sequential.ok() && held.ok());
     auto one = kineto::parseTrace(*sequential.value(), {}, 0);
     auto parsed = kineto::parseTrace(*held.value(), {}, 3);
@@ -269,7 +269,7 @@ TEST(KinetoSplit, OneBatchTraceParsesOnTheCallingThread)
     expectSameTrace(one.value(), parsed.value());
 
     const std::string text = R"({"traceEvents":[{"ph":"X",, "cat":"kernel"}],"deviceProperties":[)";
-    auto source = kineto::TraceSource::fromBytes("one-batch.json", text);
+    auto source = ridgeline::collectors::InputSource::fromBytes("one-batch.json", text);
     auto failed = kineto::parseTrace(*source, {}, 3);
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.error().message.find("the event starting at byte 16"), std::string::npos)

@@ -64,9 +64,11 @@ protected:
     std::optional<core::SessionReader> m_reader;
 };
 
-bool contains(const std::vector<std::string>& texts, const std::string& words)
+bool contains(const collectors::ImportWarnings& warnings, const std::string& words,
+    collectors::WarningKind kind = collectors::WarningKind::Other)
 {
-    return std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.find(words) != std::string::npos; });
+    return std::any_of(warnings.begin(), warnings.end(),
+        [&](const auto& w) { return w.kind == kind && w.text.find(words) != std::string::npos; });
 }
 
 } // namespace
@@ -77,7 +79,7 @@ TEST_F(NcuCsvImport, RawPageWithRooflineMetrics)
     EXPECT_EQ(summary.kernels, 3);
     EXPECT_EQ(summary.metrics, 3 * 26); // every numeric column; the device name is an attribute
     EXPECT_EQ(summary.skippedColumns, 0);
-    EXPECT_TRUE(summary.warnings.empty()) << summary.warnings.front();
+    EXPECT_TRUE(summary.warnings.empty()) << summary.warnings.front().text;
 
     // Base units: usecond -> ns, Mbyte -> byte, Tbyte/second -> byte/s, cycle/nsecond -> Hz.
     expectMetric(1, "gpu__time_duration.sum", 1'500'000, "ns");
@@ -181,7 +183,7 @@ TEST_F(NcuCsvImport, NerscMetricSetWithoutDurationOrDeviceName)
     EXPECT_EQ(devices[0].ccMajor, 7);
     EXPECT_EQ(devices[0].name, "unknown GPU");
     EXPECT_TRUE(m_reader->ceilings().value().empty());
-    EXPECT_TRUE(contains(summary.warnings, "does not name GPU 0 (CC 7.0)"));
+    EXPECT_TRUE(contains(summary.warnings, "does not name GPU 0 (CC 7.0)", collectors::WarningKind::UnnamedGpu));
     EXPECT_NE(meta("warning").find("does not name GPU 0"), std::string::npos);
 }
 

@@ -298,7 +298,7 @@ TEST_F(NsysImport, AbsentTablesExtraTablesAndNoGpuActivity)
     EXPECT_EQ(counts.memcpys + counts.memsets, 0);
     EXPECT_EQ(counts.apiCalls, sqlCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
     const bool warned = std::any_of(m_summary.warnings.begin(), m_summary.warnings.end(),
-        [](const std::string& w) { return w.find("no GPU activity") != std::string::npos; });
+        [](const auto& w) { return w.text.find("no GPU activity") != std::string::npos; });
     EXPECT_TRUE(warned);
     EXPECT_NE(reader.meta().value().at("warning").find("no GPU activity"), std::string::npos);
 }

@@ -66,7 +66,7 @@ protected:
     bool warned(std::string_view text) const
     {
         return std::any_of(m_summary.warnings.begin(), m_summary.warnings.end(),
-            [&](const std::string& w) { return w.find(text) != std::string::npos; });
+            [&](const auto& w) { return w.text.find(text) != std::string::npos; });
     }
 
     TempDir m_dir;

@@ -10,7 +10,9 @@
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
@@ -261,8 +263,10 @@ TEST(ImportGpu, NamesTheUnnamedDevice)
     request.gpuName = "A100-SXM4-80GB";
     auto imported = collectors::importFiles(request);
     ASSERT_TRUE(imported.ok()) << imported.error().message;
-    for (const auto& w : imported.value().warnings)
-        EXPECT_EQ(w.find("does not name GPU"), std::string::npos) << w;
+    for (const auto& w : imported.value().warnings) {
+        EXPECT_NE(w.kind, collectors::WarningKind::UnnamedGpu) << w.text;
+        EXPECT_EQ(w.text.find("does not name GPU"), std::string::npos) << w.text;
+    }
     auto reader = SessionReader::open(request.output);
     ASSERT_TRUE(reader.ok());
     const auto devices = reader.value().devices().value();
@@ -287,6 +291,36 @@ TEST(ImportGpu, NamesTheUnnamedDevice)
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().message.find("not a GPU Ridgeline knows"), std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(request.output));
+}
+
+// A PyTorch trace without deviceProperties: its "does not describe GPU" warning is answered by
+// `--gpu` like ncu's, by its kind. The trace is made here: one kernel on GPU 0, nothing else.
+TEST(ImportGpu, AnswersAKinetoTraceThatDescribesNoGpu)
+{
+    TempDir dir;
+    const std::string trace = dir.file("no-device-properties.json");
+    std::ofstream(trace) << R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+        "ts": 10, "dur": 2, "args": {"device": 0, "stream": 7, "correlation": 1}}]})";
+    collectors::ImportRequest request;
+    request.inputs = { trace };
+    request.output = dir.file("plain.ridge");
+    auto plain = collectors::importFiles(request);
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    const auto unnamed
+        = [](const collectors::ImportWarning& w) { return w.kind == collectors::WarningKind::UnnamedGpu; };
+    EXPECT_EQ(std::count_if(plain.value().warnings.begin(), plain.value().warnings.end(), unnamed), 1);
+
+    request.output = dir.file("named.ridge");
+    request.gpuName = "H100-SXM5-80GB";
+    auto named = collectors::importFiles(request);
+    ASSERT_TRUE(named.ok()) << named.error().message;
+    EXPECT_EQ(std::count_if(named.value().warnings.begin(), named.value().warnings.end(), unnamed), 0);
+    auto reader = SessionReader::open(request.output);
+    ASSERT_TRUE(reader.ok());
+    EXPECT_EQ(reader.value().devices().value().at(0).smCount, 132);
+    const auto meta = reader.value().meta().value();
+    EXPECT_TRUE(!meta.contains("warning") || meta.at("warning").find("does not describe GPU") == std::string::npos)
+        << meta.at("warning");
 }
 
 } // namespace

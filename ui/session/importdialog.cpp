@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "importdialog.h"
 
+#include "ridgeline/core/model/importformats.h"
+
 #include <QComboBox>
 #include <QCompleter>
 #include <QDialogButtonBox>
@@ -14,7 +16,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <cstring>
 
 namespace ridgeline::ui {
 
@@ -97,14 +98,7 @@ QString ImportDialog::suggestedOutput(const QString& firstInput)
     if (firstInput.isEmpty())
         return {};
     const QFileInfo info(firstInput);
-    QString name = info.fileName();
-    for (const auto* suffix : { ".json.gz", ".json", ".sqlite", ".csv.gz", ".csv", ".ncu-rep", ".gz" }) {
-        if (name.endsWith(QLatin1StringView(suffix), Qt::CaseInsensitive)) {
-            name.chop(static_cast<qsizetype>(std::strlen(suffix)));
-            break;
-        }
-    }
-    return info.dir().filePath(name + QStringLiteral(".ridge"));
+    return info.dir().filePath(QString::fromStdString(core::sessionNameFor(info.fileName().toStdString())));
 }
 
 void ImportDialog::accept()

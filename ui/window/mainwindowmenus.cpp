@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "palette.h"
 #include "recentfiles.h"
+#include "ridgeline/core/model/importformats.h"
 #include "session/examplesessions.h"
 #include "session/importdialog.h"
 #include "shortcutsdialog.h"
@@ -24,10 +25,25 @@ namespace ridgeline::ui {
 namespace {
 
 const QString kSessionFilter = QStringLiteral("Ridgeline sessions (*.ridge);;All files (*)");
-const QString kTraceFilter
-    = QStringLiteral("Traces (*.json *.json.gz *.sqlite *.csv *.csv.gz *.ncu-rep);;"
-                     "PyTorch profiler / Kineto (*.json *.json.gz);;Nsight Systems SQLite export (*.sqlite);;"
-                     "Nsight Compute CSV, any page (*.csv *.csv.gz);;Nsight Compute report (*.ncu-rep);;All files (*)");
+
+// "Traces (every suffix);;" then one filter per import format (core::kImportFormats), then all files.
+QString traceFilter()
+{
+    const auto patterns = [](const core::ImportFormat& format) {
+        QStringList list;
+        for (const std::string_view suffix : format.suffixes)
+            list << u'*' + QString::fromUtf8(suffix.data(), static_cast<qsizetype>(suffix.size()));
+        return list;
+    };
+    QStringList all;
+    QStringList filters;
+    for (const auto& format : core::kImportFormats) {
+        all << patterns(format);
+        filters << QString::fromUtf8(format.name.data(), static_cast<qsizetype>(format.name.size())) + u" ("
+                + patterns(format).join(u' ') + u')';
+    }
+    return u"Traces (" + all.join(u' ') + u");;" + filters.join(QStringLiteral(";;")) + u";;All files (*)";
+}
 
 } // namespace
 
@@ -202,7 +218,7 @@ void MainWindow::askImport(const QStringList& inputs)
 void MainWindow::chooseImport()
 {
     const QStringList inputs = QFileDialog::getOpenFileNames(
-        this, tr("Import Traces (one file, or one per rank)"), lastDirectory(QStringLiteral("import")), kTraceFilter);
+        this, tr("Import Traces (one file, or one per rank)"), lastDirectory(QStringLiteral("import")), traceFilter());
     if (inputs.isEmpty())
         return;
     rememberDirectory(QStringLiteral("import"), inputs.first());

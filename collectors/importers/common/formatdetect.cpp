@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/collectors/importers/formatdetect.h"
 
-#include "kineto/kinetosource.h"
+#include "common/inputsource.h"
 #include "ridgeline/core/store/sessionformat.h"
 
 #include <cstdint>
@@ -125,7 +125,7 @@ core::Result<FileFormat> detectFileFormat(const std::string& path)
         return format;
     // gzip: what is inside decides. A compressed ncu CSV goes to the CSV reader; anything else
     // (a Kineto trace, or garbage the JSON reader then names) stays with the gzip JSON path.
-    auto source = kineto::TraceSource::openFile(path);
+    auto source = InputSource::openFile(path);
     if (source.hasError())
         return format;
     std::string inner(16384, '\0');

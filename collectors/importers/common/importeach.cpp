@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline import rank-*.json.gz -o DIR/`: each file into a session of its own, several at once.
 #include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/core/model/importformats.h"
 
 #include <algorithm>
 #include <atomic>
@@ -15,16 +16,6 @@ namespace ridgeline::collectors {
 
 namespace fs = std::filesystem;
 
-std::string sessionNameFor(const std::string& input)
-{
-    std::string name = fs::path(input).filename().string();
-    for (const std::string_view suffix : { ".gz", ".json", ".csv", ".sqlite", ".ncu-rep", ".pt.trace" }) {
-        if (name.size() > suffix.size() && std::string_view(name).ends_with(suffix))
-            name.resize(name.size() - suffix.size());
-    }
-    return name + ".ridge";
-}
-
 core::Result<std::vector<EachImport>> importEach(const EachImportRequest& request)
 {
     std::error_code ec;
@@ -38,7 +29,9 @@ core::Result<std::vector<EachImport>> importEach(const EachImportRequest& reques
     std::map<std::string, std::string> taken;
     for (std::size_t i = 0; i < request.inputs.size(); ++i) {
         out[i].input = request.inputs[i];
-        out[i].output = (fs::path(request.directory) / sessionNameFor(request.inputs[i])).string();
+        out[i].output
+            = (fs::path(request.directory) / core::sessionNameFor(fs::path(request.inputs[i]).filename().string()))
+                  .string();
         auto [it, added] = taken.emplace(out[i].output, request.inputs[i]);
         if (!added)
             return core::makeError(core::ErrorCode::InvalidArgument,

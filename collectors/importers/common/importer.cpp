@@ -111,12 +111,12 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
     amendment.unnamedDevices = core::SessionAmendment::DeviceNaming { spec.name, spec.ccMajor, spec.ccMinor,
         spec.smCount, static_cast<std::int64_t>(spec.boostClockHz / 1e3), datasheetCeilings(spec, 0) };
     amendment.meta["import.gpu"] = gpu.note.empty() ? spec.name : gpu.note;
-    // The importer's "does not name GPU n" warnings are answered by the naming, in the session's
+    // The importer's warnings about unnamed GPUs are answered by the naming, in the session's
     // `warning` too (the importers write their warnings there joined by "; ").
-    const auto unnamed = [](const std::string& w) { return w.find("does not name GPU") != std::string::npos; };
-    std::vector<std::string> remaining = result.warnings;
+    const auto unnamed = [](const ImportWarning& w) { return w.kind == WarningKind::UnnamedGpu; };
+    ImportWarnings remaining = result.warnings;
     if (std::erase_if(remaining, unnamed) > 0)
-        amendment.meta["warning"] = fmt::format("{}", fmt::join(remaining, "; "));
+        amendment.meta["warning"] = joinedText(remaining, "; ");
     amendment.recomputeVerdicts = true;
     auto amended = core::amendSession(request.output, amendment);
     if (amended.hasError())
@@ -192,9 +192,13 @@ core::Result<ImportResult> importByFormat(const ImportRequest& request)
     case FileFormat::KinetoJson:
     case FileFormat::GzipJson: // one file per rank: several files make one multi-rank session
         return importKinetoTraces(request);
-    default:
-        return unsupported(request.inputs.front(), format);
+    case FileFormat::RidgelineSession:
+    case FileFormat::OtherSqlite:
+    case FileFormat::Unknown:
+        break;
     }
+    // No default above: a new format without an importer is a -Wswitch error.
+    return unsupported(request.inputs.front(), format);
 }
 
 } // namespace

@@ -122,14 +122,14 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
     return text;
 }
 
-core::Status endImport(core::SessionWriter& writer, const std::vector<std::string>& warnings)
+core::Status endImport(core::SessionWriter& writer, const ImportWarnings& warnings)
 {
     if (!warnings.empty())
-        RIDGELINE_TRY(writer.setMeta("warning", joined(warnings, "; ")));
+        RIDGELINE_TRY(writer.setMeta("warning", joinedText(warnings, "; ")));
     return writer.commitBatch();
 }
 
-core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings)
+core::Status finishSession(core::SessionWriter& writer, const ImportWarnings& warnings)
 {
     RIDGELINE_TRY(endImport(writer, warnings));
     return writer.finish(core::SessionStatus::Complete);

@@ -5,6 +5,7 @@
 // the one copy of what they write (docs/ARCHITECTURE.md, "Adding an importer").
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
@@ -62,9 +63,9 @@ std::string joined(const std::vector<std::string>& parts, std::string_view separ
 
 // Meta `warning` (the warnings joined by "; ") when there are any, then the batch committed and the
 // session published complete.
-core::Status finishSession(core::SessionWriter& writer, const std::vector<std::string>& warnings);
+core::Status finishSession(core::SessionWriter& writer, const ImportWarnings& warnings);
 
 // finishSession without the publication: meta `warning` and the batch committed (in-memory sessions).
-core::Status endImport(core::SessionWriter& writer, const std::vector<std::string>& warnings);
+core::Status endImport(core::SessionWriter& writer, const ImportWarnings& warnings);
 
 } // namespace ridgeline::collectors::importing

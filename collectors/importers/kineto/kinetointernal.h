@@ -3,7 +3,7 @@
 // session share these types.
 #pragma once
 
-#include "kinetosource.h"
+#include "common/inputsource.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
@@ -97,7 +97,7 @@ struct ParsedTrace {
 // given, sees each batch's records in file order before they join the trace, and may take some.
 // `windowBytes`: the splitter's window (0: its default).
 using BatchConsumer = std::function<core::Status(ParsedTrace& part)>;
-core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress,
+core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<void(double)>& progress,
     unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {}, std::size_t windowBytes = 0);
 
 // Threads for parsing a file's events: one per hardware thread, at most 8.

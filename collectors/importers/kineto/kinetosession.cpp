@@ -38,7 +38,7 @@ bool isAmdGpu(const std::string& name)
 }
 
 // Warnings that need no session: missing rank, no GPU activity, other accelerators, counter ranges.
-void traceWarnings(const ParsedTrace& trace, std::vector<std::string>& warnings)
+void traceWarnings(const ParsedTrace& trace, ImportWarnings& warnings)
 {
     if (!trace.hasDistributedInfo)
         warnings.push_back(fmt::format("{} has no distributedInfo rank: the rank is unknown (-1)", trace.name));
@@ -88,7 +88,7 @@ struct SessionState {
 
 // Devices the file's GPU ops ran on, described by deviceProperties where it can: file id -> session id.
 core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
-    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, std::vector<std::string>& warnings)
+    core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, ImportWarnings& warnings)
 {
     std::set<std::int64_t> used;
     for (const auto& k : trace.kernels)
@@ -107,9 +107,9 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
         device.host = trace.hostName;
         if (device.name.empty()) {
             device.name = "unknown GPU";
-            warnings.push_back(fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings "
-                                           "for it",
-                trace.name, fileId));
+            warnings.emplace_back(WarningKind::UnnamedGpu,
+                fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings for it",
+                    trace.name, fileId));
         } else if (auto ceilings = importing::catalogueCeilings(device)) {
             state.ceilings[device.id] = std::move(*ceilings);
         } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
@@ -370,7 +370,7 @@ core::Status writeHostRecords(
 
 // One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written.
 // `progress` gets the fraction of this file done, 0..1, and what is being done (empty: reading).
-core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<TraceSource> source, std::size_t index,
+core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<InputSource> source, std::size_t index,
     SessionState& state, KinetoImportSummary& summary, const std::function<void(double, std::string_view)>& progress,
     unsigned workers, std::size_t windowBytes)
 {
@@ -422,7 +422,7 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
         const std::string what = fmt::format("reading {}", path);
         if (progress)
             progress(static_cast<double>(i) / files, what);
-        auto source = kineto::TraceSource::openFile(path);
+        auto source = InputSource::openFile(path);
         if (source.hasError())
             return source.error();
         const auto fileProgress = [&](double fraction, std::string_view doing) {
@@ -444,15 +444,15 @@ core::Result<KinetoImportSummary> importKinetoBytes(
     RIDGELINE_TRY(importing::beginImport(writer, "import:kineto", name));
     KinetoImportSummary summary;
     kineto::SessionState state;
-    RIDGELINE_TRY(kineto::importTrace(
-        writer, kineto::TraceSource::fromBytes(name, bytes), 0, state, summary, {}, 0, windowBytes));
+    RIDGELINE_TRY(
+        kineto::importTrace(writer, InputSource::fromBytes(name, bytes), 0, state, summary, {}, 0, windowBytes));
     RIDGELINE_TRY(importing::endImport(writer, summary.warnings));
     return summary;
 }
 
 core::Result<KinetoImportSummary> parseKinetoBytes(std::string_view name, std::string_view bytes)
 {
-    auto source = kineto::TraceSource::fromBytes(name, bytes);
+    auto source = InputSource::fromBytes(name, bytes);
     auto parsed = kineto::parseTrace(*source, {});
     if (parsed.hasError())
         return parsed.error();

@@ -106,7 +106,7 @@ std::size_t valueEndIn(const char* text, std::size_t at, std::size_t end)
 
 class Splitter {
 public:
-    Splitter(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options)
+    Splitter(InputSource& source, const SplitHandlers& handlers, const SplitOptions& options)
         : m_source(source)
         , m_handlers(handlers)
         , m_options(options)
@@ -371,7 +371,7 @@ private:
         return handled;
     }
 
-    TraceSource& m_source;
+    InputSource& m_source;
     const SplitHandlers& m_handlers;
     SplitOptions m_options;
     std::vector<char> m_buffer;
@@ -387,7 +387,7 @@ private:
 
 } // namespace
 
-core::Status splitTrace(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options)
+core::Status splitTrace(InputSource& source, const SplitHandlers& handlers, const SplitOptions& options)
 {
     return Splitter(source, handlers, options).run();
 }

@@ -6,7 +6,7 @@
 // event bigger than the window), never the whole file.
 #pragma once
 
-#include "kinetosource.h"
+#include "common/inputsource.h"
 #include "ridgeline/core/base/result.h"
 
 #include <cstddef>
@@ -39,6 +39,6 @@ struct SplitOptions {
 // Errors: BadFile naming the source and the byte offset (empty file, truncated or malformed JSON,
 // text after the trace, a value nested deeper than 1024 levels or larger than maxValueBytes); the handlers' and the
 // source's errors as they are.
-core::Status splitTrace(TraceSource& source, const SplitHandlers& handlers, const SplitOptions& options = {});
+core::Status splitTrace(InputSource& source, const SplitHandlers& handlers, const SplitOptions& options = {});
 
 } // namespace ridgeline::collectors::kineto

@@ -98,7 +98,7 @@ unsigned parseWorkers()
     return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 }
 
-core::Result<ParsedTrace> parseTrace(TraceSource& source, const std::function<void(double)>& progress, unsigned workers,
+core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<void(double)>& progress, unsigned workers,
     std::size_t batchBytes, const BatchConsumer& consume, std::size_t windowBytes)
 {
     ParsedTrace trace;

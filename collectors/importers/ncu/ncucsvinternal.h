@@ -3,6 +3,7 @@
 // and the session builder share these types.
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/collectors/importers/ncucsvimporter.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
@@ -145,7 +146,7 @@ struct ParsedProfile {
     std::vector<ImportedKernel> kernels; // in file order
     bool hasLaunchDims = false; // the file has "Grid Size"/"Block Size" (x, y, z) columns
     std::int64_t skippedColumns = 0;
-    std::vector<std::string> warnings;
+    ImportWarnings warnings;
 
     // A kernel's value of a metric, by name.
     std::optional<double> metric(const ImportedKernel& kernel, std::string_view name) const

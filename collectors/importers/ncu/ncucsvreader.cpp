@@ -2,7 +2,7 @@
 // The records of an Nsight Compute CSV file, tokenised by libcsv (strict RFC 4180 mode). The
 // file is fed to libcsv one physical line at a time so that every record and every error
 // carries the line it starts on; a quoted field may still span lines.
-#include "kineto/kinetosource.h"
+#include "common/inputsource.h"
 #include "ncucsvinternal.h"
 
 #include <csv.h>
@@ -92,7 +92,7 @@ struct ParserDeleter {
 };
 
 // The records of the CSV text `source` reads (plain or inflated).
-core::Result<CsvFile> readCsv(kineto::TraceSource& source, const std::string& path)
+core::Result<CsvFile> readCsv(InputSource& source, const std::string& path)
 {
     // 64 KiB at a time: the string's capacity grows by doubling anyway, and a small file then
     // costs no megabyte cleared (the fuzz target reads thousands per second). Plain text of a known
@@ -193,7 +193,7 @@ core::Result<CsvFile> readCsvFile(const std::string& path)
     if (std::filesystem::is_directory(path, ec))
         return core::makeError(core::ErrorCode::BadFile, fmt::format("{}: is a directory, not a CSV file", path));
     // Plain or gzip-compressed (.csv.gz): the source inflates as it reads.
-    auto source = kineto::TraceSource::openFile(path);
+    auto source = InputSource::openFile(path);
     if (source.hasError())
         return core::makeError(core::ErrorCode::NotFound, fmt::format("{}: cannot be opened (no such file?)", path));
     return readCsv(*source.value(), path);
@@ -201,7 +201,7 @@ core::Result<CsvFile> readCsvFile(const std::string& path)
 
 core::Result<CsvFile> readCsvBytes(std::string_view bytes, const std::string& path)
 {
-    return readCsv(*kineto::TraceSource::fromBytes(path, bytes), path);
+    return readCsv(*InputSource::fromBytes(path, bytes), path);
 }
 
 } // namespace ridgeline::collectors::ncu

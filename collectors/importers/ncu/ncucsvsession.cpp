@@ -111,14 +111,15 @@ std::string describe(const core::Device& device)
 }
 
 // Datasheet ceilings for each device the catalogue knows; a warning for each it does not.
-void lookUpCeilings(Devices& devices, std::vector<std::string>& warnings)
+void lookUpCeilings(Devices& devices, ImportWarnings& warnings)
 {
     for (auto& [id, device] : devices.byId) {
         if (device.name.empty()) {
             device.name = "unknown GPU";
-            warnings.push_back(fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it (collect "
-                                           "device__attribute_display_name, e.g. with --page raw)",
-                device.ordinal, describe(device)));
+            warnings.emplace_back(WarningKind::UnnamedGpu,
+                fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it (collect "
+                            "device__attribute_display_name, e.g. with --page raw)",
+                    device.ordinal, describe(device)));
             continue;
         }
         auto found = importing::catalogueCeilings(device);

@@ -9,16 +9,6 @@
 
 namespace ridgeline::collectors::nsys {
 
-namespace {
-
-// NVTX_EVENTS.eventType values (nsys NvtxEventType).
-constexpr std::int64_t kNvtxMark = 34;
-constexpr std::int64_t kNvtxPushPopRange = 59;
-constexpr std::int64_t kNvtxStartEndRange = 60;
-constexpr std::int64_t kNvtxDomainCreate = 75;
-
-} // namespace
-
 core::Status readApiCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity)
 {
     const std::pair<const char*, const char*> tables[]

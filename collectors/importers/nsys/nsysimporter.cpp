@@ -53,7 +53,7 @@ void selectDevices(Activity& activity)
         d.ccMajor = std::max(d.ccMajor, 0);
         if (d.name.empty()) {
             d.name = "unknown GPU";
-            activity.warnings.push_back(
+            activity.warnings.emplace_back(WarningKind::UnnamedGpu,
                 fmt::format("the export does not describe GPU {}: no datasheet ceilings for it", id));
         }
     }

@@ -3,6 +3,7 @@
 // and the records read from it before they are written as a session.
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
@@ -54,6 +55,12 @@ private:
 // Text of a StringIds id: "(SELECT value FROM StringIds WHERE id = <expr>)", or "NULL" without StringIds.
 std::string stringOf(const Schema& schema, const std::string& idExpression);
 
+// NVTX_EVENTS.eventType values (nsys NvtxEventType).
+inline constexpr std::int64_t kNvtxMark = 34;
+inline constexpr std::int64_t kNvtxPushPopRange = 59;
+inline constexpr std::int64_t kNvtxStartEndRange = 60;
+inline constexpr std::int64_t kNvtxDomainCreate = 75;
+
 struct Enums {
     std::map<std::int64_t, core::MemOpKind> copyKinds; // ENUM_CUDA_MEMCPY_OPER, when present
     std::map<std::int64_t, std::string> memoryKinds; // ENUM_CUDA_MEM_KIND, when present
@@ -97,7 +104,7 @@ struct Activity {
     std::map<std::string, std::string> exportMeta; // EXPORT_META_DATA
     std::vector<NcclCall> ncclCalls; // NCCL's NVTX ranges, by start
     std::map<std::size_t, NcclArgs> ncclArgs; // by index into kernels: the call that launched it
-    std::vector<std::string> warnings;
+    ImportWarnings warnings;
 };
 
 core::Status readDevices(core::sqlite::Database& db, const Schema& schema, Activity& activity);

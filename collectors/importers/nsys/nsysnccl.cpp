@@ -20,11 +20,6 @@ namespace ridgeline::collectors::nsys {
 
 namespace {
 
-// NVTX_EVENTS.eventType values (nsys NvtxEventType), as in nsyshost.cpp.
-constexpr std::int64_t kNvtxPushPopRange = 59;
-constexpr std::int64_t kNvtxStartEndRange = 60;
-constexpr std::int64_t kNvtxDomainCreate = 75;
-
 // The entries the importer uses, by NCCL's names.
 constexpr std::array<std::string_view, 4> kNcclEntries {
     "NCCL communicator ID",

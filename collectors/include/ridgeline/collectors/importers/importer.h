@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ridgeline/collectors/importers/formatdetect.h"
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/base/result.h"
 
 #include <cstdint>
@@ -28,13 +29,14 @@ struct ImportRequest {
 struct ImportResult {
     FileFormat format = FileFormat::Unknown;
     std::string summary; // one line: "imported 12 kernels with 345 metrics from X into Y"
-    std::vector<std::string> warnings;
+    ImportWarnings warnings;
 };
 
 core::Result<ImportResult> importFiles(const ImportRequest& request);
 
 // `import FILE... -o DIR/`: every file into a session of its own in `directory` (made when
-// missing), named after it ("rank-3.json.gz" -> "rank-3.ridge"), several at once on worker threads.
+// missing), named after it (core::sessionNameFor: "rank-3.json.gz" -> "rank-3.ridge"), several at once on
+// worker threads.
 struct EachImportRequest {
     std::vector<std::string> inputs;
     std::string directory;
@@ -53,7 +55,5 @@ struct EachImport {
 // `overwrite`: InvalidArgument, nothing written); then a file that fails is reported in its entry
 // and the others go on.
 core::Result<std::vector<EachImport>> importEach(const EachImportRequest& request);
-// "rank-3.json.gz" -> "rank-3.ridge".
-std::string sessionNameFor(const std::string& input);
 
 } // namespace ridgeline::collectors

@@ -12,6 +12,7 @@
 // Timestamps (µs, possibly with ns decimals) become int64 ns exactly (rounded, not truncated).
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/base/result.h"
 
 #include <cstddef>
@@ -36,7 +37,7 @@ struct KinetoImportSummary {
     std::int64_t ranges = 0; // user annotations
     std::int64_t operators = 0; // cpu_op and python_function events
     std::vector<int> ranks; // per file, -1 when the file has no distributedInfo rank
-    std::vector<std::string> warnings; // one sentence each: no GPU activity, missing distributedInfo, ...
+    ImportWarnings warnings; // one sentence each: no GPU activity, missing distributedInfo, ...
 };
 
 using ImportProgress = std::function<void(double fraction, std::string_view what)>;

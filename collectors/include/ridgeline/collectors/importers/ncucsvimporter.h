@@ -6,6 +6,7 @@
 // 1 µs (kSyntheticGapNs) after the previous one ended.
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
 
@@ -21,7 +22,7 @@ struct ImportSummary {
     std::int64_t kernels = 0;
     std::int64_t metrics = 0; // metric values stored, over all kernels
     std::int64_t skippedColumns = 0; // metric columns (raw) or names (details) with no numeric value
-    std::vector<std::string> warnings; // one sentence each: unknown GPU, missing durations, ...
+    ImportWarnings warnings; // one sentence each: unknown GPU, missing durations, ...
 };
 
 // Errors are one line naming the file and the line: "profile.csv:17: expected 42 fields, found 40"

@@ -7,6 +7,7 @@
 // columns exist is discovered, never assumed (tables are created lazily; schemas differ by version).
 #pragma once
 
+#include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
 
@@ -32,7 +33,7 @@ struct NsysImportSummary {
     // kernel): with it, the communicator (processGroup), its number of ranks and the root.
     std::int64_t sizedCommOps = 0;
     std::string productVersion; // EXPORT_META_DATA EXPORT_PRODUCT_VERSION, when present
-    std::vector<std::string> warnings; // one sentence each: no GPU activity, unknown GPU, ...
+    ImportWarnings warnings; // one sentence each: no GPU activity, unknown GPU, ...
 };
 
 // Errors name the file (BadFile for anything that is not a readable export); an output that

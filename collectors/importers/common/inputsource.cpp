@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "kinetosource.h"
+#include "inputsource.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <vector>
 #include <zlib.h>
 
-namespace ridgeline::collectors::kineto {
+namespace ridgeline::collectors {
 
 namespace {
 
@@ -117,10 +117,10 @@ private:
 };
 
 // Bytes as they are.
-class PlainSource final : public TraceSource {
+class PlainSource final : public InputSource {
 public:
     PlainSource(std::string name, std::unique_ptr<RawInput> input)
-        : TraceSource(std::move(name))
+        : InputSource(std::move(name))
         , m_input(std::move(input))
     { }
     core::Result<std::size_t> read(char* out, std::size_t room) override
@@ -135,10 +135,10 @@ private:
 };
 
 // gzip inflated as it is read. Concatenated members form one text; trailing zeros are padding.
-class GzipSource final : public TraceSource {
+class GzipSource final : public InputSource {
 public:
     GzipSource(std::string name, std::unique_ptr<RawInput> input)
-        : TraceSource(std::move(name))
+        : InputSource(std::move(name))
         , m_input(std::move(input))
         , m_in(inputBlock(m_input->size()))
     {
@@ -247,7 +247,7 @@ private:
     std::size_t m_consumed = 0;
 };
 
-core::Result<std::unique_ptr<TraceSource>> sourceOf(std::string name, std::unique_ptr<RawInput> input)
+core::Result<std::unique_ptr<InputSource>> sourceOf(std::string name, std::unique_ptr<RawInput> input)
 {
     unsigned char magic[2] = { 0, 0 };
     std::size_t got = 0;
@@ -264,13 +264,13 @@ core::Result<std::unique_ptr<TraceSource>> sourceOf(std::string name, std::uniqu
     auto whole
         = std::make_unique<PeekedInput>(std::move(input), std::string(reinterpret_cast<const char*>(magic), got));
     if (gzip)
-        return std::unique_ptr<TraceSource>(new GzipSource(std::move(name), std::move(whole)));
-    return std::unique_ptr<TraceSource>(new PlainSource(std::move(name), std::move(whole)));
+        return std::unique_ptr<InputSource>(new GzipSource(std::move(name), std::move(whole)));
+    return std::unique_ptr<InputSource>(new PlainSource(std::move(name), std::move(whole)));
 }
 
 } // namespace
 
-core::Result<std::unique_ptr<TraceSource>> TraceSource::openFile(const std::string& path)
+core::Result<std::unique_ptr<InputSource>> InputSource::openFile(const std::string& path)
 {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr)
@@ -286,10 +286,10 @@ core::Result<std::unique_ptr<TraceSource>> TraceSource::openFile(const std::stri
     return readAhead(std::move(source).value());
 }
 
-std::unique_ptr<TraceSource> TraceSource::fromBytes(std::string_view name, std::string_view bytes)
+std::unique_ptr<InputSource> InputSource::fromBytes(std::string_view name, std::string_view bytes)
 {
     // Reading memory cannot fail.
     return std::move(sourceOf(std::string(name), std::make_unique<MemoryInput>(bytes))).value();
 }
 
-} // namespace ridgeline::collectors::kineto
+} // namespace ridgeline::collectors

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A source read ahead on its own thread: gzip is inflated while the splitter works on what came
 // before, so inflating and splitting run on two cores instead of one after the other.
-#include "kinetosource.h"
+#include "inputsource.h"
 
 #include <condition_variable>
 #include <cstring>
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace ridgeline::collectors::kineto {
+namespace ridgeline::collectors {
 
 namespace {
 
@@ -24,10 +24,10 @@ struct Chunk {
     double fraction = 0;
 };
 
-class ReadAhead final : public TraceSource {
+class ReadAhead final : public InputSource {
 public:
-    explicit ReadAhead(std::unique_ptr<TraceSource> inner)
-        : TraceSource(inner->name())
+    explicit ReadAhead(std::unique_ptr<InputSource> inner)
+        : InputSource(inner->name())
         , m_inner(std::move(inner))
     {
         m_thread = std::thread([this] { produce(); });
@@ -93,7 +93,7 @@ private:
         }
     }
 
-    std::unique_ptr<TraceSource> m_inner; // used by the producer thread only
+    std::unique_ptr<InputSource> m_inner; // used by the producer thread only
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -108,9 +108,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<TraceSource> readAhead(std::unique_ptr<TraceSource> source)
+std::unique_ptr<InputSource> readAhead(std::unique_ptr<InputSource> source)
 {
     return std::make_unique<ReadAhead>(std::move(source));
 }
 
-} // namespace ridgeline::collectors::kineto
+} // namespace ridgeline::collectors
