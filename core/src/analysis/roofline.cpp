@@ -161,24 +161,22 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
     const auto bytes = static_cast<double>(op.bytes);
     const std::string rate = a.durationNs > 0 ? " at " + formatRate(bytes / (a.durationNs / 1e9), "B/s") : "";
     const std::string size = fmt::format("{:.0f} bytes", bytes);
+    a.verdict = memOpVerdict(op.kind);
     switch (op.kind) {
     case MemOpKind::MemcpyHtoD:
     case MemOpKind::MemcpyDtoH:
-        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::PCIe;
         a.reason = fmt::format("communication-bound (PCIe): {} copy of {}{}",
             op.kind == MemOpKind::MemcpyHtoD ? "host-to-device" : "device-to-host", size, rate);
         a.bytesByLevel[resource::PCIe] = bytes;
         break;
     case MemOpKind::MemcpyPtoP:
-        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::NVLink;
         a.reason = fmt::format("communication-bound (NVLink): peer-to-peer copy of {}{}", size, rate);
         a.bytesByLevel[resource::NVLink] = bytes;
         break;
     case MemOpKind::MemcpyDtoD:
     case MemOpKind::Memset:
-        a.verdict = VerdictClass::MemoryBound;
         a.boundBy = resource::DRAM;
         a.reason = fmt::format("memory-bound (DRAM): {} of {} in device memory{}",
             op.kind == MemOpKind::Memset ? "memset" : "device-to-device copy", size, rate);
@@ -186,7 +184,6 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
         break;
     case MemOpKind::MemcpyHtoH:
     case MemOpKind::Other:
-        a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: a copy that does not involve a GPU's memory";
         break;
     }

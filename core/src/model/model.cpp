@@ -60,6 +60,23 @@ VerdictClass verdictClassFromString(std::string_view text)
     return valueOf(kVerdictClassNames, text).value_or(VerdictClass::Unknown);
 }
 
+VerdictClass memOpVerdict(MemOpKind kind)
+{
+    switch (kind) {
+    case MemOpKind::MemcpyHtoD:
+    case MemOpKind::MemcpyDtoH:
+    case MemOpKind::MemcpyPtoP:
+        return VerdictClass::CommunicationBound;
+    case MemOpKind::MemcpyDtoD:
+    case MemOpKind::Memset:
+        return VerdictClass::MemoryBound;
+    case MemOpKind::MemcpyHtoH:
+    case MemOpKind::Other:
+        return VerdictClass::Unknown;
+    }
+    return VerdictClass::Unknown;
+}
+
 const char* toString(CeilingSource source)
 {
     return nameOf(kCeilingSources, source);

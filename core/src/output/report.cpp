@@ -5,6 +5,7 @@
 #include "base/takevalue.h"
 #include "jsonstream.h"
 #include "reportbaseline.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"

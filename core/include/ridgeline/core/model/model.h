@@ -224,6 +224,10 @@ const char* toString(VerdictClass verdict);
 VerdictClass verdictClassFromString(std::string_view text);
 // "memory-bound (DRAM)": the verdict with its bounding resource, or alone when none is named.
 std::string verdictText(VerdictClass verdict, std::string_view boundBy);
+// A copy's or memset's verdict, by its kind alone (it has no counters): host and peer copies are
+// communication (PCIe, NVLink), device copies and memsets DRAM traffic, host-to-host copies and
+// other ones unknown. analyzeMemOp (analysis/roofline.h) adds the resource and the sentence.
+VerdictClass memOpVerdict(MemOpKind kind);
 
 // Derived from counters and ceilings; recomputable (ARCHITECTURE §4).
 struct Verdict {
