@@ -32,14 +32,6 @@ constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
     { MemOpKind::Other, "other" },
 } };
 
-constexpr std::array<std::pair<VerdictClass, const char*>, kVerdictClassCount> kVerdictClassNames { {
-    { VerdictClass::ComputeBound, "compute-bound" },
-    { VerdictClass::MemoryBound, "memory-bound" },
-    { VerdictClass::CommunicationBound, "communication-bound" },
-    { VerdictClass::LatencyBound, "latency-bound" },
-    { VerdictClass::Unknown, "unknown" },
-} };
-
 } // namespace
 
 const char* toString(VerdictClass verdict)
