@@ -65,10 +65,10 @@ ui::SessionDocumentPtr syntheticDocument()
         a.verdict = verdicts[i % 4];
         a.reason = "synthetic point";
         a.flops = 1e9;
-        a.flopsByPrecision["FP32"] = 1e9;
+        a.flopsByPrecision[core::Resource::FP32] = 1e9;
         a.achievedFlopsPerS = roof * (0.02 + 0.95 * random());
         a.intensity["DRAM"] = intensity;
-        a.bytesByLevel["DRAM"] = 1e9 / intensity;
+        a.bytesByLevel[core::Resource::DRAM] = 1e9 / intensity;
     }
     for (auto& r : rows)
         r.shareOfKernelTime /= shares;

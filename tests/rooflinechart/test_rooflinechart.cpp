@@ -281,7 +281,7 @@ TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite
         row.analysis.hasCounters = true;
         row.analysis.flops = flops;
         row.analysis.achievedFlopsPerS = flopsPerS;
-        row.analysis.flopsByPrecision = { { "FP32", flops } };
+        row.analysis.flopsByPrecision = { { core::Resource::FP32, flops } };
         row.analysis.intensity = std::move(intensity);
         row.shareOfKernelTime = 0.2;
         return row;

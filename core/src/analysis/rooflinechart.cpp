@@ -162,12 +162,12 @@ bool addPoints(
             if (!detail::isFloatingPoint(precision) || !(ops > 0))
                 continue;
             RooflinePoint p = base;
-            p.precision = precision;
+            p.precision = toString(precision);
             p.intensity = ops / bytes;
             p.flopsPerS = ops / seconds;
             if (!plottable(p.intensity) || !plottable(p.flopsPerS))
                 continue; // a ratio of hostile counters past what a double holds
-            p.computeCeiling = ceilingOf(a, precision);
+            p.computeCeiling = ceilingOf(a, p.precision);
             setRoof(p);
             out.push_back(std::move(p));
         }

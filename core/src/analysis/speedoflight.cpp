@@ -85,13 +85,13 @@ std::string withoutCeilings(const KernelAnalysis& a)
     if (!(seconds > 0))
         return {};
     std::string out;
-    const auto name = [&](const std::string& res, double amount, const char* unit) {
-        if (amount > 0 && !a.ceilingsUsed.contains(res))
-            out += fmt::format(
-                "{}{}: {}, no ceiling known", out.empty() ? "" : "; ", res, formatRate(amount / seconds, unit));
+    const auto name = [&](Resource res, double amount, const char* unit) {
+        if (amount > 0 && !a.ceilingsUsed.contains(toString(res)))
+            out += fmt::format("{}{}: {}, no ceiling known", out.empty() ? "" : "; ", toString(res),
+                formatRate(amount / seconds, unit));
     };
     for (const auto& [precision, ops] : a.flopsByPrecision)
-        name(precision, ops, precision == resource::INT8Tensor ? "op/s" : "FLOP/s");
+        name(precision, ops, precision == Resource::INT8Tensor ? "op/s" : "FLOP/s");
     for (const auto& [level, bytes] : a.bytesByLevel)
         name(level, bytes, "B/s");
     return out;
