@@ -27,7 +27,7 @@ KernelSummary kernel(const std::string& name, const std::string& device, std::in
     a.flops = fp32 + tensor;
     a.achievedFlopsPerS = (fp32 + tensor) / seconds;
     a.bytesByLevel[Resource::DRAM] = dramBytes;
-    a.intensity["DRAM"] = (fp32 + tensor) / dramBytes;
+    a.intensity[Resource::DRAM] = (fp32 + tensor) / dramBytes;
     return row;
 }
 

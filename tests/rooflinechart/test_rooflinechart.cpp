@@ -276,7 +276,7 @@ TEST(RooflineChart, BestCeilingPerDeviceAndResource)
 TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite)
 {
     const double inf = std::numeric_limits<double>::infinity();
-    auto kernel = [](double flops, double flopsPerS, std::map<std::string, double> intensity) {
+    auto kernel = [](double flops, double flopsPerS, core::ResourceMap<double> intensity) {
         core::KernelSummary row;
         row.analysis.hasCounters = true;
         row.analysis.flops = flops;
@@ -287,10 +287,10 @@ TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite
         return row;
     };
     const std::vector<core::KernelSummary> rows {
-        kernel(1e9, 1e12, { { "DRAM", 10.0 } }), // plotted
-        kernel(inf, 1e12, { { "DRAM", 10.0 } }), // infinite FLOPs
-        kernel(1e9, inf, { { "DRAM", 10.0 } }), // infinite FLOP/s
-        kernel(1e9, 1e12, { { "DRAM", inf } }), // infinite DRAM intensity
+        kernel(1e9, 1e12, { { core::Resource::DRAM, 10.0 } }), // plotted
+        kernel(inf, 1e12, { { core::Resource::DRAM, 10.0 } }), // infinite FLOPs
+        kernel(1e9, inf, { { core::Resource::DRAM, 10.0 } }), // infinite FLOP/s
+        kernel(1e9, 1e12, { { core::Resource::DRAM, inf } }), // infinite DRAM intensity
         kernel(1e9, 1e12, {}), // no traffic at all
     };
     const std::vector<core::Ceiling> ceilings {

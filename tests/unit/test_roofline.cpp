@@ -78,7 +78,7 @@ TEST_F(Roofline, ComputeBoundFp32)
     EXPECT_NEAR(*a.boundUtilization, 50.0 / 67.0, 1e-9);
     EXPECT_DOUBLE_EQ(*a.flops, 50e9);
     EXPECT_NEAR(*a.achievedFlopsPerS, 50e12, 1e3);
-    EXPECT_NEAR(a.intensity.at("DRAM"), 50e9 / 0.3e9, 1e-9);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 50e9 / 0.3e9, 1e-9);
     EXPECT_NEAR(a.utilization.at("DRAM"), 0.3 / 3.35, 1e-9);
     EXPECT_EQ(a.reason, "compute-bound (FP32): 50 TFLOP/s = 75 % of 67 TFLOP/s; DRAM at 9 % of peak");
 }
@@ -165,7 +165,7 @@ TEST_F(Roofline, MemoryBoundDramAsInTheDesign)
     EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "DRAM");
     EXPECT_EQ(a.reason, "memory-bound (DRAM): 2.91 TB/s = 87 % of 3.35 TB/s; FP32 at 9 % of peak");
-    EXPECT_NEAR(a.intensity.at("DRAM"), 6.03 / 2.91, 1e-9);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 6.03 / 2.91, 1e-9);
 }
 
 TEST_F(Roofline, DramFromReadAndWriteWhenNoTotal)
@@ -289,14 +289,14 @@ TEST_F(Roofline, UnknownGpuHasNoCeilings)
         "known; DRAM: 2.91 TB/s, no ceiling known)");
     // The figures that need no ceiling are still there.
     EXPECT_DOUBLE_EQ(*a.flops, 2e9);
-    EXPECT_NEAR(a.intensity.at("DRAM"), 2e9 / 2.91e9, 1e-12);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 2e9 / 2.91e9, 1e-12);
     EXPECT_FALSE(a.mixCeilingFlopsPerS.has_value());
 }
 
 TEST_F(Roofline, ZeroBytesAndZeroFlops)
 {
     const auto noBytes = analyzeKernel(facts({ { Ffma, 25e9 }, { Dram, 0 } }));
-    EXPECT_EQ(noBytes.intensity.count("DRAM"), 0u); // no division by zero
+    EXPECT_EQ(noBytes.intensity.count(Resource::DRAM), 0u); // no division by zero
     EXPECT_DOUBLE_EQ(noBytes.utilization.at("DRAM"), 0.0);
     EXPECT_EQ(noBytes.boundBy, "FP32");
     const auto noFlops = analyzeKernel(facts({ { Dram, 2.91e9 } }));

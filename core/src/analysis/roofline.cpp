@@ -58,7 +58,7 @@ void deriveRates(KernelAnalysis& a, double seconds, const MixFigures& mix)
     for (const auto level : { Resource::DRAM, Resource::L2, Resource::L1 }) {
         auto bytes = a.bytesByLevel.find(level);
         if (bytes != a.bytesByLevel.end() && bytes->second > 0)
-            a.intensity[toString(level)] = mix.flops / bytes->second;
+            a.intensity[level] = mix.flops / bytes->second;
     }
     if (mix.complete && mix.peakSeconds > 0)
         a.mixCeilingFlopsPerS = mix.flops / mix.peakSeconds;

@@ -135,6 +135,13 @@ bool isFloatingPoint(std::string_view resourceName)
     return resourceName != resource::INT8Tensor;
 }
 
+std::optional<double> intensityAt(const KernelAnalysis& a, std::string_view level)
+{
+    const auto memory = resourceFromString(level);
+    const auto it = memory ? a.intensity.find(*memory) : a.intensity.end();
+    return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
 ResourceMap<double> opsByPrecision(const MetricMap& metrics)
 {
     ResourceMap<double> ops;

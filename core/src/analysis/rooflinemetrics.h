@@ -38,6 +38,9 @@ std::optional<Resource> tensorResourceOf(std::string_view sourceType);
 // The launch's seconds from its counters: gpu__time_duration.sum, else cycles / clock.
 std::optional<double> countedSecondsOf(const MetricMap& metrics);
 bool isFloatingPoint(std::string_view resource);
+// The intensity at a memory level named by its text (the chart's levels, Speed-of-Light's units);
+// none where the analysis has none, or the name is no resource.
+std::optional<double> intensityAt(const KernelAnalysis& a, std::string_view level);
 constexpr bool isFloatingPoint(Resource resource) // INT8 tensor ops are no FLOPs
 {
     return resource != Resource::INT8Tensor;

@@ -21,21 +21,21 @@ constexpr const char* kMemory = "Memory";
 // min(the precision mix's peak, intensity x bandwidth), as on the chart.
 std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
 {
-    const auto ai = a.intensity.find(level);
+    const auto ai = intensityAt(a, level);
     const auto bandwidth = a.ceilingsUsed.find(level);
-    if (ai == a.intensity.end() || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
+    if (!ai || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
         return {};
     // Without the compute roof the position would be against the slope alone: not said.
     if (!a.mixCeilingFlopsPerS)
         return {};
-    const double slope = ai->second * bandwidth->second.value;
+    const double slope = *ai * bandwidth->second.value;
     const double roof = std::min(slope, *a.mixCeilingFlopsPerS);
     if (!(roof > 0))
         return {};
     // Right of the ridge the roof at this intensity is the compute peak of the kernel's mix.
     const std::string which = slope < *a.mixCeilingFlopsPerS ? level + " roof" : "compute roof";
     return fmt::format(
-        "AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof), which);
+        "AI {:.3g} FLOP/B ({}), {} of the {}", *ai, level, percentText(*a.achievedFlopsPerS / roof), which);
 }
 
 // The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".

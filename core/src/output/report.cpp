@@ -66,7 +66,7 @@ std::string optionalCell(const std::optional<T>& value, const std::function<std:
 
 std::optional<double> dramIntensity(const KernelAnalysis& a)
 {
-    auto it = a.intensity.find(resource::DRAM);
+    auto it = a.intensity.find(Resource::DRAM);
     return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
@@ -225,7 +225,7 @@ nlohmann::json kernelJson(const KernelSummary& r)
         { "bytes", byResourceJson(a.bytesByLevel) },
         { "dram_bytes", dram == a.bytesByLevel.end() ? json(nullptr) : json(dram->second) },
         { "ai_dram", optionalJson(dramIntensity(a)) },
-        { "arithmetic_intensity", a.intensity },
+        { "arithmetic_intensity", byResourceJson(a.intensity) },
         { "achieved_flops_per_s", optionalJson(a.achievedFlopsPerS) },
         { "mix_ceiling_flops_per_s", optionalJson(a.mixCeilingFlopsPerS) },
         { "utilization", utilization },

@@ -62,7 +62,7 @@ struct KernelAnalysis {
     ResourceMap<double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
     std::optional<double> flops; // all of them, CUDA cores and tensor cores
     std::optional<double> achievedFlopsPerS;
-    std::map<std::string, double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
+    ResourceMap<double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
     // Fraction of the ceiling per resource: FP64, FP32, FP16, tensor (all tensor types together),
     // DRAM, L2, L1, NVLink, PCIe. Only resources with both a figure and a ceiling appear.
     std::map<std::string, double> utilization;
