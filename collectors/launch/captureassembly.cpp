@@ -5,6 +5,7 @@
 #include "ridgeline/collectors/launch/partfiles.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/sessionverdicts.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionmerge.h"
@@ -250,8 +251,7 @@ core::Status amend(
         amendment.meta[key] = joined(values);
     amendment.ceilingsByUuid = std::move(ceilings.value().byUuid);
     amendment.processes = { request.program };
-    amendment.recomputeVerdicts = true;
-    auto amended = core::amendSession(path, amendment);
+    auto amended = core::amendSessionAndVerdicts(path, amendment);
     if (amended.hasError())
         return amended.error();
     result.devicesWithMeasuredCeilings = ceilings.value().devicesWithMeasured;

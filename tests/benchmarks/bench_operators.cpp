@@ -5,6 +5,7 @@
 // (23,910 operators) imported into a temporary session. Results: docs/PERFORMANCE.md, "PyTorch
 // operators in the app".
 #include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timelinelod.h"

@@ -65,10 +65,10 @@ ui::SessionDocumentPtr syntheticDocument()
         a.verdict = verdicts[i % 4];
         a.reason = "synthetic point";
         a.flops = 1e9;
-        a.flopsByPrecision["FP32"] = 1e9;
+        a.flopsByPrecision[core::Resource::FP32] = 1e9;
         a.achievedFlopsPerS = roof * (0.02 + 0.95 * random());
-        a.intensity["DRAM"] = intensity;
-        a.bytesByLevel["DRAM"] = 1e9 / intensity;
+        a.intensity[core::Resource::DRAM] = intensity;
+        a.bytesByLevel[core::Resource::DRAM] = 1e9 / intensity;
     }
     for (auto& r : rows)
         r.shareOfKernelTime /= shares;
@@ -145,7 +145,7 @@ void BM_QtScatterSeriesSetAndRender(benchmark::State& state)
     QList<QPointF> points;
     for (std::size_t i = 0; i < n; ++i) {
         const auto& r = document()->report.kernels[i];
-        points.append({ r.analysis.intensity.at("DRAM"), *r.analysis.achievedFlopsPerS });
+        points.append({ r.analysis.intensity.at(core::Resource::DRAM), *r.analysis.achievedFlopsPerS });
     }
     QChartView view;
     auto *x = new QLogValueAxis, *y = new QLogValueAxis;

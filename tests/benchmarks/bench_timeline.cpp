@@ -4,6 +4,7 @@
 // 1 M-kernel session file. All data is synthetic. Results and commands: docs/PERFORMANCE.md.
 #include "benchskip.h"
 #include "fixtures.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "tempdir.h"

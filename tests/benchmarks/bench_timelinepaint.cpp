@@ -9,6 +9,7 @@
 //   bytes the loaded timeline holds per GPU op.
 #include "fixtures.h"
 #include "qtbench.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 #include "tempdir.h"

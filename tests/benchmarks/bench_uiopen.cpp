@@ -11,6 +11,7 @@
 #include "kernels/launchrows.h"
 #include "qtbench.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "session/documentreader.h"

@@ -6,6 +6,7 @@
 #include "ridgeline/core/analysis/kerneldetails.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/exporters.h"

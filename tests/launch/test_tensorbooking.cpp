@@ -52,19 +52,19 @@ std::string sourceOf(const std::string& counter)
 TEST(TensorBooking, EveryChipWithPerTypeCountersBooksEachType)
 {
     // The resource each source type belongs to, written out here from metricnames.h's comment.
-    const std::map<std::string, std::string> resourceOf {
-        { "fp64", "FP64_tensor" },
-        { "tf32_dst_fp32", "TF32_tensor" },
-        { "fp16", "FP16_tensor" },
-        { "fp16_dst_fp16", "FP16_tensor" },
-        { "fp16_dst_fp32", "FP16_tensor" },
-        { "bf16_dst_fp32", "BF16_tensor" },
-        { "fp8", "FP8_tensor" },
-        { "fp8_dst_fp16", "FP8_tensor" },
-        { "fp8_dst_fp32", "FP8_tensor" },
-        { "fp4_fp6_fp8_dst_fp16", "FP8_tensor" },
-        { "fp4_fp6_fp8_dst_fp32", "FP8_tensor" },
-        { "int8", "INT8_tensor" },
+    const std::map<std::string, core::Resource> resourceOf {
+        { "fp64", core::Resource::FP64Tensor },
+        { "tf32_dst_fp32", core::Resource::TF32Tensor },
+        { "fp16", core::Resource::FP16Tensor },
+        { "fp16_dst_fp16", core::Resource::FP16Tensor },
+        { "fp16_dst_fp32", core::Resource::FP16Tensor },
+        { "bf16_dst_fp32", core::Resource::BF16Tensor },
+        { "fp8", core::Resource::FP8Tensor },
+        { "fp8_dst_fp16", core::Resource::FP8Tensor },
+        { "fp8_dst_fp32", core::Resource::FP8Tensor },
+        { "fp4_fp6_fp8_dst_fp16", core::Resource::FP8Tensor },
+        { "fp4_fp6_fp8_dst_fp32", core::Resource::FP8Tensor },
+        { "int8", core::Resource::INT8Tensor },
     };
     int perType = 0;
     for (const auto& chip : chipNames()) {
@@ -82,16 +82,16 @@ TEST(TensorBooking, EveryChipWithPerTypeCountersBooksEachType)
         ASSERT_FALSE(counters.empty()) << chip;
         core::KernelFacts facts;
         facts.metrics = recorded(counters);
-        std::map<std::string, double> expected;
+        core::ResourceMap<double> expected;
         for (const auto& c : counters) {
             const auto it = resourceOf.find(sourceOf(c));
             ASSERT_NE(it, resourceOf.end()) << chip << ": " << c << " feeds no resource";
             expected[it->second] += facts.metrics.at(c);
         }
         const auto analysis = core::analyzeKernel(facts);
-        std::map<std::string, double> booked;
+        core::ResourceMap<double> booked;
         for (const auto& [res, value] : analysis.flopsByPrecision) {
-            if (res.ends_with("_tensor"))
+            if (core::isTensorPipe(res))
                 booked[res] = value;
         }
         EXPECT_EQ(booked, expected) << chip;
@@ -112,8 +112,8 @@ TEST(TensorBooking, AmpereSplitsWhatTheEstimateCalledFp16)
     core::KernelFacts facts;
     facts.metrics = { { tf32, 4.0e12 }, { std::string(metric::Duration), 1e7 } };
     const auto a = core::analyzeKernel(facts);
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("TF32_tensor"), 4.0e12);
-    EXPECT_EQ(a.flopsByPrecision.count("FP16_tensor"), 0u);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(core::Resource::TF32Tensor), 4.0e12);
+    EXPECT_EQ(a.flopsByPrecision.count(core::Resource::FP16Tensor), 0u);
 }
 
 TEST(TensorBooking, TheX512EstimateIsSaidInTheVerdictAndTheSummary)
@@ -126,7 +126,7 @@ TEST(TensorBooking, TheX512EstimateIsSaidInTheVerdictAndTheSummary)
     facts.metrics = { { std::string(metric::TensorPipeInst), 1.0e9 }, { std::string(metric::Duration), 1e6 } };
     facts.ceilings = { { 0, "FP16_tensor", 1.0e15, "FLOP/s", core::CeilingSource::Datasheet, {} } };
     const auto a = core::analyzeKernel(facts);
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 512e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(core::Resource::FP16Tensor), 512e9);
     EXPECT_TRUE(a.tensorEstimated);
     EXPECT_NE(a.reason.find("FP16 tensor FLOPs are an estimate (tensor pipe instructions x 512"), std::string::npos)
         << a.reason;

@@ -4,6 +4,14 @@
 #  - a header whose name matches FORBIDDEN_REGEX (e.g. Qt's, or headers that do work).
 # Usage: cmake -DRULE=text -DDIRS=a|b [-DFORBIDDEN_DIRS=c|d] [-DFORBIDDEN_REGEX=re] -P check_includes.cmake
 # (lists separated by | or ;)
+#
+# With -DORDER=f1|f2|... it checks an order of folders instead (ridgeline_folder_order): the folders
+# are the directories right under each of DIRS, the lowest first, and a file in folder F includes
+# only files of F or of folders before it in ORDER. An include names a file when it is a path from
+# the including file's directory, else when the file's path ends with /X; includes that name no file
+# of a folder in ORDER (system headers, other layers) are not this rule's business.
+# Usage: cmake -DRULE=text -DDIRS=a|b -DORDER=f1|f2|f3 -P check_includes.cmake
+#
 # Fails (FATAL_ERROR) listing every violation; tests/layering/CMakeLists.txt runs it per rule, and
 # once per rule on a fixture that breaks it, to show the rule can fail.
 cmake_minimum_required(VERSION 3.25)
@@ -42,6 +50,72 @@ function(path_tails out)
     endforeach()
     set(${out} ${tails} PARENT_SCOPE)
 endfunction()
+
+# -DORDER: the folder order. Each file of a folder in ORDER gets its floor (its index in ORDER);
+# FILE_<md5 of path> and TAIL_<md5 of tail> hold the floor a file and an include of it name (when
+# two folders hold files of one tail, the lower: no include is reported on a guess).
+if(ORDER)
+    string(REPLACE "|" ";" ORDER "${ORDER}")
+    set(checked "")
+    foreach(root IN LISTS DIRS)
+        get_filename_component(root "${root}" ABSOLUTE)
+        list_sources(found "${root}")
+        foreach(file IN LISTS found)
+            file(RELATIVE_PATH rel "${root}" "${file}")
+            string(REGEX MATCH "^[^/]+/" folder "${rel}")
+            string(REGEX REPLACE "/$" "" folder "${folder}")
+            list(FIND ORDER "${folder}" floor)
+            if(floor EQUAL -1)
+                continue()
+            endif()
+            string(MD5 key "${file}")
+            set(FILE_${key} ${floor})
+            set(FOLDER_${key} ${folder})
+            list(APPEND checked "${file}")
+            path_tails(tails "${file}")
+            foreach(tail IN LISTS tails)
+                string(MD5 key "${tail}")
+                if(NOT DEFINED TAIL_${key} OR floor LESS TAIL_${key})
+                    set(TAIL_${key} ${floor})
+                endif()
+            endforeach()
+        endforeach()
+    endforeach()
+    if(NOT checked)
+        message(FATAL_ERROR "check_includes.cmake: no file in the folders ${ORDER} under ${DIRS}")
+    endif()
+    set(violations "")
+    foreach(source IN LISTS checked)
+        string(MD5 key "${source}")
+        set(floor ${FILE_${key}})
+        set(folder ${FOLDER_${key}})
+        get_filename_component(dir "${source}" DIRECTORY)
+        file(STRINGS "${source}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"][^>\"]+[>\"]")
+        foreach(line IN LISTS lines)
+            string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"].*$" "\\1" include "${line}")
+            get_filename_component(beside "${dir}/${include}" ABSOLUTE)
+            string(MD5 key "${beside}")
+            if(DEFINED FILE_${key})
+                set(included ${FILE_${key}})
+            else()
+                string(MD5 key "${include}")
+                if(NOT DEFINED TAIL_${key})
+                    continue()
+                endif()
+                set(included ${TAIL_${key}})
+            endif()
+            if(included GREATER floor)
+                list(GET ORDER ${included} above)
+                string(APPEND violations "  ${source}: ${line} (${folder} includes ${above}, a folder above it)\n")
+            endif()
+        endforeach()
+    endforeach()
+    if(violations)
+        message(FATAL_ERROR "Layering: ${RULE}. Included where not allowed:\n${violations}")
+    endif()
+    message(STATUS "Layering holds: ${RULE}")
+    return()
+endif()
 
 list_sources(sources ${DIRS})
 path_tails(own ${sources})

@@ -3,6 +3,7 @@
 // lanes per rank, device, stream, collectives and host thread, rows for overlapping ops, launches of
 // a kernel, cancellation, and the bundled two-rank example.
 #include "fixtures.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"
 #include "ridgeline/core/timeline/timelinelod.h"

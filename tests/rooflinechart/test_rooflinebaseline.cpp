@@ -21,13 +21,13 @@ KernelSummary kernel(const std::string& name, const std::string& device, std::in
     auto& a = row.analysis;
     a.hasCounters = true;
     if (fp32 > 0)
-        a.flopsByPrecision["FP32"] = fp32;
+        a.flopsByPrecision[Resource::FP32] = fp32;
     if (tensor > 0)
-        a.flopsByPrecision["FP16_tensor"] = tensor;
+        a.flopsByPrecision[Resource::FP16Tensor] = tensor;
     a.flops = fp32 + tensor;
     a.achievedFlopsPerS = (fp32 + tensor) / seconds;
-    a.bytesByLevel["DRAM"] = dramBytes;
-    a.intensity["DRAM"] = (fp32 + tensor) / dramBytes;
+    a.bytesByLevel[Resource::DRAM] = dramBytes;
+    a.intensity[Resource::DRAM] = (fp32 + tensor) / dramBytes;
     return row;
 }
 

@@ -276,21 +276,21 @@ TEST(RooflineChart, BestCeilingPerDeviceAndResource)
 TEST(RooflineChart, InfiniteCountersAreListedWithTheirReasonAndKeepTheAxesFinite)
 {
     const double inf = std::numeric_limits<double>::infinity();
-    auto kernel = [](double flops, double flopsPerS, std::map<std::string, double> intensity) {
+    auto kernel = [](double flops, double flopsPerS, core::ResourceMap<double> intensity) {
         core::KernelSummary row;
         row.analysis.hasCounters = true;
         row.analysis.flops = flops;
         row.analysis.achievedFlopsPerS = flopsPerS;
-        row.analysis.flopsByPrecision = { { "FP32", flops } };
+        row.analysis.flopsByPrecision = { { core::Resource::FP32, flops } };
         row.analysis.intensity = std::move(intensity);
         row.shareOfKernelTime = 0.2;
         return row;
     };
     const std::vector<core::KernelSummary> rows {
-        kernel(1e9, 1e12, { { "DRAM", 10.0 } }), // plotted
-        kernel(inf, 1e12, { { "DRAM", 10.0 } }), // infinite FLOPs
-        kernel(1e9, inf, { { "DRAM", 10.0 } }), // infinite FLOP/s
-        kernel(1e9, 1e12, { { "DRAM", inf } }), // infinite DRAM intensity
+        kernel(1e9, 1e12, { { core::Resource::DRAM, 10.0 } }), // plotted
+        kernel(inf, 1e12, { { core::Resource::DRAM, 10.0 } }), // infinite FLOPs
+        kernel(1e9, inf, { { core::Resource::DRAM, 10.0 } }), // infinite FLOP/s
+        kernel(1e9, 1e12, { { core::Resource::DRAM, inf } }), // infinite DRAM intensity
         kernel(1e9, 1e12, {}), // no traffic at all
     };
     const std::vector<core::Ceiling> ceilings {

@@ -6,6 +6,7 @@
 #include "gunzip.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/collectivechart.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/timeline/ranktimemap.h"

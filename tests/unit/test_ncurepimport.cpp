@@ -185,10 +185,10 @@ TEST_F(NcuRepImport, Fp64FlopsAndDramBytesFromTheRates)
 
     const auto& a = s.analyses.at(id);
     const double flops = (dadd + dmul + 2 * dfma) * smspClock * seconds; // about 2.597e12
-    ASSERT_TRUE(a.flopsByPrecision.contains("FP64"));
-    EXPECT_NEAR(a.flopsByPrecision.at("FP64"), flops, flops * 1e-12);
-    ASSERT_TRUE(a.bytesByLevel.contains("DRAM"));
-    EXPECT_NEAR(a.bytesByLevel.at("DRAM"), dramPerSecond * seconds, 1);
+    ASSERT_TRUE(a.flopsByPrecision.contains(core::Resource::FP64));
+    EXPECT_NEAR(a.flopsByPrecision.at(core::Resource::FP64), flops, flops * 1e-12);
+    ASSERT_TRUE(a.bytesByLevel.contains(core::Resource::DRAM));
+    EXPECT_NEAR(a.bytesByLevel.at(core::Resource::DRAM), dramPerSecond * seconds, 1);
     EXPECT_TRUE(a.hasCounters);
     // The ceilings come from the counters: dfma peak 48 per cycle x 2 FLOPs x SM clock.
     EXPECT_NE(a.verdict, core::VerdictClass::Unknown);
@@ -219,8 +219,8 @@ TEST_F(NcuRepImport, AgreesWithTheCsvOfTheSameProgram)
     EXPECT_NEAR(repNs, csvNs, csvNs * 1e-3);
     EXPECT_NEAR(repNs, 30.49e9, 0.01e9);
     // Instruction counts do not depend on the run: the rates x clock x time give the CSV's counts.
-    const double csvFlops = csv.analyses.at(csv.kernels[0].id).flopsByPrecision.at("FP64");
-    const double repFlops = rep.analyses.at(rep.kernels[0].id).flopsByPrecision.at("FP64");
+    const double csvFlops = csv.analyses.at(csv.kernels[0].id).flopsByPrecision.at(core::Resource::FP64);
+    const double repFlops = rep.analyses.at(rep.kernels[0].id).flopsByPrecision.at(core::Resource::FP64);
     EXPECT_NEAR(repFlops, csvFlops, csvFlops * 1e-9); // in fact equal: 2,596,746,282,959 FLOPs
 }
 

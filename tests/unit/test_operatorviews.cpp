@@ -7,6 +7,7 @@
 #include "kinetobrute.h"
 #include "operatortrace.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/exporters.h"
 #include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessionreader.h"

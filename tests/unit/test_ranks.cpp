@@ -5,6 +5,7 @@
 // copies of the real ranks in which the late rank must be found.
 #include "gunzip.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/cluster/clustermap.h"
 #include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/cluster/ranksummary.h"

@@ -78,7 +78,7 @@ TEST_F(Roofline, ComputeBoundFp32)
     EXPECT_NEAR(*a.boundUtilization, 50.0 / 67.0, 1e-9);
     EXPECT_DOUBLE_EQ(*a.flops, 50e9);
     EXPECT_NEAR(*a.achievedFlopsPerS, 50e12, 1e3);
-    EXPECT_NEAR(a.intensity.at("DRAM"), 50e9 / 0.3e9, 1e-9);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 50e9 / 0.3e9, 1e-9);
     EXPECT_NEAR(a.utilization.at("DRAM"), 0.3 / 3.35, 1e-9);
     EXPECT_EQ(a.reason, "compute-bound (FP32): 50 TFLOP/s = 75 % of 67 TFLOP/s; DRAM at 9 % of peak");
 }
@@ -96,7 +96,7 @@ TEST_F(Roofline, ComputeBoundFp16PackedAsNsightComputeCounts)
 {
     // HFMA2 counts 4 FLOPs, HADD2 2: 25e9 * 4 + 5e9 * 2 = 110e9 FLOPs -> 110 TFLOP/s = 82.1 % of 134.
     const auto a = analyzeKernel(facts({ { Hfma, 25e9 }, { Hadd, 5e9 } }));
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16"), 110e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP16), 110e9);
     EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "FP16");
     EXPECT_NEAR(*a.boundUtilization, 110.0 / 134.0, 1e-9);
@@ -111,9 +111,9 @@ TEST_F(Roofline, ComputeBoundTensorHopperCountsEveryTypeOnce)
         { "sm__ops_path_tensor_src_fp8.sum", 500e9 }, { "sm__ops_path_tensor_src_fp8_sparsity_on.sum", 500e9 },
         { "sm__ops_path_tensor_src_fp16.sum.peak_sustained", 1e9 }, // not an op count
     }));
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 700e9);
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("BF16_tensor"), 100e9);
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP8_tensor"), 500e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP16Tensor), 700e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::BF16Tensor), 100e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP8Tensor), 500e9);
     EXPECT_DOUBLE_EQ(*a.flops, 1300e9);
     EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_EQ(a.boundBy, "tensor");
@@ -130,21 +130,21 @@ TEST_F(Roofline, TensorSourceNamesOfEveryChipFamily)
         { "sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp32.sum", 989.5e9 },
         { "sm__ops_path_tensor_src_int1.sum", 1e15 },
     }));
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 500e9);
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP8_tensor"), 989.5e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP16Tensor), 500e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP8Tensor), 989.5e9);
     EXPECT_EQ(a.flopsByPrecision.size(), 2u);
     EXPECT_NEAR(*a.boundUtilization, 500.0 / 989.0 + 989.5 / 1979.0, 1e-9);
     // GB20x names DRAM traffic by operation.
     const auto gb20x
         = analyzeKernel(facts({ { "dram__bytes_op_read.sum", 2e9 }, { "dram__bytes_op_write.sum", 0.91e9 } }));
-    EXPECT_DOUBLE_EQ(gb20x.bytesByLevel.at("DRAM"), 2.91e9);
+    EXPECT_DOUBLE_EQ(gb20x.bytesByLevel.at(Resource::DRAM), 2.91e9);
 }
 
 TEST_F(Roofline, TensorPipeTimes512OnVoltaAndAmpere)
 {
     // 1.5e9 tensor-pipe instructions x 512 = 768e9 FLOPs -> 77.7 % of the FP16 tensor peak.
     const auto a = analyzeKernel(facts({ { "sm__inst_executed_pipe_tensor.sum", 1.5e9 } }));
-    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at("FP16_tensor"), 768e9);
+    EXPECT_DOUBLE_EQ(a.flopsByPrecision.at(Resource::FP16Tensor), 768e9);
     EXPECT_EQ(a.boundBy, "tensor");
     EXPECT_NEAR(*a.boundUtilization, 768.0 / 989.0, 1e-9);
 }
@@ -165,13 +165,13 @@ TEST_F(Roofline, MemoryBoundDramAsInTheDesign)
     EXPECT_EQ(a.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(a.boundBy, "DRAM");
     EXPECT_EQ(a.reason, "memory-bound (DRAM): 2.91 TB/s = 87 % of 3.35 TB/s; FP32 at 9 % of peak");
-    EXPECT_NEAR(a.intensity.at("DRAM"), 6.03 / 2.91, 1e-9);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 6.03 / 2.91, 1e-9);
 }
 
 TEST_F(Roofline, DramFromReadAndWriteWhenNoTotal)
 {
     const auto a = analyzeKernel(facts({ { "dram__bytes_read.sum", 2e9 }, { "dram__bytes_write.sum", 0.91e9 } }));
-    EXPECT_DOUBLE_EQ(a.bytesByLevel.at("DRAM"), 2.91e9);
+    EXPECT_DOUBLE_EQ(a.bytesByLevel.at(Resource::DRAM), 2.91e9);
     EXPECT_EQ(a.boundBy, "DRAM");
 }
 
@@ -289,14 +289,14 @@ TEST_F(Roofline, UnknownGpuHasNoCeilings)
         "known; DRAM: 2.91 TB/s, no ceiling known)");
     // The figures that need no ceiling are still there.
     EXPECT_DOUBLE_EQ(*a.flops, 2e9);
-    EXPECT_NEAR(a.intensity.at("DRAM"), 2e9 / 2.91e9, 1e-12);
+    EXPECT_NEAR(a.intensity.at(Resource::DRAM), 2e9 / 2.91e9, 1e-12);
     EXPECT_FALSE(a.mixCeilingFlopsPerS.has_value());
 }
 
 TEST_F(Roofline, ZeroBytesAndZeroFlops)
 {
     const auto noBytes = analyzeKernel(facts({ { Ffma, 25e9 }, { Dram, 0 } }));
-    EXPECT_EQ(noBytes.intensity.count("DRAM"), 0u); // no division by zero
+    EXPECT_EQ(noBytes.intensity.count(Resource::DRAM), 0u); // no division by zero
     EXPECT_DOUBLE_EQ(noBytes.utilization.at("DRAM"), 0.0);
     EXPECT_EQ(noBytes.boundBy, "FP32");
     const auto noFlops = analyzeKernel(facts({ { Dram, 2.91e9 } }));
@@ -311,7 +311,7 @@ TEST_F(Roofline, NotANumberIsMissingNotZero)
     const double nan = std::numeric_limits<double>::quiet_NaN();
     EXPECT_EQ(analyzeKernel(facts({ { Dram, nan } })).verdict, VerdictClass::Unknown);
     const auto a = analyzeKernel(facts({ { Dram, nan }, { Ffma, 25e9 } }));
-    EXPECT_EQ(a.bytesByLevel.count("DRAM"), 0u);
+    EXPECT_EQ(a.bytesByLevel.count(Resource::DRAM), 0u);
     EXPECT_EQ(a.boundBy, "FP32");
 }
 
@@ -390,7 +390,7 @@ TEST_F(Roofline, LaunchesAggregateTimeWeighted)
     EXPECT_EQ(a.boundBy, "DRAM");
     EXPECT_NEAR(*a.boundUtilization, 0.6, 1e-9);
     EXPECT_DOUBLE_EQ(a.durationNs, 9e6);
-    EXPECT_NEAR(a.bytesByLevel.at("DRAM"), 8.04e9, 1.0);
+    EXPECT_NEAR(a.bytesByLevel.at(Resource::DRAM), 8.04e9, 1.0);
     EXPECT_EQ(a.reason, "memory-bound (DRAM): 2.01 TB/s = 60 % of 3.35 TB/s");
 
     const KernelAnalysis none[] = { third, third };

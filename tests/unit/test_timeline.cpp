@@ -2,6 +2,7 @@
 // Timeline analysis (core/include/ridgeline/core/timeline/timeline.h): every figure against values worked
 // out by hand in the comments, first on plain ops, then through a session file.
 #include "fixtures.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"
 #include "ridgeline/core/timeline/timeline.h"

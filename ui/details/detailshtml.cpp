@@ -144,10 +144,10 @@ QString figuresSection(const core::KernelAnalysis& a)
     if (!a.flopsByPrecision.empty() || !a.bytesByLevel.empty()) {
         html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Work and traffic (launches with counters)"));
         for (const auto& [precision, ops] : a.flopsByPrecision)
-            html += row(
-                htmlText(precision), htmlText(core::formatRate(ops, precision == "INT8_tensor" ? "op" : "FLOP")));
+            html += row(htmlText(core::toString(precision)),
+                htmlText(core::formatRate(ops, precision == core::Resource::INT8Tensor ? "op" : "FLOP")));
         for (const auto& [level, bytes] : a.bytesByLevel)
-            html += row(htmlText(level), htmlText(core::formatBytes(bytes)));
+            html += row(htmlText(core::toString(level)), htmlText(core::formatBytes(bytes)));
         if (a.achievedFlopsPerS)
             html += row(QObject::tr("Achieved"), htmlText(core::formatRate(*a.achievedFlopsPerS, "FLOP/s")));
         html += QStringLiteral("</table>");

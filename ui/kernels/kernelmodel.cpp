@@ -13,7 +13,7 @@ namespace {
 
 std::optional<double> dramIntensity(const core::KernelAnalysis& a)
 {
-    auto it = a.intensity.find(core::resource::DRAM);
+    auto it = a.intensity.find(core::Resource::DRAM);
     return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
 }
 

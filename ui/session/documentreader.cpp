@@ -2,6 +2,7 @@
 #include "documentreader.h"
 
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessionreader.h"

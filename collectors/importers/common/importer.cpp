@@ -6,7 +6,7 @@
 #include "ridgeline/collectors/importers/ncucsvimporter.h"
 #include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
-#include "ridgeline/core/store/sessionamend.h"
+#include "ridgeline/core/analysis/sessionverdicts.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -117,8 +117,7 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
     ImportWarnings remaining = result.warnings;
     if (std::erase_if(remaining, unnamed) > 0)
         amendment.meta["warning"] = joinedText(remaining, "; ");
-    amendment.recomputeVerdicts = true;
-    auto amended = core::amendSession(request.output, amendment);
+    auto amended = core::amendSessionAndVerdicts(request.output, amendment);
     if (amended.hasError())
         return amended.error();
     if (amended.value().devicesNamed == 0) {

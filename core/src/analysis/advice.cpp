@@ -104,6 +104,16 @@ Advice latencyAdvice(std::string_view hint)
         "Remove synchronisation from the hot loop (__syncthreads, atomics, host syncs) and check warp divergence." };
 }
 
+Advice unknownAdvice(bool hasCounters)
+{
+    if (hasCounters)
+        return { "Add ceilings for this GPU (measured, or from 'ridgeline ceilings') so its counters can be "
+                 "compared with a roof." };
+    return { "Collect hardware counters for this kernel: profile it with Nsight Compute's roofline section and "
+             "import the CSV, or capture with a roofline metric set.",
+        "Without counters only its time is known: start with the kernels that take the most of it." };
+}
+
 } // namespace
 
 std::vector<std::string> adviceFor(const AdviceInput& in)
@@ -113,21 +123,24 @@ std::vector<std::string> adviceFor(const AdviceInput& in)
         advice.push_back("Above 100 % of its ceiling: check the ceiling ('ridgeline ceilings') and the counters "
                          "before acting on this verdict.");
     Advice specific;
-    if (in.verdict == VerdictClass::ComputeBound)
+    // No default: a verdict class without advice is a -Wswitch error.
+    switch (in.verdict) {
+    case VerdictClass::ComputeBound:
         specific = computeAdvice(in.boundBy);
-    else if (in.verdict == VerdictClass::MemoryBound)
+        break;
+    case VerdictClass::MemoryBound:
         specific = memoryAdvice(in.boundBy);
-    else if (in.verdict == VerdictClass::CommunicationBound)
+        break;
+    case VerdictClass::CommunicationBound:
         specific = communicationAdvice(in.boundBy);
-    else if (in.verdict == VerdictClass::LatencyBound)
+        break;
+    case VerdictClass::LatencyBound:
         specific = latencyAdvice(in.latencyHint);
-    else if (in.hasCounters)
-        specific = { "Add ceilings for this GPU (measured, or from 'ridgeline ceilings') so its counters can be "
-                     "compared with a roof." };
-    else
-        specific = { "Collect hardware counters for this kernel: profile it with Nsight Compute's roofline "
-                     "section and import the CSV, or capture with a roofline metric set.",
-            "Without counters only its time is known: start with the kernels that take the most of it." };
+        break;
+    case VerdictClass::Unknown:
+        specific = unknownAdvice(in.hasCounters);
+        break;
+    }
     advice.insert(advice.end(), specific.begin(), specific.end());
     return advice;
 }

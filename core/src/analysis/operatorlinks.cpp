@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 
 #include "timeline/sessiongpuops.h"
 
@@ -150,7 +151,7 @@ Result<OperatorLinks> linkOperators(SessionReader& reader)
     RIDGELINE_TRY(loadOperators(reader, links));
 
     // The GPU ops (comm_ops rows without a kernel are not launched by a call: left out).
-    auto gpuOps = detail::SessionGpuOps::load(reader, { std::nullopt, false, false });
+    auto gpuOps = detail::SessionGpuOps::load(reader, { std::nullopt, false, false }, kernelVerdicts);
     if (gpuOps.hasError())
         return gpuOps.error();
     std::vector<std::int64_t> correlations;

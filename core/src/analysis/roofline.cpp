@@ -30,7 +30,7 @@ struct MixFigures {
     bool complete = true;
 };
 
-MixFigures mixOf(const std::map<std::string, double>& ops, const std::map<std::string, CeilingUsed>& ceilings)
+MixFigures mixOf(const ResourceMap<double>& ops, const std::map<std::string, CeilingUsed>& ceilings)
 {
     MixFigures mix;
     for (const auto& [precision, count] : ops) {
@@ -38,7 +38,7 @@ MixFigures mixOf(const std::map<std::string, double>& ops, const std::map<std::s
         if (!isFloatingPoint(precision) || !(count > 0))
             continue;
         mix.flops += count;
-        auto c = ceilings.find(precision);
+        auto c = ceilings.find(toString(precision));
         if (c == ceilings.end())
             mix.complete = false;
         else
@@ -55,7 +55,7 @@ void deriveRates(KernelAnalysis& a, double seconds, const MixFigures& mix)
     a.flops = mix.flops;
     if (seconds > 0)
         a.achievedFlopsPerS = mix.flops / seconds;
-    for (const auto* level : resource::Memory) {
+    for (const auto level : { Resource::DRAM, Resource::L2, Resource::L1 }) {
         auto bytes = a.bytesByLevel.find(level);
         if (bytes != a.bytesByLevel.end() && bytes->second > 0)
             a.intensity[level] = mix.flops / bytes->second;
@@ -95,7 +95,7 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
         double tensor = 0;
         bool anyTensor = false;
         for (const auto& [precision, ops] : a.flopsByPrecision) {
-            auto c = a.ceilingsUsed.find(precision);
+            auto c = a.ceilingsUsed.find(toString(precision));
             if (c == a.ceilingsUsed.end())
                 continue;
             const double util = ops / seconds / c->second.value;
@@ -103,14 +103,14 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
                 tensor += util;
                 anyTensor = true;
             } else {
-                a.utilization[precision] = util;
+                a.utilization[toString(precision)] = util;
             }
         }
         if (anyTensor)
             a.utilization[kTensor] = tensor;
         for (const auto& [level, bytes] : a.bytesByLevel) {
-            if (auto c = a.ceilingsUsed.find(level); c != a.ceilingsUsed.end())
-                a.utilization[level] = bytes / seconds / c->second.value;
+            if (auto c = a.ceilingsUsed.find(toString(level)); c != a.ceilingsUsed.end())
+                a.utilization[toString(level)] = bytes / seconds / c->second.value;
         }
     }
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
@@ -161,32 +161,29 @@ KernelAnalysis analyzeMemOp(const MemOp& op)
     const auto bytes = static_cast<double>(op.bytes);
     const std::string rate = a.durationNs > 0 ? " at " + formatRate(bytes / (a.durationNs / 1e9), "B/s") : "";
     const std::string size = fmt::format("{:.0f} bytes", bytes);
+    a.verdict = memOpVerdict(op.kind);
     switch (op.kind) {
     case MemOpKind::MemcpyHtoD:
     case MemOpKind::MemcpyDtoH:
-        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::PCIe;
         a.reason = fmt::format("communication-bound (PCIe): {} copy of {}{}",
             op.kind == MemOpKind::MemcpyHtoD ? "host-to-device" : "device-to-host", size, rate);
-        a.bytesByLevel[resource::PCIe] = bytes;
+        a.bytesByLevel[Resource::PCIe] = bytes;
         break;
     case MemOpKind::MemcpyPtoP:
-        a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = resource::NVLink;
         a.reason = fmt::format("communication-bound (NVLink): peer-to-peer copy of {}{}", size, rate);
-        a.bytesByLevel[resource::NVLink] = bytes;
+        a.bytesByLevel[Resource::NVLink] = bytes;
         break;
     case MemOpKind::MemcpyDtoD:
     case MemOpKind::Memset:
-        a.verdict = VerdictClass::MemoryBound;
         a.boundBy = resource::DRAM;
         a.reason = fmt::format("memory-bound (DRAM): {} of {} in device memory{}",
             op.kind == MemOpKind::Memset ? "memset" : "device-to-device copy", size, rate);
-        a.bytesByLevel[resource::DRAM] = bytes;
+        a.bytesByLevel[Resource::DRAM] = bytes;
         break;
     case MemOpKind::MemcpyHtoH:
     case MemOpKind::Other:
-        a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: a copy that does not involve a GPU's memory";
         break;
     }
@@ -272,7 +269,7 @@ KernelAnalysis LaunchAccumulator::result() const
     // Rates in the sentence are over the launches that were measured.
     a.durationNs = m_countedDurationNs;
     classify(a, a.collective, a.deviceName, a.latencyHint);
-    a.tensorEstimated = m_tensorEstimated && a.flopsByPrecision.count(resource::FP16Tensor) != 0;
+    a.tensorEstimated = m_tensorEstimated && a.flopsByPrecision.contains(Resource::FP16Tensor);
     if (a.tensorEstimated)
         a.reason += kTensorEstimateNote;
     a.durationNs = m_durationNs;

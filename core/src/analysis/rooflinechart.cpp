@@ -117,8 +117,8 @@ std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::stri
     if (!a.achievedFlopsPerS || !(*a.achievedFlopsPerS > 0))
         return "no duration, so no FLOP/s";
     const bool infiniteIntensity = std::any_of(levels.begin(), levels.end(), [&](const std::string& level) {
-        auto it = a.intensity.find(level);
-        return it != a.intensity.end() && std::isinf(it->second);
+        const auto intensity = detail::intensityAt(a, level);
+        return intensity && std::isinf(*intensity);
     });
     if (!std::isfinite(*a.flops) || !std::isfinite(*a.achievedFlopsPerS) || infiniteIntensity)
         return "counter values too large to plot (infinite)";
@@ -138,10 +138,10 @@ bool addPoints(
     const std::size_t before = out.size();
     const double seconds = *a.flops / *a.achievedFlopsPerS; // the launches that were counted
     for (const auto& level : options.levels) {
-        auto intensity = a.intensity.find(level);
-        if (intensity == a.intensity.end() || !plottable(intensity->second))
+        const auto intensity = detail::intensityAt(a, level);
+        if (!intensity || !plottable(*intensity))
             continue;
-        const double bytes = *a.flops / intensity->second;
+        const double bytes = *a.flops / *intensity;
         RooflinePoint base;
         base.kernel = index;
         base.nameId = row.nameId;
@@ -151,7 +151,7 @@ bool addPoints(
         base.bandwidthCeiling = ceilingOf(a, level);
         if (options.mode == RooflinePointMode::Combined) {
             RooflinePoint p = base;
-            p.intensity = intensity->second;
+            p.intensity = *intensity;
             p.flopsPerS = *a.achievedFlopsPerS;
             p.computeCeiling = a.mixCeilingFlopsPerS;
             setRoof(p);
@@ -162,12 +162,12 @@ bool addPoints(
             if (!detail::isFloatingPoint(precision) || !(ops > 0))
                 continue;
             RooflinePoint p = base;
-            p.precision = precision;
+            p.precision = toString(precision);
             p.intensity = ops / bytes;
             p.flopsPerS = ops / seconds;
             if (!plottable(p.intensity) || !plottable(p.flopsPerS))
                 continue; // a ratio of hostile counters past what a double holds
-            p.computeCeiling = ceilingOf(a, precision);
+            p.computeCeiling = ceilingOf(a, p.precision);
             setRoof(p);
             out.push_back(std::move(p));
         }

@@ -60,24 +60,24 @@ std::optional<double> cudaCoreFlops(const MetricMap& metrics, std::string_view a
 
 // A tensor source type ("fp16_dst_fp32", "fp4_fp6_fp8_dst_fp16", ...) -> resource, by the
 // per-chip names of metricnames.h. int1 and types no chip lists have no ceiling: not counted.
-const char* tensorResource(std::string_view sourceType)
+std::optional<Resource> tensorResource(std::string_view sourceType)
 {
-    const std::pair<std::span<const std::string_view>, const char*> groups[] = {
-        { metric::TensorSrcFp64, resource::FP64Tensor },
-        { metric::TensorSrcTf32, resource::TF32Tensor },
-        { metric::TensorSrcFp16, resource::FP16Tensor },
-        { metric::TensorSrcBf16, resource::BF16Tensor },
-        { metric::TensorSrcFp8, resource::FP8Tensor },
-        { metric::TensorSrcInt8, resource::INT8Tensor },
+    const std::pair<std::span<const std::string_view>, Resource> groups[] = {
+        { metric::TensorSrcFp64, Resource::FP64Tensor },
+        { metric::TensorSrcTf32, Resource::TF32Tensor },
+        { metric::TensorSrcFp16, Resource::FP16Tensor },
+        { metric::TensorSrcBf16, Resource::BF16Tensor },
+        { metric::TensorSrcFp8, Resource::FP8Tensor },
+        { metric::TensorSrcInt8, Resource::INT8Tensor },
     };
     for (const auto& [names, res] : groups) {
         if (std::find(names.begin(), names.end(), sourceType) != names.end())
             return res;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
-void addIfPresent(std::map<std::string, double>& out, const char* level, std::optional<double> value)
+void addIfPresent(ResourceMap<double>& out, Resource level, std::optional<double> value)
 {
     if (value)
         out[level] += *value;
@@ -107,7 +107,7 @@ bool isCompute(std::string_view resourceName)
 
 } // namespace
 
-const char* tensorResourceOf(std::string_view sourceType)
+std::optional<Resource> tensorResourceOf(std::string_view sourceType)
 {
     return tensorResource(sourceType);
 }
@@ -135,17 +135,24 @@ bool isFloatingPoint(std::string_view resourceName)
     return resourceName != resource::INT8Tensor;
 }
 
-std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
+std::optional<double> intensityAt(const KernelAnalysis& a, std::string_view level)
 {
-    std::map<std::string, double> ops;
+    const auto memory = resourceFromString(level);
+    const auto it = memory ? a.intensity.find(*memory) : a.intensity.end();
+    return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+ResourceMap<double> opsByPrecision(const MetricMap& metrics)
+{
+    ResourceMap<double> ops;
     using namespace metric;
     if (auto v = cudaCoreFlops(metrics, Dadd, Dmul, Dfma, 1.0, 2.0))
-        ops[resource::FP64] = *v;
+        ops[Resource::FP64] = *v;
     if (auto v = cudaCoreFlops(metrics, Fadd, Fmul, Ffma, 1.0, 2.0))
-        ops[resource::FP32] = *v;
+        ops[Resource::FP32] = *v;
     // HFMA2/HADD2/HMUL2 are packed: Nsight Compute counts 4 FLOPs per HFMA, 2 per HADD and HMUL.
     if (auto v = cudaCoreFlops(metrics, Hadd, Hmul, Hfma, 2.0, 4.0))
-        ops[resource::FP16] = *v;
+        ops[Resource::FP16] = *v;
 
     // Hopper and newer: operation counts per source type. A sparsity split of a type is
     // skipped when the type's own total is there too.
@@ -166,14 +173,14 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
         const auto split = source.find("_sparsity_");
         if (split != std::string::npos && bySource.count(source.substr(0, split)))
             continue;
-        if (const char* res = tensorResource(source)) {
-            ops[res] += value;
+        if (const auto res = tensorResource(source)) {
+            ops[*res] += value;
             hopperTensor = true;
         }
     }
     if (!hopperTensor) {
         if (auto inst = metricValue(metrics, TensorPipeInst))
-            ops[resource::FP16Tensor] += *inst * TensorPipeFlopsPerInst;
+            ops[Resource::FP16Tensor] += *inst * TensorPipeFlopsPerInst;
     }
     return ops;
 }
@@ -181,7 +188,7 @@ std::map<std::string, double> opsByPrecision(const MetricMap& metrics)
 bool tensorFromPipeEstimate(const MetricMap& metrics)
 {
     const auto ops = opsByPrecision(metrics);
-    if (!ops.count(resource::FP16Tensor))
+    if (!ops.contains(Resource::FP16Tensor))
         return false;
     // The per-type counters win in opsByPrecision: the figure is the x512 one only without them.
     for (auto it = metrics.lower_bound(metric::TensorOpsPrefix); it != metrics.end(); ++it) {
@@ -194,9 +201,9 @@ bool tensorFromPipeEstimate(const MetricMap& metrics)
     return inst && *inst > 0;
 }
 
-std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
+ResourceMap<double> bytesByLevel(const MetricMap& metrics)
 {
-    std::map<std::string, double> bytes;
+    ResourceMap<double> bytes;
     using namespace metric;
     auto dram = metricValue(metrics, DramBytes);
     if (!dram)
@@ -209,11 +216,11 @@ std::map<std::string, double> bytesByLevel(const MetricMap& metrics)
     }
     if (!dram) // Blackwell GB20x names them by operation
         dram = sumOf(metrics, DramBytesOpRead, DramBytesOpWrite);
-    addIfPresent(bytes, resource::DRAM, dram);
-    addIfPresent(bytes, resource::L2, metricValue(metrics, L2Bytes));
-    addIfPresent(bytes, resource::L1, metricValue(metrics, L1Bytes));
-    addIfPresent(bytes, resource::NVLink, busierDirection(metrics, NvlinkRxBytes, NvlinkTxBytes));
-    addIfPresent(bytes, resource::PCIe, busierDirection(metrics, PcieReadBytes, PcieWriteBytes));
+    addIfPresent(bytes, Resource::DRAM, dram);
+    addIfPresent(bytes, Resource::L2, metricValue(metrics, L2Bytes));
+    addIfPresent(bytes, Resource::L1, metricValue(metrics, L1Bytes));
+    addIfPresent(bytes, Resource::NVLink, busierDirection(metrics, NvlinkRxBytes, NvlinkTxBytes));
+    addIfPresent(bytes, Resource::PCIe, busierDirection(metrics, PcieReadBytes, PcieWriteBytes));
     return bytes;
 }
 
@@ -332,8 +339,8 @@ std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std:
                 continue;
             const auto type = name.substr(
                 metric::TensorOpsPrefix.size(), name.size() - metric::TensorOpsPrefix.size() - suffix.size());
-            if (const char* res = detail::tensorResourceOf(type)) {
-                add(res, it->second * *smClock, res == resource::INT8Tensor ? "op/s" : "FLOP/s",
+            if (const auto res = detail::tensorResourceOf(type)) {
+                add(toString(*res), it->second * *smClock, *res == Resource::INT8Tensor ? "op/s" : "FLOP/s",
                     fmt::format("{} x SM clock {:.0f} MHz", name, *smClock / 1e6));
                 perType = true;
             }
@@ -348,8 +355,8 @@ std::vector<Ceiling> ceilingsFromCounters(const detail::MetricMap& metrics, std:
     const auto dramPct = metricValue(metrics, metric::SolDram);
     const auto seconds = detail::countedSecondsOf(metrics);
     const auto bytes = detail::bytesByLevel(metrics);
-    if (!dramPeak && dramPct && *dramPct >= 1.0 && seconds && bytes.contains(resource::DRAM))
-        add(resource::DRAM, bytes.at(resource::DRAM) / *seconds / (*dramPct / 100.0), "B/s",
+    if (!dramPeak && dramPct && *dramPct >= 1.0 && seconds && bytes.contains(Resource::DRAM))
+        add(resource::DRAM, bytes.at(Resource::DRAM) / *seconds / (*dramPct / 100.0), "B/s",
             fmt::format("DRAM bytes per second / {} ({:.1f} %)", metric::SolDram, *dramPct));
     return out;
 }

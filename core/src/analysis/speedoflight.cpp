@@ -21,21 +21,21 @@ constexpr const char* kMemory = "Memory";
 // min(the precision mix's peak, intensity x bandwidth), as on the chart.
 std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
 {
-    const auto ai = a.intensity.find(level);
+    const auto ai = intensityAt(a, level);
     const auto bandwidth = a.ceilingsUsed.find(level);
-    if (ai == a.intensity.end() || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
+    if (!ai || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
         return {};
     // Without the compute roof the position would be against the slope alone: not said.
     if (!a.mixCeilingFlopsPerS)
         return {};
-    const double slope = ai->second * bandwidth->second.value;
+    const double slope = *ai * bandwidth->second.value;
     const double roof = std::min(slope, *a.mixCeilingFlopsPerS);
     if (!(roof > 0))
         return {};
     // Right of the ridge the roof at this intensity is the compute peak of the kernel's mix.
     const std::string which = slope < *a.mixCeilingFlopsPerS ? level + " roof" : "compute roof";
     return fmt::format(
-        "AI {:.3g} FLOP/B ({}), {} of the {}", ai->second, level, percentText(*a.achievedFlopsPerS / roof), which);
+        "AI {:.3g} FLOP/B ({}), {} of the {}", *ai, level, percentText(*a.achievedFlopsPerS / roof), which);
 }
 
 // The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".
@@ -85,13 +85,13 @@ std::string withoutCeilings(const KernelAnalysis& a)
     if (!(seconds > 0))
         return {};
     std::string out;
-    const auto name = [&](const std::string& res, double amount, const char* unit) {
-        if (amount > 0 && !a.ceilingsUsed.contains(res))
-            out += fmt::format(
-                "{}{}: {}, no ceiling known", out.empty() ? "" : "; ", res, formatRate(amount / seconds, unit));
+    const auto name = [&](Resource res, double amount, const char* unit) {
+        if (amount > 0 && !a.ceilingsUsed.contains(toString(res)))
+            out += fmt::format("{}{}: {}, no ceiling known", out.empty() ? "" : "; ", toString(res),
+                formatRate(amount / seconds, unit));
     };
     for (const auto& [precision, ops] : a.flopsByPrecision)
-        name(precision, ops, precision == resource::INT8Tensor ? "op/s" : "FLOP/s");
+        name(precision, ops, precision == Resource::INT8Tensor ? "op/s" : "FLOP/s");
     for (const auto& [level, bytes] : a.bytesByLevel)
         name(level, bytes, "B/s");
     return out;

@@ -39,15 +39,18 @@ std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, const std::str
     const double seconds = a.durationNs / 1e9;
     const double util = a.utilization.at(res);
     double amount = 0;
-    if (resourceFromString(res) == Resource::Tensor) {
+    const auto known = resourceFromString(res); // a utilisation's key: a resource, or a link's name
+    const auto amountOf = [&](const ResourceMap<double>& figures) {
+        const auto it = figures.find(*known);
+        return it == figures.end() ? 0.0 : it->second;
+    };
+    if (known == Resource::Tensor) {
         for (const auto& [precision, ops] : a.flopsByPrecision) {
             if (isTensor(precision))
                 amount += ops;
         }
-    } else if (kindOf(res) == ResourceKind::Compute) {
-        amount = a.flopsByPrecision.count(res) ? a.flopsByPrecision.at(res) : 0;
-    } else {
-        amount = a.bytesByLevel.count(res) ? a.bytesByLevel.at(res) : 0;
+    } else if (known) {
+        amount = amountOf(kindOf(*known) == ResourceKind::Compute ? a.flopsByPrecision : a.bytesByLevel);
     }
     const double rate = seconds > 0 ? amount / seconds : 0;
     return { rate, util > 0 ? rate / util : 0 };

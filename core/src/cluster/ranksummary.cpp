@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/cluster/ranksummary.h"
 
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -55,11 +56,12 @@ std::vector<RankKernel> topKernelsOf(const std::vector<std::int64_t>& devices,
 Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size_t topKernels)
 {
     std::map<int, Spans> busy, communication; // by rank
-    auto timelines = detail::analyzeSessionTimeline(reader, {}, [&](int rank, std::int64_t, const TimelineOp& op) {
+    const auto bin = [&](int rank, std::int64_t, const TimelineOp& op) {
         busy[rank].emplace_back(op.startNs, op.endNs);
         if (op.kind == GpuOpKind::Collective)
             communication[rank].emplace_back(op.startNs, op.endNs);
-    });
+    };
+    auto timelines = detail::analyzeSessionTimeline(reader, kernelVerdicts, {}, bin);
     if (timelines.hasError())
         return timelines.error();
     auto processes = reader.processes();

@@ -32,14 +32,6 @@ constexpr std::array<std::pair<MemOpKind, const char*>, 7> kMemOpKinds { {
     { MemOpKind::Other, "other" },
 } };
 
-constexpr std::array<std::pair<VerdictClass, const char*>, kVerdictClassCount> kVerdictClassNames { {
-    { VerdictClass::ComputeBound, "compute-bound" },
-    { VerdictClass::MemoryBound, "memory-bound" },
-    { VerdictClass::CommunicationBound, "communication-bound" },
-    { VerdictClass::LatencyBound, "latency-bound" },
-    { VerdictClass::Unknown, "unknown" },
-} };
-
 } // namespace
 
 const char* toString(VerdictClass verdict)
@@ -58,6 +50,23 @@ std::string verdictText(VerdictClass verdict, std::string_view boundBy)
 VerdictClass verdictClassFromString(std::string_view text)
 {
     return valueOf(kVerdictClassNames, text).value_or(VerdictClass::Unknown);
+}
+
+VerdictClass memOpVerdict(MemOpKind kind)
+{
+    switch (kind) {
+    case MemOpKind::MemcpyHtoD:
+    case MemOpKind::MemcpyDtoH:
+    case MemOpKind::MemcpyPtoP:
+        return VerdictClass::CommunicationBound;
+    case MemOpKind::MemcpyDtoD:
+    case MemOpKind::Memset:
+        return VerdictClass::MemoryBound;
+    case MemOpKind::MemcpyHtoH:
+    case MemOpKind::Other:
+        return VerdictClass::Unknown;
+    }
+    return VerdictClass::Unknown;
 }
 
 const char* toString(CeilingSource source)

@@ -5,6 +5,7 @@
 
 #include "exportcommon.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"

@@ -140,7 +140,7 @@ void addVerdict(nlohmann::json& args, const KernelAnalysis& analysis)
         = analysis.boundUtilization ? nlohmann::json(*analysis.boundUtilization * 100.0) : nlohmann::json(nullptr);
     if (analysis.hasCounters) {
         args["achieved_flops_per_s"] = optionalNumber(analysis.achievedFlopsPerS);
-        if (auto dram = analysis.intensity.find("DRAM"); dram != analysis.intensity.end())
+        if (auto dram = analysis.intensity.find(Resource::DRAM); dram != analysis.intensity.end())
             args["ai_dram"] = dram->second;
     }
 }

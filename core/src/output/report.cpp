@@ -5,9 +5,11 @@
 #include "base/takevalue.h"
 #include "jsonstream.h"
 #include "reportbaseline.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/version.h"
 #include "timelinereport.h"
@@ -64,7 +66,7 @@ std::string optionalCell(const std::optional<T>& value, const std::function<std:
 
 std::optional<double> dramIntensity(const KernelAnalysis& a)
 {
-    auto it = a.intensity.find(resource::DRAM);
+    auto it = a.intensity.find(Resource::DRAM);
     return it == a.intensity.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
@@ -163,7 +165,7 @@ void writeCsv(std::ostream& out, const KernelReport& report, const detail::Repor
     for (std::size_t i = 0; i < report.kernels.size(); ++i) {
         const auto& r = report.kernels[i];
         const auto& a = r.analysis;
-        auto dram = a.bytesByLevel.find(resource::DRAM);
+        auto dram = a.bytesByLevel.find(Resource::DRAM);
         fmt::print(out, "{},{},{},{},{},{},{:.1f},{},{},{:.4f},{},{},{},{},{},{},{},{},{}{}\n", csvField(r.name),
             csvField(r.mangledName), r.deviceId, csvField(r.deviceName), r.launches, r.totalNs, r.averageNs(), r.minNs,
             r.maxNs, r.shareOfKernelTime * 100.0, toString(a.verdict), a.boundBy,
@@ -182,6 +184,15 @@ nlohmann::json optionalJson(std::optional<double> value)
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// {"DRAM": ..., "L2": ...}: keyed by the resources' names (a JSON object lists its keys in name order).
+nlohmann::json byResourceJson(const ResourceMap<double>& figures)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [res, value] : figures)
+        out[toString(res)] = value;
+    return out;
+}
+
 nlohmann::json kernelJson(const KernelSummary& r)
 {
     using nlohmann::json;
@@ -192,7 +203,7 @@ nlohmann::json kernelJson(const KernelSummary& r)
     json ceilings = json::object();
     for (const auto& [res, used] : a.ceilingsUsed)
         ceilings[res] = { { "value", used.value }, { "source", toString(used.source) } };
-    auto dram = a.bytesByLevel.find(resource::DRAM);
+    auto dram = a.bytesByLevel.find(Resource::DRAM);
     return {
         { "name", r.name },
         { "short_name", r.displayName() },
@@ -210,11 +221,11 @@ nlohmann::json kernelJson(const KernelSummary& r)
         { "reason", a.reason },
         { "pct_of_roof", a.boundUtilization ? json(*a.boundUtilization * 100.0) : json(nullptr) },
         { "flops", optionalJson(a.flops) },
-        { "flops_by_precision", a.flopsByPrecision },
-        { "bytes", a.bytesByLevel },
+        { "flops_by_precision", byResourceJson(a.flopsByPrecision) },
+        { "bytes", byResourceJson(a.bytesByLevel) },
         { "dram_bytes", dram == a.bytesByLevel.end() ? json(nullptr) : json(dram->second) },
         { "ai_dram", optionalJson(dramIntensity(a)) },
-        { "arithmetic_intensity", a.intensity },
+        { "arithmetic_intensity", byResourceJson(a.intensity) },
         { "achieved_flops_per_s", optionalJson(a.achievedFlopsPerS) },
         { "mix_ceiling_flops_per_s", optionalJson(a.mixCeilingFlopsPerS) },
         { "utilization", utilization },

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/store/sessionamend.h"
 
-#include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -158,17 +157,6 @@ Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentRe
     return transaction.value().commit();
 }
 
-Result<std::vector<Verdict>> analyse(const std::string& path)
-{
-    auto reader = SessionReader::open(path);
-    if (reader.hasError())
-        return reader.error();
-    std::vector<Verdict> verdicts;
-    RIDGELINE_TRY(analyzeSession(reader.value(),
-        [&](const Kernel&, const KernelAnalysis& analysis) { verdicts.push_back(toVerdict(analysis)); }));
-    return verdicts;
-}
-
 Status replaceVerdicts(Database& db, const std::vector<Verdict>& verdicts)
 {
     auto transaction = sqlite::Transaction::begin(db);
@@ -187,12 +175,12 @@ Status replaceVerdicts(Database& db, const std::vector<Verdict>& verdicts)
     return transaction.value().commit();
 }
 
+} // namespace
+
 Error amendingFailed(const std::string& path, const Error& error)
 {
     return makeError(error.code, fmt::format("amending {} failed: {}", path, error.message));
 }
-
-} // namespace
 
 Result<AmendmentResult> amendSession(const std::string& path, const SessionAmendment& amendment)
 {
@@ -210,18 +198,17 @@ Result<AmendmentResult> amendSession(const std::string& path, const SessionAmend
         if (auto amended = amendRecords(db.value(), amendment, result); amended.hasError())
             return amendingFailed(path, amended.error());
     }
-    if (!amendment.recomputeVerdicts)
-        return result;
-    auto verdicts = analyse(path);
-    if (verdicts.hasError())
-        return amendingFailed(path, verdicts.error());
+    return result;
+}
+
+Status replaceSessionVerdicts(const std::string& path, const std::vector<Verdict>& verdicts)
+{
     auto db = Database::open(path, Database::Mode::ReadWrite);
     if (db.hasError())
         return amendingFailed(path, db.error());
-    if (auto replaced = replaceVerdicts(db.value(), verdicts.value()); replaced.hasError())
+    if (auto replaced = replaceVerdicts(db.value(), verdicts); replaced.hasError())
         return amendingFailed(path, replaced.error());
-    result.verdicts = static_cast<std::int64_t>(verdicts.value().size());
-    return result;
+    return {};
 }
 
 std::string canonicalGpuUuid(std::string_view uuid)

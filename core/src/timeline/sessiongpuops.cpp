@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sessiongpuops.h"
 
-#include "analysis/sessionanalysis.h"
-#include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
@@ -12,7 +10,8 @@
 
 namespace ridgeline::core::detail {
 
-Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan& scan)
+Result<SessionGpuOps> SessionGpuOps::load(
+    SessionReader& reader, const GpuOpScan& scan, const KernelVerdictSource& verdicts)
 {
     SessionGpuOps ops;
     ops.m_scan = scan;
@@ -25,9 +24,11 @@ Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan
     for (const auto& p : processes.value())
         ops.m_rankOf[p.id] = p.rank;
 
-    auto facts = SessionFacts::load(reader);
-    if (facts.hasError())
-        return facts.error();
+    // Only counted or collective kernels have a verdict beyond "unknown (no counters)".
+    auto known = verdicts(reader);
+    if (known.hasError())
+        return known.error();
+    ops.m_verdictOf = std::move(known).value();
     // All of them, also with a window: a kernel in the window may carry one that starts before it.
     auto comms = reader.commOps();
     if (comms.hasError())
@@ -37,13 +38,6 @@ Result<SessionGpuOps> SessionGpuOps::load(SessionReader& reader, const GpuOpScan
         if (c.kernelId)
             ops.m_collectiveKernel.insert(*c.kernelId);
     }
-    // Only counted or collective kernels have a verdict beyond "unknown (no counters)".
-    auto analysed = reader.kernelsById(facts.value().analysedKernelIds());
-    if (analysed.hasError())
-        return analysed.error();
-    for (const auto& k : analysed.value())
-        ops.m_verdictOf[k.id] = analyzeKernel(facts.value().factsFor(k)).verdict;
-
     if (scan.launches) {
         // A narrow scan: the calls' names and threads are not needed (whole ApiCall rows took the
         // report of a merged 256-rank session from 146 to 208 MiB).
@@ -147,7 +141,7 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
         g.correlationId = m.correlationId;
         g.op.streamId = m.streamId;
         g.op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
-        g.op.verdict = analyzeMemOp(m).verdict;
+        g.op.verdict = memOpVerdict(m.kind);
         applyLaunch(m.processId, m.correlationId, g.op);
         if (!visit(g))
             return {};

@@ -45,10 +45,13 @@ struct GpuOpScan {
 };
 
 // What a scan needs besides the ops themselves, loaded once: ranks, verdicts, collectives and
-// launch calls. The session's comm_ops rows stay available to the caller.
+// launch calls. The session's comm_ops rows stay available to the caller. The kernels' verdicts
+// come from `verdicts` (the analysis computes them: analysis/sessiontimeline.h); copies, memsets
+// and collectives have theirs by kind.
 class SessionGpuOps {
 public:
-    static Result<SessionGpuOps> load(SessionReader& reader, const GpuOpScan& scan);
+    static Result<SessionGpuOps> load(
+        SessionReader& reader, const GpuOpScan& scan, const KernelVerdictSource& verdicts);
 
     // Every op, kernels first, then copies and memsets, then collectives without a kernel; `visit`
     // returns false to stop (the result is then still ok).
@@ -74,7 +77,7 @@ private:
 
     GpuOpScan m_scan;
     std::unordered_map<std::int64_t, int> m_rankOf;
-    std::unordered_map<std::int64_t, VerdictClass> m_verdictOf; // kernels with counters or a collective
+    KernelVerdicts m_verdictOf; // kernels with counters or a collective
     std::unordered_set<std::int64_t> m_collectiveKernel; // kernels that carry a collective
     std::vector<CommOp> m_comms;
     std::vector<Launch> m_launches; // by process, correlation id, start
@@ -82,7 +85,8 @@ private:
 
 // analyzeSessionTimeline (timeline.h), with `eachOp` also seeing every op of the analysis with its
 // rank and device as it is read (the rank summaries bin them, cluster/ranksummary.h).
-Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const TimelineSelection& selection,
+Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const KernelVerdictSource& verdicts,
+    const TimelineSelection& selection,
     const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp);
 
 } // namespace ridgeline::core::detail

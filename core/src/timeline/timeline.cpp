@@ -4,7 +4,6 @@
 // op (buffers are sized up front), nothing quadratic.
 #include "ridgeline/core/timeline/timeline.h"
 
-#include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/base/saturating.h"
 
 #include <algorithm>

@@ -75,8 +75,9 @@ const char* memOpLabel(MemOpKind kind)
 
 class Loader {
 public:
-    Loader(SessionReader& reader, const TimelineLoadProgress& progress)
+    Loader(SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineLoadProgress& progress)
         : m_reader(reader)
+        , m_verdicts(verdicts)
         , m_progress(progress)
     { }
 
@@ -101,6 +102,7 @@ private:
     }
 
     SessionReader& m_reader;
+    const KernelVerdictSource& m_verdicts;
     const TimelineLoadProgress& m_progress;
     TimelineDataBuilder m_builder;
     std::map<DeviceKey, DeviceGroup> m_devices;
@@ -126,7 +128,7 @@ Status Loader::readGpuOps()
         nameIndex[n.id] = m_builder.addName(n.demangled.empty() ? n.raw : n.demangled, n.id);
     names.value().clear();
 
-    auto source = detail::SessionGpuOps::load(m_reader, { std::nullopt, false, false });
+    auto source = detail::SessionGpuOps::load(m_reader, { std::nullopt, false, false }, m_verdicts);
     if (source.hasError())
         return source.error();
     std::int64_t seen = 0;
@@ -331,9 +333,10 @@ Result<TimelineData> Loader::run()
 
 } // namespace
 
-Result<TimelineData> loadTimelineData(SessionReader& reader, const TimelineLoadProgress& progress)
+Result<TimelineData> loadTimelineData(
+    SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineLoadProgress& progress)
 {
-    return Loader(reader, progress).run();
+    return Loader(reader, verdicts, progress).run();
 }
 
 } // namespace ridgeline::core

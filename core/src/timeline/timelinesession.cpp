@@ -41,13 +41,14 @@ Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step)
     return *window;
 }
 
-Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const TimelineSelection& selection)
+Result<std::vector<TimelineSummary>> analyzeSessionTimeline(
+    SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineSelection& selection)
 {
-    return detail::analyzeSessionTimeline(reader, selection, {});
+    return detail::analyzeSessionTimeline(reader, verdicts, selection, {});
 }
 
 Result<std::vector<TimelineSummary>> detail::analyzeSessionTimeline(SessionReader& reader,
-    const TimelineSelection& selection,
+    const KernelVerdictSource& verdicts, const TimelineSelection& selection,
     const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp)
 {
     std::optional<TimeWindow> window = selection.window;
@@ -60,7 +61,7 @@ Result<std::vector<TimelineSummary>> detail::analyzeSessionTimeline(SessionReade
     if (window && window->endNs <= window->startNs)
         return makeError(ErrorCode::InvalidArgument, "The time window is empty: its end must come after its start.");
     // The whole session: kernels in storage order (a narrow scan); analyzeTimeline orders them.
-    auto source = detail::SessionGpuOps::load(reader, { window, true, window.has_value() });
+    auto source = detail::SessionGpuOps::load(reader, { window, true, window.has_value() }, verdicts);
     if (source.hasError())
         return source.error();
     std::map<GroupKey, std::vector<TimelineOp>> groups;

@@ -133,7 +133,7 @@ private Q_SLOTS:
         QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, -1 }));
         const QString text = shown(pane);
         for (const auto& [level, intensity] : k.analysis.intensity)
-            QVERIFY2(text.contains(QStringLiteral("%1 FLOP/B").arg(intensity, 0, 'g', 4)), level.c_str());
+            QVERIFY2(text.contains(QStringLiteral("%1 FLOP/B").arg(intensity, 0, 'g', 4)), core::toString(level));
         QVERIFY(text.contains(QStringLiteral("FP16_tensor")));
         QVERIFY(text.contains(QStringLiteral("l1tex__t_bytes.sum")));
         QVERIFY(text.contains(q(k.analysis.reason)));

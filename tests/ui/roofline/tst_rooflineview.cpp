@@ -89,8 +89,10 @@ private:
             const auto& analysis = doc.report.kernels[point.kernel].analysis;
             QCOMPARE(markers[p].value, QPointF(point.intensity, point.flopsPerS));
             QCOMPARE(markers[p].radius, float(core::rooflinePointRadius(point.timeShare)));
-            if (point.precision.empty()) // the combined point: core's achieved rate and intensity
-                QCOMPARE(markers[p].value, QPointF(analysis.intensity.at(point.level), *analysis.achievedFlopsPerS));
+            if (point.precision.empty()) { // the combined point: core's achieved rate and intensity
+                const double intensity = analysis.intensity.at(*core::resourceFromString(point.level));
+                QCOMPARE(markers[p].value, QPointF(intensity, *analysis.achievedFlopsPerS));
+            }
         }
         QCOMPARE(view.xAxis()->min(), chart.axes.xMin());
         QCOMPARE(view.yAxis()->max(), chart.axes.yMax());
@@ -267,8 +269,8 @@ private Q_SLOTS:
         const auto& arrows = view.pointsItem()->arrows();
         QCOMPARE(arrows.size(), std::size_t(1));
         const auto& current = m_small->report.kernels[static_cast<std::size_t>(vectorAdd)].analysis;
-        QCOMPARE(arrows[0].p1(), QPointF(current.intensity.at("DRAM"), *slow.achievedFlopsPerS));
-        QCOMPARE(arrows[0].p2(), QPointF(current.intensity.at("DRAM"), *current.achievedFlopsPerS));
+        QCOMPARE(arrows[0].p1(), QPointF(current.intensity.at(core::Resource::DRAM), *slow.achievedFlopsPerS));
+        QCOMPARE(arrows[0].p2(), QPointF(current.intensity.at(core::Resource::DRAM), *current.achievedFlopsPerS));
         view.setBaseline(nullptr);
         QVERIFY(view.pointsItem()->arrows().empty());
     }

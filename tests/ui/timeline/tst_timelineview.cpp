@@ -4,6 +4,7 @@
 #include "common/selectionmodel.h"
 #include "common/verdictcolors.h"
 #include "qtwarnings.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"

@@ -6,7 +6,7 @@
 // (communication.md §1: busbw "should reflect the speed of the hardware bottleneck").
 #pragma once
 
-#include "ridgeline/core/output/collectivereport.h"
+#include "ridgeline/core/analysis/collectives.h"
 
 #include <cmath>
 #include <cstddef>

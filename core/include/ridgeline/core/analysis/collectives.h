@@ -65,6 +65,24 @@ struct CollectiveLink {
     std::string note; // how it was chosen: "2 ranks on one A100 host: NVLink assumed"
 };
 
+// One row of `ridgeline report --by collective` (output/collectivereport.h): one collective type,
+// process group and message size (like nccl-tests' output), with its bandwidth against its link;
+// the collective chart (collectivechart.h) draws these rows too.
+struct CollectiveRow {
+    std::string collective;
+    std::string processGroup;
+    int groupSize = 0;
+    std::int64_t bytes = 0; // S; 0 = sizes missing
+    std::int64_t calls = 0; // over every rank
+    std::int64_t timeNs = 0; // summed over the calls
+    std::optional<double> algBytesPerS;
+    std::optional<double> busBytesPerS;
+    CollectiveLink link;
+    std::optional<double> pctOfLink; // busbw / link ceiling x 100
+    std::string verdict;
+    std::string reason;
+};
+
 // What is known of where a collective runs.
 struct LinkContext {
     const Device* device = nullptr;

@@ -6,6 +6,7 @@
 #include "ridgeline/core/analysis/collectives.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/model/resource.h"
 
 #include <cstdint>
 #include <functional>
@@ -57,11 +58,11 @@ struct KernelAnalysis {
     double durationNs = 0;
     bool hasCounters = false;
 
-    std::map<std::string, double> flopsByPrecision; // resource name (FP32, FP16_tensor, ...) -> FLOPs
-    std::map<std::string, double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
+    ResourceMap<double> flopsByPrecision; // compute resource (FP32, FP16_tensor, ...) -> FLOPs
+    ResourceMap<double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
     std::optional<double> flops; // all of them, CUDA cores and tensor cores
     std::optional<double> achievedFlopsPerS;
-    std::map<std::string, double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
+    ResourceMap<double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
     // Fraction of the ceiling per resource: FP64, FP32, FP16, tensor (all tensor types together),
     // DRAM, L2, L1, NVLink, PCIe. Only resources with both a figure and a ceiling appear.
     std::map<std::string, double> utilization;
@@ -123,8 +124,8 @@ private:
     double m_countedDurationNs = 0;
     double m_peakSeconds = 0; // sum of FLOPs / ceiling per precision: time at peak for the mix
     bool m_mixComplete = true; // every counted precision had a ceiling
-    std::map<std::string, double> m_ops;
-    std::map<std::string, double> m_bytes;
+    ResourceMap<double> m_ops;
+    ResourceMap<double> m_bytes;
     std::map<std::string, std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
     std::map<std::string, std::pair<double, double>> m_speedOfLight; // sum(sol * d), sum(d)
     bool m_ncclByName = false;

@@ -6,11 +6,13 @@
 #include "ridgeline/core/base/saturating.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ridgeline::core {
@@ -215,15 +217,47 @@ struct CommOp {
 
 // What bounds a kernel (ARCHITECTURE §4), in the order legends and reports list them. The text of
 // each (toString: "compute-bound", ...) is what a session stores in verdicts.verdict and what
-// reports, exports and the app show; text that names none of them reads as Unknown.
+// reports, exports and the app show; text that names none of them reads as Unknown. Unknown stays
+// the last: the count of classes is taken from it.
 enum class VerdictClass : std::uint8_t { ComputeBound, MemoryBound, CommunicationBound, LatencyBound, Unknown };
-inline constexpr std::array kVerdictClasses { VerdictClass::ComputeBound, VerdictClass::MemoryBound,
-    VerdictClass::CommunicationBound, VerdictClass::LatencyBound, VerdictClass::Unknown };
-inline constexpr std::size_t kVerdictClassCount = kVerdictClasses.size();
+inline constexpr std::size_t kVerdictClassCount = static_cast<std::size_t>(VerdictClass::Unknown) + 1;
+
+// The one table of the verdict classes: each with its text, in the enum's order. A class added to
+// the enum but not here does not compile (the static_asserts below).
+inline constexpr auto kVerdictClassNames = std::to_array<std::pair<VerdictClass, const char*>>({
+    { VerdictClass::ComputeBound, "compute-bound" },
+    { VerdictClass::MemoryBound, "memory-bound" },
+    { VerdictClass::CommunicationBound, "communication-bound" },
+    { VerdictClass::LatencyBound, "latency-bound" },
+    { VerdictClass::Unknown, "unknown" },
+});
+static_assert(kVerdictClassNames.size() == kVerdictClassCount, "every VerdictClass has its row in kVerdictClassNames");
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < kVerdictClassNames.size(); ++i) {
+            if (static_cast<std::size_t>(kVerdictClassNames[i].first) != i)
+                return false;
+        }
+        return true;
+    }(),
+    "kVerdictClassNames lists the verdict classes in the enum's order");
+
+// Every verdict class, in order (from the table).
+inline constexpr auto kVerdictClasses = [] {
+    std::array<VerdictClass, kVerdictClassCount> classes {};
+    for (std::size_t i = 0; i < kVerdictClassCount; ++i)
+        classes[i] = kVerdictClassNames[i].first;
+    return classes;
+}();
+
 const char* toString(VerdictClass verdict);
 VerdictClass verdictClassFromString(std::string_view text);
 // "memory-bound (DRAM)": the verdict with its bounding resource, or alone when none is named.
 std::string verdictText(VerdictClass verdict, std::string_view boundBy);
+// A copy's or memset's verdict, by its kind alone (it has no counters): host and peer copies are
+// communication (PCIe, NVLink), device copies and memsets DRAM traffic, host-to-host copies and
+// other ones unknown. analyzeMemOp (analysis/roofline.h) adds the resource and the sentence.
+VerdictClass memOpVerdict(MemOpKind kind);
 
 // Derived from counters and ceilings; recomputable (ARCHITECTURE §4).
 struct Verdict {

@@ -8,7 +8,9 @@
 #include "ridgeline/core/model/metricnames.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -75,6 +77,8 @@ constexpr const char* toString(Resource r)
     return "";
 }
 
+static_assert(kResources.size() == static_cast<std::size_t>(Resource::PCIe) + 1, "kResources lists every Resource");
+
 // nullopt for a name Ridgeline does not know (a file from elsewhere may hold any).
 constexpr std::optional<Resource> resourceFromString(std::string_view text)
 {
@@ -84,6 +88,33 @@ constexpr std::optional<Resource> resourceFromString(std::string_view text)
     }
     return std::nullopt;
 }
+
+// Each resource's place among the others in the order of their names, as std::string compares
+// them ("BF16_tensor" < "DRAM" < "FP16" < ... < "TF32_tensor" < "tensor").
+inline constexpr auto kResourceNameRank = [] {
+    std::array<std::size_t, kResources.size()> rank {};
+    for (const auto r : kResources) {
+        std::size_t below = 0;
+        for (const auto other : kResources) {
+            if (std::string_view(toString(other)) < std::string_view(toString(r)))
+                ++below;
+        }
+        rank[static_cast<std::size_t>(r)] = below;
+    }
+    return rank;
+}();
+
+// Orders resources by their names: a ResourceMap lists its entries (in reports, JSON, the app, and
+// in the sums the analysis adds up in that order) as a map keyed by the names did.
+struct ResourceNameOrder {
+    constexpr bool operator()(Resource a, Resource b) const
+    {
+        return kResourceNameRank[static_cast<std::size_t>(a)] < kResourceNameRank[static_cast<std::size_t>(b)];
+    }
+};
+
+// A figure per resource (FLOPs per precision, bytes per memory level or link), in name order.
+template <typename T> using ResourceMap = std::map<Resource, T, ResourceNameOrder>;
 
 constexpr ResourceKind kindOf(Resource r)
 {

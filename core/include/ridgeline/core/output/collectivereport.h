@@ -17,21 +17,6 @@ namespace ridgeline::core {
 
 class SessionReader;
 
-struct CollectiveRow {
-    std::string collective;
-    std::string processGroup;
-    int groupSize = 0;
-    std::int64_t bytes = 0; // S; 0 = sizes missing
-    std::int64_t calls = 0; // over every rank
-    std::int64_t timeNs = 0; // summed over the calls
-    std::optional<double> algBytesPerS;
-    std::optional<double> busBytesPerS;
-    CollectiveLink link;
-    std::optional<double> pctOfLink; // busbw / link ceiling x 100
-    std::string verdict;
-    std::string reason;
-};
-
 struct CollectiveReport {
     std::string path;
     std::vector<CollectiveRow> rows; // by total time, longest first

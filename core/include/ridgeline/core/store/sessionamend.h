@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Amends a session the caller has just written and not yet published (the launcher's merged
-// capture): metadata, ceilings of known GPUs, process exit statuses, recomputed verdicts.
+// capture): metadata, ceilings of known GPUs, process exit statuses, and the rows of recomputed
+// verdicts. The store writes rows only: the verdicts are computed above it, by
+// amendSessionAndVerdicts (analysis/sessionverdicts.h).
 #pragma once
 
 #include "ridgeline/core/base/result.h"
@@ -37,18 +39,22 @@ struct SessionAmendment {
     // Processes to record: a process already there (same pid and host) gets the exit status, and
     // the end time when it has none; any other one is added.
     std::vector<Process> processes;
-    // Replace the verdicts table with the analysis of every kernel (after the ceilings above).
-    bool recomputeVerdicts = false;
 };
 
 struct AmendmentResult {
     int devicesWithNewCeilings = 0;
     int devicesNamed = 0;
-    std::int64_t verdicts = 0;
+    std::int64_t verdicts = 0; // verdicts written (amendSessionAndVerdicts); 0 from amendSession
 };
 
 // Only for files the caller owns: the file is opened for writing.
 Result<AmendmentResult> amendSession(const std::string& path, const SessionAmendment& amendment);
+
+// Replaces the verdicts table of a file the caller owns with `verdicts`, in one transaction.
+Status replaceSessionVerdicts(const std::string& path, const std::vector<Verdict>& verdicts);
+
+// "amending PATH failed: ...", the error of any step of an amendment.
+Error amendingFailed(const std::string& path, const Error& error);
 
 // A GPU UUID as 32 lower-case hex digits, from "GPU-8f3c…-…", bare hex, upper or lower case,
 // with or without dashes; empty when it is not 16 bytes of hex.

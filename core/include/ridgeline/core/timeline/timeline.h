@@ -30,11 +30,13 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ridgeline::core {
@@ -120,9 +122,18 @@ struct TimelineSelection {
 // that name (one per process). NotFound when the session has no such range.
 Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step);
 
-// One summary per rank and device, ordered by rank then device.
+// The verdicts of the kernels whose verdict needs more than their duration (counted, or carrying a
+// collective), by kernel id; any other kernel is Unknown. The timeline colours its ops by them but
+// does not compute them: the analysis does (kernelVerdicts, analysis/sessiontimeline.h). The
+// timeline asks a KernelVerdictSource for them at the point of its scan that needs them.
+using KernelVerdicts = std::unordered_map<std::int64_t, VerdictClass>;
+using KernelVerdictSource = std::function<Result<KernelVerdicts>(SessionReader& reader)>;
+
+// One summary per rank and device, ordered by rank then device, the kernels' verdicts from
+// `verdicts`. analyzeSessionTimeline(reader, selection), with the analysis' verdicts, is in
+// analysis/sessiontimeline.h.
 Result<std::vector<TimelineSummary>> analyzeSessionTimeline(
-    SessionReader& reader, const TimelineSelection& selection = {});
+    SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineSelection& selection);
 
 // "START:END" in ns, each with an optional unit suffix ns, us, ms or s (e.g. "1.5ms:2ms").
 // InvalidArgument when malformed or when END <= START.

@@ -9,6 +9,7 @@
 
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/timeline/timelinerow.h"
 
 #include <cstddef>
@@ -130,7 +131,10 @@ private:
 using TimelineLoadProgress = std::function<bool(double fraction)>;
 
 // The whole session's timeline. Reads kernels in storage order (a narrow scan), copies, memsets,
-// collectives, API calls, NVTX ranges and operators (nested by time on their thread); verdicts as the analysis gives them (timeline.h).
-Result<TimelineData> loadTimelineData(SessionReader& reader, const TimelineLoadProgress& progress = {});
+// collectives, API calls, NVTX ranges and operators (nested by time on their thread); the kernels'
+// verdicts from `verdicts` (timeline.h). loadTimelineData(reader, progress), with the analysis'
+// verdicts, is in analysis/sessiontimeline.h.
+Result<TimelineData> loadTimelineData(
+    SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineLoadProgress& progress);
 
 } // namespace ridgeline::core

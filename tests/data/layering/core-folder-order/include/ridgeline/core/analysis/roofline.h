@@ -1,0 +1,2 @@
+// Fixture stub (never compiled): a header of core's analysis folder.
+#pragma once

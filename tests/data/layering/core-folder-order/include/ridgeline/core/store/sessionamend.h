@@ -1,0 +1,2 @@
+// Fixture stub (never compiled): a header of core's store folder.
+#pragma once
