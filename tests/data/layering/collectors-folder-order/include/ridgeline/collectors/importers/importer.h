@@ -1,0 +1,1 @@
+// Layering fixture: a public header of the importers.
