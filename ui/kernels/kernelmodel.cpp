@@ -5,7 +5,7 @@
 #include "common/displaytext.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
-#include "window/palette.h"
+#include "common/palette.h"
 
 namespace ridgeline::ui {
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernelpage.h"
 
+#include "baselinecolumns.h"
 #include "common/selectionmodel.h"
 #include "common/selectrow.h"
 #include "kernelfilterproxy.h"
@@ -64,6 +65,7 @@ KernelPage::KernelPage(QWidget* parent)
 
     m_kernelView = createView(m_kernelProxy);
     m_kernelView->sortByColumn(KernelModel::TotalColumn, Qt::DescendingOrder);
+    placeBaselineColumnsAfterTotal(m_kernelView);
     m_launchView = createView(m_launchProxy);
     m_launchView->horizontalHeader()->setSortIndicator(LaunchModel::StartColumn, Qt::AscendingOrder);
     m_launchStatus->setAlignment(Qt::AlignCenter);
@@ -171,6 +173,11 @@ void KernelPage::setDocument(SessionDocumentPtr document)
     // Launches belong to the old session: drop them, list them again when shown.
     dropLaunches();
     showGrouping();
+}
+
+void KernelPage::setBaseline(const SessionDocumentPtr& baseline)
+{
+    m_kernelModel->setBaseline(baseline);
 }
 
 void KernelPage::dropLaunches()

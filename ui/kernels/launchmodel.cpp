@@ -2,8 +2,8 @@
 #include "launchmodel.h"
 
 #include "common/columnheader.h"
+#include "common/verdictcolors.h"
 #include "ridgeline/core/base/units.h"
-#include "window/palette.h"
 
 #include <algorithm>
 #include <numeric>

@@ -2,9 +2,9 @@
 #include "operatortreemodel.h"
 
 #include "common/displaytext.h"
+#include "common/verdictcolors.h"
 #include "kernelrowsource.h"
 #include "ridgeline/core/base/units.h"
-#include "window/palette.h"
 
 #include <QFont>
 #include <algorithm>

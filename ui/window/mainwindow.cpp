@@ -2,15 +2,13 @@
 #include "mainwindow.h"
 
 #include "baseline/baselinecells.h"
-#include "baseline/baselinecolumns.h"
 #include "capture/capturedialog.h"
 #include "common/chartexporter.h"
+#include "common/palette.h"
 #include "common/selectionmodel.h"
 #include "communication/communicationpage.h"
 #include "details/detailspane.h"
-#include "kernels/kernelmodel.h"
 #include "kernels/kernelpage.h"
-#include "palette.h"
 #include "recentfiles.h"
 #include "roofline/rooflinepage.h"
 #include "session/examplesessions.h"
@@ -65,8 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_kernelPage->setSelectionModel(m_selection);
     addPage(m_kernelPage, tr("&Kernels"), QStringLiteral("table"));
     connect(this, &MainWindow::documentChanged, m_kernelPage, &KernelPage::setDocument);
-    connect(this, &MainWindow::baselineChanged, m_kernelPage->kernelModel(), &KernelModel::setBaseline);
-    placeBaselineColumnsAfterTotal(m_kernelPage->kernelView());
+    connect(this, &MainWindow::baselineChanged, m_kernelPage, &KernelPage::setBaseline);
     auto* roofline = new RooflinePage(m_selection, this);
     addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
     connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);

@@ -2,9 +2,9 @@
 // MainWindow's menus and the file dialogs behind them.
 #include "aboutdialog.h"
 #include "capture/capturedialog.h"
+#include "common/palette.h"
 #include "kernels/kernelpage.h"
 #include "mainwindow.h"
-#include "palette.h"
 #include "recentfiles.h"
 #include "session/examplesessions.h"
 #include "session/importdialog.h"
