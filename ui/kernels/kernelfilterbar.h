@@ -35,7 +35,6 @@ public:
     void setDeviceFilter(std::optional<qint64> deviceId);
     void setRankFilter(std::optional<int> rank);
     void clear();
-    QLineEdit* textEdit() const { return m_text; }
 
     // The filters as chosen, for views that are not KernelFilterProxy (the grouped tree).
     QString textFilter() const;

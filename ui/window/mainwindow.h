@@ -80,7 +80,6 @@ public:
     RecentFiles* recentFiles() const { return m_recent; }
     ThemeController* theme() const { return m_theme; }
     SessionOpener* loader() const { return m_loader; }
-    TaskProgress* taskProgress() const { return m_progress; }
     CaptureDialog* captureDialog();
 
 Q_SIGNALS:
