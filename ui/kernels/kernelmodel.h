@@ -67,8 +67,6 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QVariant display(const core::KernelSummary& row, int column) const;
-    QVariant sortKey(const core::KernelSummary& row, int column) const;
     QVariant baselineData(int row, int column, int role) const;
     void compare();
     std::vector<core::KernelSummary> m_rows;

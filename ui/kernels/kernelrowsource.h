@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVariant>
 #include <Qt>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -23,11 +24,14 @@ enum KernelTableRole {
     LaunchIdRole, // -1 in the per-name model
 };
 
-// The roles a row answers from its kernel summary alone: MangledNameRole, ReasonRole, NameIdRole
-// and DeviceIdRole; nullopt for any other role.
-inline std::optional<QVariant> summaryRoleData(const core::KernelSummary& summary, int role)
+// The roles of a row as a whole, the same in each of its columns: which kernel (its summary) and
+// which launch (`launchId`, -1 for a row of the kernel as a whole); nullopt for a role of the cell.
+// A model answers these before it asks the column, so no column can miss one.
+inline std::optional<QVariant> rowRoleData(const core::KernelSummary& summary, std::int64_t launchId, int role)
 {
     switch (role) {
+    case LaunchIdRole:
+        return static_cast<qlonglong>(launchId);
     case MangledNameRole:
         return QString::fromStdString(summary.mangledName);
     case ReasonRole:

@@ -215,6 +215,10 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
     const QString name = kernel ? QString::fromStdString(kernel->displayName())
         : child.isKernel()      ? tr("kernel name %1").arg(child.nameId)
                                 : QString::fromLatin1(core::toString(child.memOpKind));
+    if (kernel) {
+        if (auto value = rowRoleData(*kernel, -1, role))
+            return *value;
+    }
     const double share = m_groups->gpuTimeNs > 0
         ? static_cast<double>(child.gpuTimeNs) / static_cast<double>(m_groups->gpuTimeNs)
         : 0.0;
@@ -261,14 +265,12 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
             return name;
         return column == NameColumn ? QString::fromStdString(kernel->name)
                                     : QString::fromStdString(kernel->analysis.reason);
+    // A copy, a memset, or a kernel without a summary: no kernel to select.
     case MangledNameRole:
-        return kernel ? QString::fromStdString(kernel->mangledName) : QString();
     case ReasonRole:
-        return kernel ? QString::fromStdString(kernel->analysis.reason) : QString();
+        return QString();
     case NameIdRole:
-        return static_cast<qlonglong>(kernel ? child.nameId : -1);
     case DeviceIdRole:
-        return static_cast<qlonglong>(kernel ? child.deviceId : -1);
     case LaunchIdRole:
         return qlonglong(-1);
     case Qt::BackgroundRole:
