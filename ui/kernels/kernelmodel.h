@@ -43,7 +43,8 @@ public:
         ReasonRole = ui::ReasonRole,
         NameIdRole = ui::NameIdRole,
         DeviceIdRole = ui::DeviceIdRole,
-        LaunchIdRole = ui::LaunchIdRole
+        LaunchIdRole = ui::LaunchIdRole,
+        VerdictRole = ui::VerdictRole
     };
 
     explicit KernelModel(QObject* parent = nullptr);

@@ -5,6 +5,7 @@
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 
+#include <QModelIndex>
 #include <QString>
 #include <QVariant>
 #include <Qt>
@@ -22,6 +23,7 @@ enum KernelTableRole {
     NameIdRole,
     DeviceIdRole,
     LaunchIdRole, // -1 in the per-name model
+    VerdictRole, // the kernel's verdict: core::VerdictClass as an int
 };
 
 // The roles of a row as a whole, the same in each of its columns: which kernel (its summary) and
@@ -40,9 +42,18 @@ inline std::optional<QVariant> rowRoleData(const core::KernelSummary& summary, s
         return static_cast<qlonglong>(summary.nameId);
     case DeviceIdRole:
         return static_cast<qlonglong>(summary.deviceId);
+    case VerdictRole:
+        return static_cast<int>(summary.analysis.verdict);
     default:
         return std::nullopt;
     }
+}
+
+// The verdict of the kernel a row shows (VerdictRole); nullopt for a row without one.
+inline std::optional<core::VerdictClass> verdictOfRow(const QModelIndex& index)
+{
+    const QVariant verdict = index.data(VerdictRole);
+    return verdict.isValid() ? std::optional(static_cast<core::VerdictClass>(verdict.toInt())) : std::nullopt;
 }
 
 class KernelRowSource {

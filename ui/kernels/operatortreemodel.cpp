@@ -180,8 +180,8 @@ QVariant OperatorTreeModel::groupData(const core::OperatorGroup& group, int colu
         default:
             return QString();
         }
-    case VerdictTextRole:
-        return QString::fromLatin1(core::toString(verdict));
+    case VerdictRole:
+        return static_cast<int>(verdict);
     case Qt::ToolTipRole:
         if (group.unattributed)
             return tr("GPU ops no operator launched: launched from a thread without operators (NCCL), outside the "
@@ -258,8 +258,6 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
         default:
             return qlonglong(0);
         }
-    case VerdictTextRole:
-        return kernel ? QString::fromLatin1(core::toString(kernel->analysis.verdict)) : QString();
     case Qt::ToolTipRole:
         if (!kernel)
             return name;
