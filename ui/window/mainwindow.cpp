@@ -46,6 +46,9 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("Ridgeline"));
     setAcceptDrops(true);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_kernelPage->setObjectName(QStringLiteral("kernelPage"));
+    m_selection->setObjectName(QStringLiteral("selection"));
     m_pages->setDocumentMode(true);
     setCentralWidget(m_pages);
     resize(1280, 800);
@@ -82,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     setDetailsWidget(details);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
     connect(this, &MainWindow::baselineChanged, details, &DetailsPane::setBaseline);
+    connect(details, &DetailsPane::detailsLoaded, this, &MainWindow::detailsLoaded);
 
     connectLoader(m_loader, false);
     connectLoader(m_baselineLoader, true);
@@ -139,6 +143,12 @@ void MainWindow::setDetailsWidget(QWidget* widget)
 {
     delete m_detailsDock->widget();
     m_detailsDock->setWidget(widget);
+}
+
+bool MainWindow::detailsLoading() const
+{
+    const auto* details = qobject_cast<const DetailsPane*>(m_detailsDock->widget());
+    return details && details->isLoading();
 }
 
 void MainWindow::registerView(const QString& name, std::function<void()> show)
@@ -299,10 +309,17 @@ bool MainWindow::exportCurrentChart(const QString& path)
     return saved;
 }
 
+void MainWindow::showCaptureDialog()
+{
+    captureDialog()->show();
+    captureDialog()->raise();
+}
+
 CaptureDialog* MainWindow::captureDialog()
 {
     if (!m_capture) {
         m_capture = new CaptureDialog(this);
+        m_capture->setObjectName(QStringLiteral("captureDialog"));
         connect(m_capture, &CaptureDialog::sessionCaptured, this, &MainWindow::openSession);
     }
     return m_capture;

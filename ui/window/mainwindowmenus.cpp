@@ -35,10 +35,7 @@ void MainWindow::createMenus()
 {
     createFileMenu();
     auto* capture = menuBar()->addMenu(tr("&Capture"));
-    capture->addAction(tr("&New Capture…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
-        captureDialog()->show();
-        captureDialog()->raise();
-    });
+    capture->addAction(tr("&New Capture…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::showCaptureDialog);
     createViewMenu();
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(
@@ -56,6 +53,7 @@ void MainWindow::createFileMenu()
     file->addAction(tr("Open C&luster (Folder of Sessions)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
         &MainWindow::chooseCluster);
     m_exampleMenu = file->addMenu(tr("Open &Example"));
+    m_exampleMenu->setObjectName(QStringLiteral("exampleMenu"));
     connect(m_exampleMenu, &QMenu::aboutToShow, this, &MainWindow::fillExampleMenu);
     file->addAction(tr("&Import Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::chooseImport);
     file->addSeparator();

@@ -18,6 +18,7 @@
 #include "tempdir.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -232,11 +233,11 @@ private Q_SLOTS:
         }
         QVERIFY(byOperator && byModule);
         byOperator->trigger();
-        QCOMPARE(window.kernelPage()->grouping(), ui::KernelGrouping::ByOperator);
+        QCOMPARE(testing::kernelPageOf(window)->grouping(), ui::KernelGrouping::ByOperator);
         QVERIFY(byOperator->isChecked());
         byModule->trigger();
-        QCOMPARE(window.kernelPage()->grouping(), ui::KernelGrouping::ByModule);
-        window.kernelPage()->setGrouping(ui::KernelGrouping::ByName);
+        QCOMPARE(testing::kernelPageOf(window)->grouping(), ui::KernelGrouping::ByModule);
+        testing::kernelPageOf(window)->setGrouping(ui::KernelGrouping::ByName);
     }
 };
 
