@@ -124,7 +124,8 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
                                             : QString::fromStdString(summaries()[summary].analysis.reason);
     case Qt::BackgroundRole:
     case Qt::ForegroundRole:
-        return index.column() == VerdictColumn ? verdictCellData(m_verdicts[summary], role) : QVariant();
+        return index.column() == VerdictColumn ? verdictCellData(summaries()[summary].analysis.verdict, role)
+                                               : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == DeviceColumn)
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
