@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline-ui`: the desktop app. Wires the main window to the command line and the importers.
-#include "details/detailspane.h"
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/core/version.h"
@@ -8,7 +7,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDockWidget>
 #include <QIcon>
 #include <QPixmap>
 #include <QSettings>
@@ -17,7 +15,6 @@
 
 namespace {
 
-using ridgeline::ui::DetailsPane;
 using ridgeline::ui::MainWindow;
 
 ridgeline::core::Result<std::string> importWithCollectors(
@@ -54,9 +51,8 @@ void screenshotWhenOpened(
             QApplication::exit(saved ? 0 : 3);
         };
         // The details of a selected kernel (launch configurations, counters) load off the GUI thread.
-        auto* details = qobject_cast<DetailsPane*>(window.detailsDock()->widget());
-        if (details && details->isLoading())
-            QObject::connect(details, &DetailsPane::detailsLoaded, &window, save, Qt::SingleShotConnection);
+        if (window.detailsLoading())
+            QObject::connect(&window, &MainWindow::detailsLoaded, &window, save, Qt::SingleShotConnection);
         else
             save();
     });

@@ -95,7 +95,7 @@ void BM_OpenToFirstPaint(benchmark::State& state)
             waitFor(window.get(), &ui::MainWindow::tableReady);
         window->repaint(); // synchronous paint of the whole window, table included
         state.PauseTiming();
-        if (window->kernelPage()->view()->model()->rowCount() == 0)
+        if (window->findChild<ui::KernelPage*>(QStringLiteral("kernelPage"))->view()->model()->rowCount() == 0)
             state.SkipWithError("the table is empty");
         window.reset(); // waits for the worker when only the table stage was awaited
         state.ResumeTiming();
@@ -212,11 +212,12 @@ void BM_MemoryOfOpenApp(benchmark::State& state)
         QApplication::processEvents();
         opened = residentBytes();
         timelineBytes = static_cast<double>(window->document()->timeline->memoryBytes());
-        window->kernelPage()->setGrouping(ui::KernelGrouping::PerLaunch);
-        waitFor(window->kernelPage(), &ui::KernelPage::launchesLoaded);
+        auto* kernels = window->findChild<ui::KernelPage*>(QStringLiteral("kernelPage"));
+        kernels->setGrouping(ui::KernelGrouping::PerLaunch);
+        waitFor(kernels, &ui::KernelPage::launchesLoaded);
         window->repaint();
         launches = residentBytes();
-        window->kernelPage()->setGrouping(ui::KernelGrouping::ByName);
+        kernels->setGrouping(ui::KernelGrouping::ByName);
     }
     const auto ops = static_cast<double>(kKernels);
     state.counters["rss_before_MB"] = before / 1e6;

@@ -18,9 +18,10 @@ inline QStringList& qtWarnings()
 
 inline void recordQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message)
 {
-    // The offscreen platform plugin says this of every dialog it shows: a limit of the test
-    // platform, not of our code.
-    if (message == QLatin1String("This plugin does not support propagateSizeHints()"))
+    // The offscreen platform plugin says these of every dialog it shows and raises: limits of the
+    // test platform, not of our code.
+    if (message == QLatin1String("This plugin does not support propagateSizeHints()")
+        || message == QLatin1String("This plugin does not support raise()"))
         return;
     if (type != QtDebugMsg && type != QtInfoMsg)
         qtWarnings().append(message);

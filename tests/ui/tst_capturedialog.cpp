@@ -158,8 +158,11 @@ private Q_SLOTS:
     void theWindowOpensTheCapturedSession()
     {
         ui::MainWindow window;
-        auto* dialog = window.captureDialog();
-        QCOMPARE(window.captureDialog(), dialog); // one dialog per window
+        window.showCaptureDialog();
+        window.showCaptureDialog();
+        QCOMPARE(window.findChildren<ui::CaptureDialog*>().size(), 1); // one dialog per window
+        auto* dialog = window.findChild<ui::CaptureDialog*>(QStringLiteral("captureDialog"));
+        QVERIFY(dialog);
         dialog->runner()->setLauncher(kFake);
         const QString out = QString::fromStdString(m_dir.file("window.ridge"));
         dialog->setJob(options(QStringLiteral("success"), out));

@@ -62,10 +62,10 @@ private Q_SLOTS:
         proxy.setTextFilter(QStringLiteral("_Z9vector")); // the mangled name matches too
         QCOMPARE(proxy.rowCount(), 2);
         proxy.setTextFilter(QString());
-        proxy.setVerdictFilter(QStringLiteral("memory-bound"));
+        proxy.setVerdictFilter(core::VerdictClass::MemoryBound);
         QCOMPARE(proxy.rowCount(), 1);
         QCOMPARE(proxy.index(0, ui::KernelModel::DeviceColumn).data(ui::DeviceIdRole).toLongLong(), 0);
-        proxy.setVerdictFilter(QString());
+        proxy.setVerdictFilter(std::nullopt);
         proxy.setDeviceFilter(1);
         QCOMPARE(proxy.rowCount(), 3);
         proxy.setTextFilter(QStringLiteral("vector"));
@@ -328,7 +328,7 @@ private Q_SLOTS:
         ui::KernelPage page;
         page.setDocument(m_doc);
         auto* bar = page.filterBar();
-        bar->setVerdictFilter(QStringLiteral("memory-bound"));
+        bar->setVerdictFilter(core::VerdictClass::MemoryBound);
         QCOMPARE(page.proxy()->rowCount(), 1);
         bar->setDeviceFilter(1);
         QCOMPARE(page.proxy()->rowCount(), 0);

@@ -5,6 +5,7 @@
 #include "testutil.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModel>
 #include <QMessageBox>
@@ -27,7 +28,7 @@ private Q_SLOTS:
         window.openSession(path);
         QVERIFY(opened.wait(10000));
         QCOMPARE(opened.first().first().toString(), path);
-        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 5);
+        QCOMPARE(testing::kernelPageOf(window)->view()->model()->rowCount(), 5);
         QVERIFY(window.windowTitle().startsWith(QStringLiteral("small.ridge")));
     }
 
@@ -53,7 +54,7 @@ private Q_SLOTS:
         QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
         window.openSession(QString::fromStdString(good));
         QVERIFY(opened.wait(10000));
-        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 5);
+        QCOMPARE(testing::kernelPageOf(window)->view()->model()->rowCount(), 5);
     }
 };
 

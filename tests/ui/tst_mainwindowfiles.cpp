@@ -14,6 +14,7 @@
 #include "window/mainwindow.h"
 #include "window/recentfiles.h"
 #include "window/shortcutsdialog.h"
+#include "windowparts.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -107,7 +108,7 @@ private Q_SLOTS:
         QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
         window.openSession(m_fixture);
         QVERIFY(opened.wait(10000));
-        QCOMPARE(window.recentFiles()->files().value(0), QFileInfo(m_fixture).absoluteFilePath());
+        QCOMPARE(ui::RecentFiles().files().value(0), QFileInfo(m_fixture).absoluteFilePath());
         QVERIFY(window.document());
         QCOMPARE(window.document()->report.kernels.size(), std::size_t(5));
     }
@@ -120,10 +121,11 @@ private Q_SLOTS:
         int rowsAtTableStage = -1;
         bool documentAtTableStage = true;
         connect(&window, &ui::MainWindow::tableReady, this, [&] {
-            rowsAtTableStage = window.kernelPage()->view()->model()->rowCount();
+            rowsAtTableStage = testing::kernelPageOf(window)->view()->model()->rowCount();
             documentAtTableStage = window.document() != nullptr;
             // The user clicks a row before the timeline analysis is done.
-            window.kernelPage()->view()->setCurrentIndex(window.kernelPage()->view()->model()->index(2, 0));
+            testing::kernelPageOf(window)->view()->setCurrentIndex(
+                testing::kernelPageOf(window)->view()->model()->index(2, 0));
         });
         window.openSession(m_fixture);
         QVERIFY(opened.wait(10000));
@@ -131,8 +133,8 @@ private Q_SLOTS:
         QCOMPARE(rowsAtTableStage, 5);
         QVERIFY(!documentAtTableStage); // views other than the table wait for the whole document
         QVERIFY(!window.document()->report.timeline.empty());
-        QVERIFY(!window.selectionModel()->current().isEmpty());
-        QCOMPARE(window.kernelPage()->view()->currentIndex().row(), 2);
+        QVERIFY(!testing::selectionOf(window)->current().isEmpty());
+        QCOMPARE(testing::kernelPageOf(window)->view()->currentIndex().row(), 2);
     }
 
     void badFilesShowAnErrorAndKeepTheAppAlive_data()
@@ -172,7 +174,7 @@ private Q_SLOTS:
         QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
         window.openSession(m_fixture);
         QVERIFY(opened.wait(10000));
-        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 5);
+        QCOMPARE(testing::kernelPageOf(window)->view()->model()->rowCount(), 5);
     }
 
     void importOpensTheNewSession()
@@ -290,7 +292,7 @@ private Q_SLOTS:
         QVERIFY(!window.baseline());
         QCOMPARE(baseline.last().first().value<ui::SessionDocumentPtr>(), nullptr);
         QCOMPARE(documents.last().first().value<ui::SessionDocumentPtr>(), nullptr);
-        QCOMPARE(window.kernelPage()->view()->model()->rowCount(), 0);
+        QCOMPARE(testing::kernelPageOf(window)->view()->model()->rowCount(), 0);
     }
 
     void dropOpensSessions()
@@ -329,15 +331,15 @@ private Q_SLOTS:
         QVERIFY(window.selectKernel(QString()));
         const auto* all = heaviest(QString());
         QVERIFY(all);
-        QCOMPARE(window.selectionModel()->current().nameId, all->nameId);
-        QCOMPARE(window.selectionModel()->current().deviceId, all->deviceId);
-        QCOMPARE(window.selectionModel()->current().launchId, -1);
+        QCOMPARE(testing::selectionOf(window)->current().nameId, all->nameId);
+        QCOMPARE(testing::selectionOf(window)->current().deviceId, all->deviceId);
+        QCOMPARE(testing::selectionOf(window)->current().launchId, -1);
         const auto* vectorAdd = heaviest(QStringLiteral("VECTORADD"));
         QVERIFY(vectorAdd && vectorAdd != all);
         QVERIFY(window.selectKernel(QStringLiteral("VECTORADD"))); // any case
-        QCOMPARE(window.selectionModel()->current().nameId, vectorAdd->nameId);
+        QCOMPARE(testing::selectionOf(window)->current().nameId, vectorAdd->nameId);
         QVERIFY(!window.selectKernel(QStringLiteral("no such kernel")));
-        QCOMPARE(window.selectionModel()->current().nameId, vectorAdd->nameId); // unchanged
+        QCOMPARE(testing::selectionOf(window)->current().nameId, vectorAdd->nameId); // unchanged
     }
 
     void viewsAreRegisteredByName()
@@ -355,9 +357,9 @@ private Q_SLOTS:
         const int index = window.addPage(page, QStringLiteral("&Extra"), QStringLiteral("extra"));
         QCOMPARE(index, 5);
         QVERIFY(window.showView(QStringLiteral("extra")));
-        QCOMPARE(window.pages()->currentWidget(), page);
+        QCOMPARE(testing::pagesOf(window)->currentWidget(), page);
         QVERIFY(window.showView(QStringLiteral("table")));
-        QCOMPARE(window.pages()->currentWidget(), window.kernelPage());
+        QCOMPARE(testing::pagesOf(window)->currentWidget(), testing::kernelPageOf(window));
         const QStringList lines = ui::shortcutLines(window.menuBar());
         QVERIFY2(lines.contains(QStringLiteral("View ▸ Roofline\tCtrl+2")), qPrintable(lines.join(u'\n')));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Timeline\tCtrl+3")));
@@ -370,7 +372,7 @@ private Q_SLOTS:
         QVERIFY(lines.contains(QStringLiteral("Timeline ▸ Zoom in (around the mouse)\tW, +, wheel up")));
         auto* details = new QWidget;
         window.setDetailsWidget(details);
-        QCOMPARE(window.detailsDock()->widget(), details);
+        QCOMPARE(window.findChild<QDockWidget*>(QStringLiteral("detailsDock"))->widget(), details);
     }
 
     void aboutStatesTheBundledExamplesOrigin()
@@ -386,7 +388,7 @@ private Q_SLOTS:
         QVERIFY(about.contains(QStringLiteral("f4d0062c382f42bd8a74838bcdad1916c7d5d2da")));
         QVERIFY(ui::aboutText(nullptr).contains(QStringLiteral("No session is open")));
         // Two ranks: the rank filter offers both, each keeping only its own device's kernels.
-        auto* page = window.kernelPage();
+        auto* page = testing::kernelPageOf(window);
         const int all = page->proxy()->rowCount();
         page->filterBar()->setRankFilter(1);
         const int rank1 = page->proxy()->rowCount();
@@ -399,7 +401,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         // The menu is in File, and lists what the folders hold, each file once, with its origin.
-        QMenu* examples = window.exampleMenu();
+        QMenu* examples = window.findChild<QMenu*>(QStringLiteral("exampleMenu"));
         QVERIFY(examples != nullptr);
         QVERIFY(window.menuBar()->actions().first()->menu()->actions().contains(examples->menuAction()));
         const QString dir = QStringLiteral(RIDGELINE_EXAMPLES_DIR);
@@ -489,11 +491,11 @@ private Q_SLOTS:
     {
         {
             ui::MainWindow window;
-            window.kernelPage()->setGrouping(ui::KernelGrouping::PerLaunch);
+            testing::kernelPageOf(window)->setGrouping(ui::KernelGrouping::PerLaunch);
         }
         ui::MainWindow again;
-        QCOMPARE(again.kernelPage()->grouping(), ui::KernelGrouping::PerLaunch);
-        again.kernelPage()->setGrouping(ui::KernelGrouping::ByName);
+        QCOMPARE(testing::kernelPageOf(again)->grouping(), ui::KernelGrouping::PerLaunch);
+        testing::kernelPageOf(again)->setGrouping(ui::KernelGrouping::ByName);
     }
 };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Light and dark palettes, and verdict colours readable on both.
+#include "common/palette.h"
 #include "common/verdictcolors.h"
 #include "qtwarnings.h"
 #include "uitest.h"
-#include "window/palette.h"
 
 #include <QApplication>
 #include <QSignalSpy>

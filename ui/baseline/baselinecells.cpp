@@ -2,8 +2,8 @@
 #include "baselinecells.h"
 
 #include "common/displaytext.h"
+#include "common/palette.h"
 #include "ridgeline/core/base/units.h"
-#include "window/palette.h"
 
 #include <QColor>
 #include <QGuiApplication>

@@ -2,9 +2,9 @@
 #include "clusterpage.h"
 
 #include "common/heatmapview.h"
+#include "common/timeticks.h"
 #include "common/verdictcolors.h"
 #include "ranktablemodel.h"
-#include "timeline/timeticks.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

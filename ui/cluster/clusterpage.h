@@ -39,7 +39,6 @@ public:
     RankTableModel* rankModel() const { return m_ranks; }
     QTableView* rankView() const { return m_rankView; }
     QLabel* summary() const { return m_summary; }
-    QComboBox* valueBox() const { return m_value; }
 
 Q_SIGNALS:
     void rankOpenRequested(const QString& session, int rank);

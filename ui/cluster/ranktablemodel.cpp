@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ranktablemodel.h"
 
-#include "timeline/timeticks.h"
+#include "common/timeticks.h"
 
 #include <QFileInfo>
 #include <QFont>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "heatmapview.h"
 
-#include "timeline/timeticks.h"
+#include "common/timeticks.h"
 #include "tooltip.h"
 #include "verdictcolors.h"
 

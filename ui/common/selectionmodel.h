@@ -14,10 +14,6 @@ struct KernelSelection {
     qint64 deviceId = -1; // core::KernelSummary::deviceId
     qint64 launchId = -1; // kernels.id of one launch; -1: the kernel as a whole
     bool isEmpty() const { return nameId < 0; }
-    bool sameKernel(const KernelSelection& other) const
-    {
-        return nameId == other.nameId && deviceId == other.deviceId;
-    }
     bool operator==(const KernelSelection&) const = default;
 };
 

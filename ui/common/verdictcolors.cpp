@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "verdictcolors.h"
 
+#include "palette.h"
+
 namespace ridgeline::ui {
 
 QColor verdictColor(core::VerdictClass verdict)
@@ -23,6 +25,22 @@ QColor verdictColor(core::VerdictClass verdict)
 QColor verdictColor(QStringView verdict)
 {
     return verdictColor(core::verdictClassFromString(verdict.toString().toStdString()));
+}
+
+QVariant verdictCellData(core::VerdictClass verdict, int role)
+{
+    const QColor color = verdictColor(verdict);
+    const bool known = verdict != core::VerdictClass::Unknown;
+    if (role == Qt::BackgroundRole)
+        return known ? QVariant(color) : QVariant();
+    if (role == Qt::ForegroundRole)
+        return known ? textColorOn(color) : color;
+    return {};
+}
+
+QVariant verdictCellData(QStringView verdict, int role)
+{
+    return verdictCellData(core::verdictClassFromString(verdict.toString().toStdString()), role);
 }
 
 } // namespace ridgeline::ui

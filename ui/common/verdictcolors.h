@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QStringView>
+#include <QVariant>
 
 namespace ridgeline::ui {
 
@@ -13,5 +14,10 @@ namespace ridgeline::ui {
 QColor verdictColor(core::VerdictClass verdict);
 // The same for a verdict's text (core::toString); text that names no verdict is grey.
 QColor verdictColor(QStringView verdict);
+// Background and foreground (Qt::BackgroundRole / Qt::ForegroundRole) of a table cell showing a
+// verdict: filled with the verdict's colour, text picked for contrast; "unknown" (and anything
+// unrecognised) is grey text without a fill, so that the real verdicts stand out.
+QVariant verdictCellData(core::VerdictClass verdict, int role);
+QVariant verdictCellData(QStringView verdict, int role);
 
 } // namespace ridgeline::ui

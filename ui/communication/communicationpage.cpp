@@ -3,10 +3,10 @@
 
 #include "collectivemodel.h"
 #include "common/heatmapview.h"
+#include "common/timeticks.h"
 #include "instancemodel.h"
 #include "rankwaitmodel.h"
 #include "ridgeline/core/timeline/timelinecollectives.h"
-#include "timeline/timeticks.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

@@ -73,16 +73,18 @@ void KernelFilterBar::setDocument(const SessionDocumentPtr& document)
     m_device->clear();
     m_rank->clear();
     m_devicesOfRank.clear();
-    m_verdict->addItem(tr("All verdicts"), QString());
+    m_verdict->addItem(tr("All verdicts"), QVariant());
     m_device->addItem(tr("All devices"), QVariant());
     m_rank->addItem(tr("All ranks"), QVariant());
     if (document) {
-        std::set<std::string> verdicts;
+        std::set<core::VerdictClass> verdicts;
         for (const auto& k : document->report.kernels)
-            verdicts.insert(core::toString(k.analysis.verdict));
-        for (const auto& verdict : verdicts) {
-            const QString text = QString::fromStdString(verdict);
-            m_verdict->addItem(swatch(verdictColor(text)), text, text);
+            verdicts.insert(k.analysis.verdict);
+        // The item's data is the verdict (core::VerdictClass as an int), its text only what is shown.
+        for (const auto verdict : core::kVerdictClasses) {
+            if (verdicts.contains(verdict))
+                m_verdict->addItem(swatch(verdictColor(verdict)), QString::fromLatin1(core::toString(verdict)),
+                    static_cast<int>(verdict));
         }
         for (const auto& d : document->report.devices)
             m_device->addItem(QStringLiteral("%1: %2").arg(d.id).arg(QString::fromStdString(d.name)), qlonglong(d.id));
@@ -98,7 +100,7 @@ void KernelFilterBar::setDocument(const SessionDocumentPtr& document)
     m_device->setVisible(m_device->count() > 2);
     m_rank->setVisible(m_rank->count() > 2);
     // Filters the new document still offers stay chosen.
-    m_verdict->setCurrentIndex(std::max(0, m_verdict->findData(oldVerdict)));
+    m_verdict->setCurrentIndex(oldVerdict.isValid() ? std::max(0, m_verdict->findData(oldVerdict)) : 0);
     m_device->setCurrentIndex(oldDevice.isValid() ? std::max(0, m_device->findData(oldDevice)) : 0);
     m_rank->setCurrentIndex(oldRank.isValid() ? std::max(0, m_rank->findData(oldRank)) : 0);
     apply();
@@ -119,9 +121,9 @@ void KernelFilterBar::setTextFilter(const QString& text)
     m_text->setText(text);
 }
 
-void KernelFilterBar::setVerdictFilter(const QString& verdict)
+void KernelFilterBar::setVerdictFilter(std::optional<core::VerdictClass> verdict)
 {
-    m_verdict->setCurrentIndex(std::max(0, m_verdict->findData(verdict)));
+    m_verdict->setCurrentIndex(verdict ? std::max(0, m_verdict->findData(static_cast<int>(*verdict))) : 0);
 }
 
 void KernelFilterBar::setDeviceFilter(std::optional<qint64> deviceId)
@@ -147,9 +149,10 @@ QString KernelFilterBar::textFilter() const
     return m_text->text();
 }
 
-QString KernelFilterBar::verdictFilter() const
+std::optional<core::VerdictClass> KernelFilterBar::verdictFilter() const
 {
-    return m_verdict->currentData().toString();
+    const QVariant verdict = m_verdict->currentData();
+    return verdict.isValid() ? std::optional(static_cast<core::VerdictClass>(verdict.toInt())) : std::nullopt;
 }
 
 std::optional<qint64> KernelFilterBar::deviceFilter() const
@@ -170,7 +173,7 @@ void KernelFilterBar::apply()
     const QVariant rank = m_rank->currentData();
     for (auto* proxy : m_proxies) {
         proxy->setTextFilter(m_text->text());
-        proxy->setVerdictFilter(m_verdict->currentData().toString());
+        proxy->setVerdictFilter(verdictFilter());
         proxy->setDeviceFilter(device.isValid() ? std::optional<qint64>(device.toLongLong()) : std::nullopt);
         if (rank.isValid())
             proxy->setRankFilter(rank.toInt(), m_devicesOfRank.value(rank.toInt()));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ridgeline/core/model/model.h"
 #include "session/sessiondocument.h"
 
 #include <QSet>
@@ -31,15 +32,14 @@ public:
     KernelGrouping grouping() const;
     void setGrouping(KernelGrouping grouping);
     void setTextFilter(const QString& text);
-    void setVerdictFilter(const QString& verdict); // must be one offered, or empty for all
+    void setVerdictFilter(std::optional<core::VerdictClass> verdict); // one offered, or nullopt for all
     void setDeviceFilter(std::optional<qint64> deviceId);
     void setRankFilter(std::optional<int> rank);
     void clear();
-    QLineEdit* textEdit() const { return m_text; }
 
     // The filters as chosen, for views that are not KernelFilterProxy (the grouped tree).
     QString textFilter() const;
-    QString verdictFilter() const; // empty: every verdict
+    std::optional<core::VerdictClass> verdictFilter() const; // nullopt: every verdict
     std::optional<qint64> deviceFilter() const;
     // The devices of the chosen rank; nullopt when no rank is chosen.
     std::optional<QSet<qint64>> rankDevices() const;

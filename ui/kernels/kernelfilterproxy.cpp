@@ -39,7 +39,7 @@ void KernelFilterProxy::setTextFilter(const QString& text)
     refilter();
 }
 
-void KernelFilterProxy::setVerdictFilter(const QString& verdict)
+void KernelFilterProxy::setVerdictFilter(std::optional<core::VerdictClass> verdict)
 {
     if (verdict == m_verdict)
         return;
@@ -67,7 +67,7 @@ void KernelFilterProxy::setRankFilter(std::optional<int> rank, const QSet<qint64
 void KernelFilterProxy::clearFilters()
 {
     m_text.clear();
-    m_verdict.clear();
+    m_verdict.reset();
     m_device.reset();
     m_rank.reset();
     m_rankDevices.clear();
@@ -87,7 +87,7 @@ bool KernelFilterProxy::acceptsSummary(std::size_t index) const
         return false;
     if (m_rank && !m_rankDevices.contains(s.deviceId))
         return false;
-    if (!m_verdict.isEmpty() && QLatin1String(core::toString(s.analysis.verdict)) != m_verdict)
+    if (m_verdict && s.analysis.verdict != *m_verdict)
         return false;
     if (!m_text.isEmpty() && !QString::fromStdString(s.name).contains(m_text, Qt::CaseInsensitive)
         && !QString::fromStdString(s.mangledName).contains(m_text, Qt::CaseInsensitive))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ridgeline/core/model/model.h"
+
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <optional>
@@ -24,11 +26,11 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     void setTextFilter(const QString& text); // kernel name (demangled or mangled), case-insensitive
-    void setVerdictFilter(const QString& verdict); // empty: every verdict
+    void setVerdictFilter(std::optional<core::VerdictClass> verdict); // nullopt: every verdict
     void setDeviceFilter(std::optional<qint64> deviceId);
     void setRankFilter(std::optional<int> rank, const QSet<qint64>& devicesOfRank);
     QString textFilter() const { return m_text; }
-    QString verdictFilter() const { return m_verdict; }
+    std::optional<core::VerdictClass> verdictFilter() const { return m_verdict; }
     void clearFilters();
 
 protected:
@@ -41,7 +43,7 @@ private:
     const KernelRowSource* m_rows = nullptr;
     bool m_sortInSource = false;
     QString m_text;
-    QString m_verdict;
+    std::optional<core::VerdictClass> m_verdict;
     std::optional<qint64> m_device;
     std::optional<int> m_rank;
     QSet<qint64> m_rankDevices;

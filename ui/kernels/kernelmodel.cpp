@@ -3,9 +3,11 @@
 
 #include "baseline/baselinecells.h"
 #include "common/displaytext.h"
+#include "common/verdictcolors.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/metricnames.h"
-#include "window/palette.h"
+
+#include <iterator>
 
 namespace ridgeline::ui {
 
@@ -22,6 +24,96 @@ QVariant optionalKey(const std::optional<double>& value)
 {
     return value.value_or(-1.0);
 }
+
+QVariant percentOrEmpty(const std::optional<double>& share)
+{
+    return share ? QStringLiteral("%1 %").arg(*share * 100.0, 0, 'f', 0) : QString();
+}
+
+// A column of the per-name table: its title (translated in KernelModel's context), the side its
+// text keeps to, and what a kernel's row shows in it (DisplayRole) and sorts by (SortRole).
+struct KernelColumn {
+    KernelModel::Column column;
+    const char* title;
+    Qt::AlignmentFlag side;
+    QVariant (*text)(const core::KernelSummary&);
+    QVariant (*sortKey)(const core::KernelSummary&);
+};
+
+// Every column of the table without a baseline, in the order of KernelModel::Column (checked
+// below): a column added to the enum and not here does not compile.
+constexpr KernelColumn kKernelColumns[] = {
+    { KernelModel::TimeShareColumn, QT_TR_NOOP("Time %"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant {
+            return QStringLiteral("%1 %").arg(r.shareOfKernelTime * 100.0, 0, 'f', 2);
+        },
+        [](const core::KernelSummary& r) -> QVariant { return r.shareOfKernelTime; } },
+    { KernelModel::NameColumn, QT_TR_NOOP("Kernel"), Qt::AlignLeft,
+        // The full name is the tooltip.
+        [](const core::KernelSummary& r) -> QVariant { return QString::fromStdString(r.displayName()); },
+        // As shown, then by full name.
+        [](const core::KernelSummary& r) -> QVariant {
+            return QString::fromStdString(r.displayName() + '\n' + r.name);
+        } },
+    { KernelModel::VerdictColumn, QT_TR_NOOP("Verdict"), Qt::AlignLeft,
+        [](const core::KernelSummary& r) -> QVariant {
+            return QString::fromLatin1(core::toString(r.analysis.verdict));
+        },
+        [](const core::KernelSummary& r) -> QVariant {
+            return QString::fromLatin1(core::toString(r.analysis.verdict));
+        } },
+    { KernelModel::BoundByColumn, QT_TR_NOOP("Bound by"), Qt::AlignLeft,
+        [](const core::KernelSummary& r) -> QVariant { return QString::fromStdString(r.analysis.boundBy); },
+        [](const core::KernelSummary& r) -> QVariant { return QString::fromStdString(r.analysis.boundBy); } },
+    { KernelModel::RoofColumn, QT_TR_NOOP("% of roof"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return percentOrEmpty(r.analysis.boundUtilization); },
+        [](const core::KernelSummary& r) -> QVariant { return optionalKey(r.analysis.boundUtilization); } },
+    { KernelModel::TotalColumn, QT_TR_NOOP("Total"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return durationLabel(static_cast<double>(r.totalNs)); },
+        [](const core::KernelSummary& r) -> QVariant { return static_cast<qlonglong>(r.totalNs); } },
+    { KernelModel::LaunchesColumn, QT_TR_NOOP("Launches"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return QString::fromStdString(core::formatCount(r.launches)); },
+        [](const core::KernelSummary& r) -> QVariant { return static_cast<qlonglong>(r.launches); } },
+    { KernelModel::AverageColumn, QT_TR_NOOP("Average"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return durationLabel(r.averageNs()); },
+        [](const core::KernelSummary& r) -> QVariant { return r.averageNs(); } },
+    { KernelModel::MinColumn, QT_TR_NOOP("Min"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return durationLabel(static_cast<double>(r.minNs)); },
+        [](const core::KernelSummary& r) -> QVariant { return static_cast<qlonglong>(r.minNs); } },
+    { KernelModel::MaxColumn, QT_TR_NOOP("Max"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant { return durationLabel(static_cast<double>(r.maxNs)); },
+        [](const core::KernelSummary& r) -> QVariant { return static_cast<qlonglong>(r.maxNs); } },
+    { KernelModel::FlopsColumn, QT_TR_NOOP("FLOP/s"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant {
+            return r.analysis.achievedFlopsPerS
+                ? QString::fromStdString(core::formatRate(*r.analysis.achievedFlopsPerS, "FLOP/s"))
+                : QString();
+        },
+        [](const core::KernelSummary& r) -> QVariant { return optionalKey(r.analysis.achievedFlopsPerS); } },
+    { KernelModel::IntensityColumn, QT_TR_NOOP("AI (DRAM)"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant {
+            const auto ai = dramIntensity(r.analysis);
+            return ai ? QString::number(*ai, 'g', 3) : QString();
+        },
+        [](const core::KernelSummary& r) -> QVariant { return optionalKey(dramIntensity(r.analysis)); } },
+    { KernelModel::DeviceColumn, QT_TR_NOOP("Device"), Qt::AlignRight,
+        [](const core::KernelSummary& r) -> QVariant {
+            return r.deviceName.empty()
+                ? QString::number(r.deviceId)
+                : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
+        },
+        [](const core::KernelSummary& r) -> QVariant { return static_cast<qlonglong>(r.deviceId); } },
+};
+static_assert(std::size(kKernelColumns) == KernelModel::ColumnCount, "one entry per column");
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < std::size(kKernelColumns); ++i) {
+            if (kKernelColumns[i].column != static_cast<int>(i))
+                return false;
+        }
+        return true;
+    }(),
+    "entries in the order of KernelModel::Column");
 
 } // namespace
 
@@ -104,106 +196,24 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const auto& r = m_rows[static_cast<std::size_t>(index.row())];
-    if (index.column() >= BaselineColumn && role != MangledNameRole && role != ReasonRole && role != NameIdRole
-        && role != DeviceIdRole && role != LaunchIdRole)
-        return baselineData(index.row(), index.column(), role);
-    if (auto value = summaryRoleData(r, role))
+    // First what the whole row answers (which kernel), then the cell of the column.
+    if (auto value = rowRoleData(r, -1, role))
         return *value;
+    if (index.column() >= BaselineColumn)
+        return baselineData(index.row(), index.column(), role);
+    const KernelColumn& column = kKernelColumns[static_cast<std::size_t>(index.column())];
     switch (role) {
     case Qt::DisplayRole:
-        return display(r, index.column());
+        return column.text(r);
     case SortRole:
-        return sortKey(r, index.column());
+        return column.sortKey(r);
     case Qt::ToolTipRole:
-        if (index.column() == NameColumn)
-            return QString::fromStdString(r.name);
-        return QString::fromStdString(r.analysis.reason);
-    case LaunchIdRole:
-        return qlonglong(-1);
+        return QString::fromStdString(column.column == NameColumn ? r.name : r.analysis.reason);
     case Qt::BackgroundRole:
     case Qt::ForegroundRole:
-        if (index.column() == VerdictColumn)
-            return verdictCellData(r.analysis.verdict, role);
-        return {};
+        return column.column == VerdictColumn ? verdictCellData(r.analysis.verdict, role) : QVariant();
     case Qt::TextAlignmentRole:
-        if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == BoundByColumn)
-            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    default:
-        return {};
-    }
-}
-
-QVariant KernelModel::display(const core::KernelSummary& r, int column) const
-{
-    switch (column) {
-    case TimeShareColumn:
-        return QStringLiteral("%1 %").arg(r.shareOfKernelTime * 100.0, 0, 'f', 2);
-    case TotalColumn:
-        return durationLabel(static_cast<double>(r.totalNs));
-    case LaunchesColumn:
-        return QString::fromStdString(core::formatCount(r.launches));
-    case AverageColumn:
-        return durationLabel(r.averageNs());
-    case MinColumn:
-        return durationLabel(static_cast<double>(r.minNs));
-    case MaxColumn:
-        return durationLabel(static_cast<double>(r.maxNs));
-    case VerdictColumn:
-        return QString::fromLatin1(core::toString(r.analysis.verdict));
-    case BoundByColumn:
-        return QString::fromStdString(r.analysis.boundBy);
-    case RoofColumn:
-        return r.analysis.boundUtilization ? QStringLiteral("%1 %").arg(*r.analysis.boundUtilization * 100.0, 0, 'f', 0)
-                                           : QString();
-    case FlopsColumn:
-        return r.analysis.achievedFlopsPerS
-            ? QString::fromStdString(core::formatRate(*r.analysis.achievedFlopsPerS, "FLOP/s"))
-            : QString();
-    case IntensityColumn: {
-        const auto ai = dramIntensity(r.analysis);
-        return ai ? QString::number(*ai, 'g', 3) : QString();
-    }
-    case DeviceColumn:
-        return r.deviceName.empty()
-            ? QString::number(r.deviceId)
-            : QStringLiteral("%1: %2").arg(r.deviceId).arg(QString::fromStdString(r.deviceName));
-    case NameColumn:
-        return QString::fromStdString(r.displayName()); // the full name is the tooltip
-    default:
-        return {};
-    }
-}
-
-QVariant KernelModel::sortKey(const core::KernelSummary& r, int column) const
-{
-    switch (column) {
-    case TimeShareColumn:
-        return r.shareOfKernelTime;
-    case TotalColumn:
-        return static_cast<qlonglong>(r.totalNs);
-    case LaunchesColumn:
-        return static_cast<qlonglong>(r.launches);
-    case AverageColumn:
-        return r.averageNs();
-    case MinColumn:
-        return static_cast<qlonglong>(r.minNs);
-    case MaxColumn:
-        return static_cast<qlonglong>(r.maxNs);
-    case VerdictColumn:
-        return QString::fromLatin1(core::toString(r.analysis.verdict));
-    case BoundByColumn:
-        return QString::fromStdString(r.analysis.boundBy);
-    case RoofColumn:
-        return optionalKey(r.analysis.boundUtilization);
-    case FlopsColumn:
-        return optionalKey(r.analysis.achievedFlopsPerS);
-    case IntensityColumn:
-        return optionalKey(dramIntensity(r.analysis));
-    case DeviceColumn:
-        return static_cast<qlonglong>(r.deviceId);
-    case NameColumn:
-        return QString::fromStdString(r.displayName() + '\n' + r.name); // as shown, then by full name
+        return QVariant::fromValue(column.side | Qt::AlignVCenter);
     default:
         return {};
     }
@@ -220,45 +230,18 @@ int KernelModel::rowOf(std::int64_t nameId, std::int64_t deviceId) const
 
 QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && m_baseline && section >= BaselineColumn)
+    if (orientation != Qt::Horizontal || section < 0)
+        return {};
+    if (section < ColumnCount)
+        return role == Qt::DisplayRole ? tr(kKernelColumns[static_cast<std::size_t>(section)].title) : QVariant();
+    if (!m_baseline || section >= ColumnCountWithBaseline)
+        return {};
+    if (role == Qt::DisplayRole)
+        return section == BaselineColumn ? tr("Baseline") : tr("Δ time");
+    if (role == Qt::ToolTipRole)
         return section == BaselineColumn ? tr("Total time in the baseline session %1").arg(m_baseline->path)
                                          : tr("Change of total time since the baseline session (now − baseline)");
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case TimeShareColumn:
-        return tr("Time %");
-    case TotalColumn:
-        return tr("Total");
-    case LaunchesColumn:
-        return tr("Launches");
-    case AverageColumn:
-        return tr("Average");
-    case MinColumn:
-        return tr("Min");
-    case MaxColumn:
-        return tr("Max");
-    case VerdictColumn:
-        return tr("Verdict");
-    case BoundByColumn:
-        return tr("Bound by");
-    case RoofColumn:
-        return tr("% of roof");
-    case FlopsColumn:
-        return tr("FLOP/s");
-    case IntensityColumn:
-        return tr("AI (DRAM)");
-    case DeviceColumn:
-        return tr("Device");
-    case NameColumn:
-        return tr("Kernel");
-    case BaselineColumn:
-        return m_baseline ? tr("Baseline") : QVariant();
-    case DeltaColumn:
-        return m_baseline ? tr("Δ time") : QVariant();
-    default:
-        return {};
-    }
+    return {};
 }
 
 } // namespace ridgeline::ui

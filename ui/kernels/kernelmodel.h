@@ -43,7 +43,8 @@ public:
         ReasonRole = ui::ReasonRole,
         NameIdRole = ui::NameIdRole,
         DeviceIdRole = ui::DeviceIdRole,
-        LaunchIdRole = ui::LaunchIdRole
+        LaunchIdRole = ui::LaunchIdRole,
+        VerdictRole = ui::VerdictRole
     };
 
     explicit KernelModel(QObject* parent = nullptr);
@@ -67,8 +68,6 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QVariant display(const core::KernelSummary& row, int column) const;
-    QVariant sortKey(const core::KernelSummary& row, int column) const;
     QVariant baselineData(int row, int column, int role) const;
     void compare();
     std::vector<core::KernelSummary> m_rows;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "kernelpage.h"
 
+#include "baselinecolumns.h"
 #include "common/selectionmodel.h"
 #include "common/selectrow.h"
 #include "kernelfilterproxy.h"
 #include "kernelmodel.h"
+#include "kernelrowsource.h"
 #include "launchmodel.h"
 #include "launchrows.h"
 #include "operatorgroupview.h"
@@ -64,6 +66,7 @@ KernelPage::KernelPage(QWidget* parent)
 
     m_kernelView = createView(m_kernelProxy);
     m_kernelView->sortByColumn(KernelModel::TotalColumn, Qt::DescendingOrder);
+    placeBaselineColumnsAfterTotal(m_kernelView);
     m_launchView = createView(m_launchProxy);
     m_launchView->horizontalHeader()->setSortIndicator(LaunchModel::StartColumn, Qt::AscendingOrder);
     m_launchStatus->setAlignment(Qt::AlignCenter);
@@ -171,6 +174,11 @@ void KernelPage::setDocument(SessionDocumentPtr document)
     // Launches belong to the old session: drop them, list them again when shown.
     dropLaunches();
     showGrouping();
+}
+
+void KernelPage::setBaseline(const SessionDocumentPtr& baseline)
+{
+    m_kernelModel->setBaseline(baseline);
 }
 
 void KernelPage::dropLaunches()
@@ -325,16 +333,15 @@ void KernelPage::showContextMenu(QTableView* table, const QPoint& pos)
         ->setEnabled(table->selectionModel()->hasSelection());
     if (index.isValid()) {
         const int nameColumn = table == m_launchView ? int(LaunchModel::NameColumn) : int(KernelModel::NameColumn);
-        const int verdictColumn
-            = table == m_launchView ? int(LaunchModel::VerdictColumn) : int(KernelModel::VerdictColumn);
         const QString name = index.siblingAtColumn(nameColumn).data().toString();
-        const QString verdict = index.siblingAtColumn(verdictColumn).data().toString();
         menu.addAction(tr("Copy Kernel &Name"), this, [name] { QApplication::clipboard()->setText(name); });
         menu.addAction(tr("Copy &Mangled Name"), this,
             [mangled = index.data(MangledNameRole).toString()] { QApplication::clipboard()->setText(mangled); });
         menu.addSeparator();
-        menu.addAction(
-            tr("Only &Verdict “%1”").arg(verdict), this, [this, verdict] { m_filterBar->setVerdictFilter(verdict); });
+        if (const auto verdict = verdictOfRow(index)) {
+            menu.addAction(tr("Only &Verdict “%1”").arg(QString::fromLatin1(core::toString(*verdict))), this,
+                [this, verdict] { m_filterBar->setVerdictFilter(verdict); });
+        }
         if (table == m_kernelView) {
             menu.addAction(tr("Show &Launches of This Kernel"), this, [this, name] {
                 m_filterBar->setTextFilter(name);

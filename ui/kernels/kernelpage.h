@@ -38,6 +38,8 @@ public:
 
     void setSelectionModel(SelectionModel* selection);
     void setDocument(SessionDocumentPtr document);
+    // The session to compare with: the per-name table's Baseline and Δ time columns; null: none.
+    void setBaseline(const SessionDocumentPtr& baseline);
     // The per-name rows alone, without a session (tests and callers that have only summaries).
     void setRows(std::vector<core::KernelSummary> rows);
 

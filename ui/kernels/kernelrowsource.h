@@ -5,9 +5,11 @@
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 
+#include <QModelIndex>
 #include <QString>
 #include <QVariant>
 #include <Qt>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -21,13 +23,17 @@ enum KernelTableRole {
     NameIdRole,
     DeviceIdRole,
     LaunchIdRole, // -1 in the per-name model
+    VerdictRole, // the kernel's verdict: core::VerdictClass as an int
 };
 
-// The roles a row answers from its kernel summary alone: MangledNameRole, ReasonRole, NameIdRole
-// and DeviceIdRole; nullopt for any other role.
-inline std::optional<QVariant> summaryRoleData(const core::KernelSummary& summary, int role)
+// The roles of a row as a whole, the same in each of its columns: which kernel (its summary) and
+// which launch (`launchId`, -1 for a row of the kernel as a whole); nullopt for a role of the cell.
+// A model answers these before it asks the column, so no column can miss one.
+inline std::optional<QVariant> rowRoleData(const core::KernelSummary& summary, std::int64_t launchId, int role)
 {
     switch (role) {
+    case LaunchIdRole:
+        return static_cast<qlonglong>(launchId);
     case MangledNameRole:
         return QString::fromStdString(summary.mangledName);
     case ReasonRole:
@@ -36,9 +42,18 @@ inline std::optional<QVariant> summaryRoleData(const core::KernelSummary& summar
         return static_cast<qlonglong>(summary.nameId);
     case DeviceIdRole:
         return static_cast<qlonglong>(summary.deviceId);
+    case VerdictRole:
+        return static_cast<int>(summary.analysis.verdict);
     default:
         return std::nullopt;
     }
+}
+
+// The verdict of the kernel a row shows (VerdictRole); nullopt for a row without one.
+inline std::optional<core::VerdictClass> verdictOfRow(const QModelIndex& index)
+{
+    const QVariant verdict = index.data(VerdictRole);
+    return verdict.isValid() ? std::optional(static_cast<core::VerdictClass>(verdict.toInt())) : std::nullopt;
 }
 
 class KernelRowSource {

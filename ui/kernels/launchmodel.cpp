@@ -2,8 +2,8 @@
 #include "launchmodel.h"
 
 #include "common/columnheader.h"
+#include "common/verdictcolors.h"
 #include "ridgeline/core/base/units.h"
-#include "window/palette.h"
 
 #include <algorithm>
 #include <numeric>
@@ -112,7 +112,7 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
         return {};
     const auto& row = m_rows[static_cast<std::size_t>(index.row())];
     const auto summary = static_cast<std::size_t>(row.summary);
-    if (auto value = summaryRoleData(summaries()[summary], role))
+    if (auto value = rowRoleData(summaries()[summary], idOf(row), role))
         return *value;
     switch (role) {
     case Qt::DisplayRole:
@@ -122,11 +122,10 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return index.column() == NameColumn ? m_names[summary]
                                             : QString::fromStdString(summaries()[summary].analysis.reason);
-    case LaunchIdRole:
-        return static_cast<qlonglong>(idOf(row));
     case Qt::BackgroundRole:
     case Qt::ForegroundRole:
-        return index.column() == VerdictColumn ? verdictCellData(m_verdicts[summary], role) : QVariant();
+        return index.column() == VerdictColumn ? verdictCellData(summaries()[summary].analysis.verdict, role)
+                                               : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == NameColumn || index.column() == VerdictColumn || index.column() == DeviceColumn)
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);

@@ -110,7 +110,7 @@ void OperatorGroupView::applyFilters()
     m_proxy->setFilters(
         m_filters->textFilter(), m_filters->verdictFilter(), m_filters->deviceFilter(), m_filters->rankDevices());
     // Filtering shows where the kernels are: the groups that keep rows open.
-    if (!m_filters->textFilter().isEmpty() || !m_filters->verdictFilter().isEmpty())
+    if (!m_filters->textFilter().isEmpty() || m_filters->verdictFilter())
         m_view->expandAll();
 }
 

@@ -2,9 +2,9 @@
 #include "operatortreemodel.h"
 
 #include "common/displaytext.h"
+#include "common/verdictcolors.h"
 #include "kernelrowsource.h"
 #include "ridgeline/core/base/units.h"
-#include "window/palette.h"
 
 #include <QFont>
 #include <algorithm>
@@ -180,8 +180,8 @@ QVariant OperatorTreeModel::groupData(const core::OperatorGroup& group, int colu
         default:
             return QString();
         }
-    case VerdictTextRole:
-        return QString::fromLatin1(core::toString(verdict));
+    case VerdictRole:
+        return static_cast<int>(verdict);
     case Qt::ToolTipRole:
         if (group.unattributed)
             return tr("GPU ops no operator launched: launched from a thread without operators (NCCL), outside the "
@@ -215,6 +215,10 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
     const QString name = kernel ? QString::fromStdString(kernel->displayName())
         : child.isKernel()      ? tr("kernel name %1").arg(child.nameId)
                                 : QString::fromLatin1(core::toString(child.memOpKind));
+    if (kernel) {
+        if (auto value = rowRoleData(*kernel, -1, role))
+            return *value;
+    }
     const double share = m_groups->gpuTimeNs > 0
         ? static_cast<double>(child.gpuTimeNs) / static_cast<double>(m_groups->gpuTimeNs)
         : 0.0;
@@ -254,21 +258,17 @@ QVariant OperatorTreeModel::childData(const core::OperatorGroupChild& child, int
         default:
             return qlonglong(0);
         }
-    case VerdictTextRole:
-        return kernel ? QString::fromLatin1(core::toString(kernel->analysis.verdict)) : QString();
     case Qt::ToolTipRole:
         if (!kernel)
             return name;
         return column == NameColumn ? QString::fromStdString(kernel->name)
                                     : QString::fromStdString(kernel->analysis.reason);
+    // A copy, a memset, or a kernel without a summary: no kernel to select.
     case MangledNameRole:
-        return kernel ? QString::fromStdString(kernel->mangledName) : QString();
     case ReasonRole:
-        return kernel ? QString::fromStdString(kernel->analysis.reason) : QString();
+        return QString();
     case NameIdRole:
-        return static_cast<qlonglong>(kernel ? child.nameId : -1);
     case DeviceIdRole:
-        return static_cast<qlonglong>(kernel ? child.deviceId : -1);
     case LaunchIdRole:
         return qlonglong(-1);
     case Qt::BackgroundRole:

@@ -15,7 +15,8 @@ namespace ridgeline::ui {
 // that launched GPU ops, with the figures of `report --by op|module`, then "(unattributed)"; below
 // each, the kernels it launched (name and device, the kernel's verdict) and its copies and memsets,
 // with the GPU time and launches of that group. Roles as the other kernel table models
-// (kernelrowsource.h): NameIdRole and DeviceIdRole select a kernel; -1 on group and copy rows.
+// (kernelrowsource.h): NameIdRole and DeviceIdRole select a kernel, -1 on group and copy rows;
+// VerdictRole is the kernel's verdict, on a group row the verdict of most of its GPU time.
 class OperatorTreeModel final : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -32,7 +33,6 @@ public:
     };
     enum Roles {
         IsGroupRole = Qt::UserRole + 100, // true on top-level rows
-        VerdictTextRole, // the kernel's verdict ("memory-bound"); a group's most common by GPU time
     };
 
     explicit OperatorTreeModel(QObject* parent = nullptr);

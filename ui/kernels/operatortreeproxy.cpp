@@ -13,8 +13,8 @@ OperatorTreeProxy::OperatorTreeProxy(QObject* parent)
     setRecursiveFilteringEnabled(true);
 }
 
-void OperatorTreeProxy::setFilters(
-    const QString& text, const QString& verdict, std::optional<qint64> device, std::optional<QSet<qint64>> rankDevices)
+void OperatorTreeProxy::setFilters(const QString& text, std::optional<core::VerdictClass> verdict,
+    std::optional<qint64> device, std::optional<QSet<qint64>> rankDevices)
 {
     if (text == m_text && verdict == m_verdict && device == m_device && rankDevices == m_rankDevices)
         return;
@@ -39,7 +39,7 @@ bool OperatorTreeProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
         return false;
     if (m_rankDevices && !m_rankDevices->contains(deviceId))
         return false;
-    if (!m_verdict.isEmpty() && (!kernel || row.data(OperatorTreeModel::VerdictTextRole).toString() != m_verdict))
+    if (m_verdict && (!kernel || verdictOfRow(row) != m_verdict))
         return false;
     if (m_text.isEmpty())
         return true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ridgeline/core/model/model.h"
+
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <optional>
@@ -16,7 +18,7 @@ class OperatorTreeProxy final : public QSortFilterProxyModel {
 public:
     explicit OperatorTreeProxy(QObject* parent = nullptr);
 
-    void setFilters(const QString& text, const QString& verdict, std::optional<qint64> device,
+    void setFilters(const QString& text, std::optional<core::VerdictClass> verdict, std::optional<qint64> device,
         std::optional<QSet<qint64>> rankDevices);
 
 protected:
@@ -24,7 +26,7 @@ protected:
 
 private:
     QString m_text;
-    QString m_verdict;
+    std::optional<core::VerdictClass> m_verdict;
     std::optional<qint64> m_device;
     std::optional<QSet<qint64>> m_rankDevices;
 };

@@ -53,7 +53,6 @@ public:
 
     const core::RooflineChart& chartModel() const { return m_chart; }
     const std::vector<core::RooflineArrow>& arrows() const { return m_arrows; }
-    const core::RooflineChart& baselineModel() const { return m_baselineChart; }
     const RooflineCeilings& ceilings() const { return *m_ceilings; }
     RooflinePointsItem* pointsItem() const { return m_points; }
     const RooflineEmptyNote* emptyNote() const { return m_emptyNote; }

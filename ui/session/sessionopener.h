@@ -24,7 +24,6 @@ public:
     void load(const QString& path);
     void cancel();
     bool isLoading() const;
-    QString loadingPath() const { return m_path; }
 
 Q_SIGNALS:
     void progressChanged(int permille, const QString& what);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "instanceoverlay.h"
 
+#include "common/timeticks.h"
 #include "ridgeline/core/timeline/timelinecollectives.h"
-#include "timeticks.h"
 
 #include <QFontMetrics>
 #include <QPainter>

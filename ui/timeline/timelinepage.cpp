@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelinepage.h"
 
+#include "common/timeticks.h"
 #include "timelineview.h"
-#include "timeticks.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelinepainter.h"
 
+#include "common/timeticks.h"
 #include "common/verdictcolors.h"
-#include "timeticks.h"
 
 #include <QFontMetrics>
 #include <QLineF>

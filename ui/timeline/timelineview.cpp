@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include "common/timeticks.h"
 #include "common/tooltip.h"
-#include "timeticks.h"
 
 #include <QCursor>
 #include <QKeyEvent>

@@ -2,15 +2,13 @@
 #include "mainwindow.h"
 
 #include "baseline/baselinecells.h"
-#include "baseline/baselinecolumns.h"
 #include "capture/capturedialog.h"
 #include "common/chartexporter.h"
+#include "common/palette.h"
 #include "common/selectionmodel.h"
 #include "communication/communicationpage.h"
 #include "details/detailspane.h"
-#include "kernels/kernelmodel.h"
 #include "kernels/kernelpage.h"
-#include "palette.h"
 #include "recentfiles.h"
 #include "roofline/rooflinepage.h"
 #include "session/examplesessions.h"
@@ -48,6 +46,9 @@ MainWindow::MainWindow(QWidget* parent)
 {
     setWindowTitle(tr("Ridgeline"));
     setAcceptDrops(true);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_kernelPage->setObjectName(QStringLiteral("kernelPage"));
+    m_selection->setObjectName(QStringLiteral("selection"));
     m_pages->setDocumentMode(true);
     setCentralWidget(m_pages);
     resize(1280, 800);
@@ -65,8 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_kernelPage->setSelectionModel(m_selection);
     addPage(m_kernelPage, tr("&Kernels"), QStringLiteral("table"));
     connect(this, &MainWindow::documentChanged, m_kernelPage, &KernelPage::setDocument);
-    connect(this, &MainWindow::baselineChanged, m_kernelPage->kernelModel(), &KernelModel::setBaseline);
-    placeBaselineColumnsAfterTotal(m_kernelPage->kernelView());
+    connect(this, &MainWindow::baselineChanged, m_kernelPage, &KernelPage::setBaseline);
     auto* roofline = new RooflinePage(m_selection, this);
     addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
     connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);
@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     setDetailsWidget(details);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
     connect(this, &MainWindow::baselineChanged, details, &DetailsPane::setBaseline);
+    connect(details, &DetailsPane::detailsLoaded, this, &MainWindow::detailsLoaded);
 
     connectLoader(m_loader, false);
     connectLoader(m_baselineLoader, true);
@@ -142,6 +143,12 @@ void MainWindow::setDetailsWidget(QWidget* widget)
 {
     delete m_detailsDock->widget();
     m_detailsDock->setWidget(widget);
+}
+
+bool MainWindow::detailsLoading() const
+{
+    const auto* details = qobject_cast<const DetailsPane*>(m_detailsDock->widget());
+    return details && details->isLoading();
 }
 
 void MainWindow::registerView(const QString& name, std::function<void()> show)
@@ -302,10 +309,17 @@ bool MainWindow::exportCurrentChart(const QString& path)
     return saved;
 }
 
+void MainWindow::showCaptureDialog()
+{
+    captureDialog()->show();
+    captureDialog()->raise();
+}
+
 CaptureDialog* MainWindow::captureDialog()
 {
     if (!m_capture) {
         m_capture = new CaptureDialog(this);
+        m_capture->setObjectName(QStringLiteral("captureDialog"));
         connect(m_capture, &CaptureDialog::sessionCaptured, this, &MainWindow::openSession);
     }
     return m_capture;

@@ -30,6 +30,9 @@ class ThemeController;
 // Assembles pages, docks, menus and actions; owns no analysis. Pages are tabs added with
 // addPage() (each gets Ctrl+<n> and a view name for showView / --screenshot --view); views get
 // the open session through documentChanged() and the comparison session through baselineChanged().
+// It hands out no part of itself: pages talk through signals and slots, and a test finds a part by
+// its object name (findChild): "pages", "kernelPage", "clusterPage", "detailsDock", "selection",
+// "exampleMenu", "captureDialog".
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -40,6 +43,9 @@ public:
     int addPage(QWidget* page, const QString& title, const QString& viewName);
     // Puts `widget` in the Details dock (registered as view "details").
     void setDetailsWidget(QWidget* widget);
+    // Whether the details pane is still reading the selected kernel's launch configurations and
+    // counters (off the GUI thread); detailsLoaded() follows when they are shown.
+    bool detailsLoading() const;
     // A named view outside the tabs (e.g. a dock): `show` brings it to the front.
     void registerView(const QString& name, std::function<void()> show);
     QStringList viewNames() const { return m_viewOrder; }
@@ -60,28 +66,19 @@ public:
     void setKnownGpus(const QStringList& names) { m_knownGpus = names; }
     // Where File ▸ Open Example looks for bundled sessions (default: defaultExampleDirectories()).
     void setExampleDirectories(const QStringList& directories) { m_exampleDirectories = directories; }
-    QMenu* exampleMenu() const { return m_exampleMenu; }
     // Opens .ridge files, imports anything else (asking where to save): drag and drop, command line.
     // Several sessions, or a folder, open as a cluster.
     void openFiles(const QStringList& paths);
     // The Cluster page over `inputs` (.ridge files and folders of them): their rank summaries only.
     void openCluster(const QStringList& inputs);
-    ClusterPage* clusterPage() const { return m_clusterPage; }
+    // Capture ▸ New Capture: the window's one capture dialog, shown.
+    void showCaptureDialog();
     void exportSession(SessionExporter::Format format, const QString& target);
     bool exportCurrentChart(const QString& path);
     void saveSessionCopy(const QString& target);
 
     SessionDocumentPtr document() const { return m_document; }
     SessionDocumentPtr baseline() const { return m_baseline; }
-    SelectionModel* selectionModel() const { return m_selection; }
-    KernelPage* kernelPage() const { return m_kernelPage; }
-    QTabWidget* pages() const { return m_pages; }
-    QDockWidget* detailsDock() const { return m_detailsDock; }
-    RecentFiles* recentFiles() const { return m_recent; }
-    ThemeController* theme() const { return m_theme; }
-    SessionOpener* loader() const { return m_loader; }
-    TaskProgress* taskProgress() const { return m_progress; }
-    CaptureDialog* captureDialog();
 
 Q_SIGNALS:
     // The kernel table shows the session being opened; the other figures are still loading.
@@ -96,6 +93,7 @@ Q_SIGNALS:
     void importFailed(const QString& message);
     void exportFinished(const QString& target);
     void exportFailed(const QString& target, const QString& message);
+    void detailsLoaded(); // the details pane shows the selected kernel's configurations and counters
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -123,6 +121,8 @@ private:
     // `path` for the next dialog of `purpose` and returns true.
     bool rememberChoice(const QString& purpose, const QString& path);
     void updateActions();
+
+    CaptureDialog* captureDialog();
 
     // mainwindowcluster.cpp
     void createClusterPage();

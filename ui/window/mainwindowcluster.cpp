@@ -15,6 +15,7 @@ void MainWindow::createClusterPage()
 {
     m_clusterLoader = new ClusterLoader(this);
     m_clusterPage = new ClusterPage(this);
+    m_clusterPage->setObjectName(QStringLiteral("clusterPage"));
     addPage(m_clusterPage, tr("C&luster"), QStringLiteral("cluster"));
     connect(m_clusterLoader, &ClusterLoader::progressChanged, m_progress, &TaskProgress::setProgress);
     connect(m_clusterLoader, &ClusterLoader::loaded, this, [this](const ClusterDocumentPtr& doc) {

@@ -2,9 +2,9 @@
 // MainWindow's menus and the file dialogs behind them.
 #include "aboutdialog.h"
 #include "capture/capturedialog.h"
+#include "common/palette.h"
 #include "kernels/kernelpage.h"
 #include "mainwindow.h"
-#include "palette.h"
 #include "recentfiles.h"
 #include "ridgeline/core/model/importformats.h"
 #include "session/examplesessions.h"
@@ -51,10 +51,7 @@ void MainWindow::createMenus()
 {
     createFileMenu();
     auto* capture = menuBar()->addMenu(tr("&Capture"));
-    capture->addAction(tr("&New Capture…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
-        captureDialog()->show();
-        captureDialog()->raise();
-    });
+    capture->addAction(tr("&New Capture…"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::showCaptureDialog);
     createViewMenu();
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(
@@ -72,6 +69,7 @@ void MainWindow::createFileMenu()
     file->addAction(tr("Open C&luster (Folder of Sessions)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
         &MainWindow::chooseCluster);
     m_exampleMenu = file->addMenu(tr("Open &Example"));
+    m_exampleMenu->setObjectName(QStringLiteral("exampleMenu"));
     connect(m_exampleMenu, &QMenu::aboutToShow, this, &MainWindow::fillExampleMenu);
     file->addAction(tr("&Import Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this, &MainWindow::chooseImport);
     file->addSeparator();

@@ -19,7 +19,6 @@ public:
     void begin(const QString& title);
     void setProgress(int permille, const QString& what);
     void end();
-    bool isActive() const { return !isHidden(); }
     QString text() const;
 
 Q_SIGNALS:

@@ -13,6 +13,7 @@
 #include "testutil.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -196,13 +197,13 @@ private Q_SLOTS:
         QSignalSpy baseline(&window, &ui::MainWindow::baselineChanged);
         window.openSession(QString::fromStdString(m_currentPath));
         QVERIFY(opened.wait(10000));
-        auto* model = window.kernelPage()->kernelModel();
+        auto* model = testing::kernelPageOf(window)->kernelModel();
         QCOMPARE(model->columnCount(), int(ui::KernelModel::ColumnCount));
         window.openBaseline(QString::fromStdString(m_baselinePath));
         QVERIFY(baseline.wait(10000));
         QCOMPARE(model->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
-        QCOMPARE(
-            window.kernelPage()->kernelView()->model()->columnCount(), int(ui::KernelModel::ColumnCountWithBaseline));
+        QCOMPARE(testing::kernelPageOf(window)->kernelView()->model()->columnCount(),
+            int(ui::KernelModel::ColumnCountWithBaseline));
         const int sgemm = model->rowOf(m_current->report.kernels[0].nameId, m_current->report.kernels[0].deviceId);
         QCOMPARE(text(*model, sgemm, ui::KernelModel::BaselineColumn), QStringLiteral("28.000 µs"));
         // The status bar sums the comparison up, gone kernels included (they have no row): sgemm is
@@ -212,7 +213,7 @@ private Q_SLOTS:
                                                 "37.000 µs (-9.8 %)")),
             qPrintable(status));
         // Shown right after Total, whatever their index in the model.
-        const auto* header = window.kernelPage()->kernelView()->horizontalHeader();
+        const auto* header = testing::kernelPageOf(window)->kernelView()->horizontalHeader();
         QCOMPARE(header->visualIndex(ui::KernelModel::BaselineColumn),
             header->visualIndex(ui::KernelModel::TotalColumn) + 1);
         QCOMPARE(

@@ -14,6 +14,7 @@
 #include "testutil.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -196,12 +197,12 @@ private Q_SLOTS:
         window.openFiles({ QString::fromStdString(m_dir.file("job/rank-0.ridge")),
             QString::fromStdString(m_dir.file("job/rank-1.ridge")) });
         QVERIFY(opened.wait(60000));
-        QCOMPARE(window.pages()->currentWidget(), window.clusterPage());
+        QCOMPARE(testing::pagesOf(window)->currentWidget(), testing::clusterPageOf(window));
         QCOMPARE(session.count(), 0); // no rank's launches were read
-        Q_EMIT window.clusterPage()->heatMap()->cellClicked(1, core::TimeWindow { 0, 1 });
+        Q_EMIT testing::clusterPageOf(window)->heatMap()->cellClicked(1, core::TimeWindow { 0, 1 });
         QVERIFY(session.wait(60000));
         QCOMPARE(session.front().front().toString(), QString::fromStdString(m_dir.file("job/rank-1.ridge")));
-        QCOMPARE(window.pages()->tabText(window.pages()->currentIndex()).remove(QLatin1Char('&')),
+        QCOMPARE(testing::pagesOf(window)->tabText(testing::pagesOf(window)->currentIndex()).remove(QLatin1Char('&')),
             QStringLiteral("Timeline"));
     }
 

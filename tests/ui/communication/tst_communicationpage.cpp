@@ -16,6 +16,7 @@
 #include "timeline/timelineview.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -262,18 +263,18 @@ private Q_SLOTS:
         window.openSession(m_two->path);
         QVERIFY(opened.wait(30000));
         QVERIFY(window.showView(QStringLiteral("communication")));
-        auto* page = qobject_cast<ui::CommunicationPage*>(window.pages()->currentWidget());
+        auto* page = qobject_cast<ui::CommunicationPage*>(testing::pagesOf(window)->currentWidget());
         QVERIFY(page);
         QCOMPARE(page->rankModel()->slowRank(), m_expected.slow);
         page->selectInstance(page->mostSkewedInstance());
         ui::TimelinePage* timeline = nullptr;
-        for (int i = 0; i < window.pages()->count(); ++i)
-            timeline = timeline ? timeline : qobject_cast<ui::TimelinePage*>(window.pages()->widget(i));
+        for (int i = 0; i < testing::pagesOf(window)->count(); ++i)
+            timeline = timeline ? timeline : qobject_cast<ui::TimelinePage*>(testing::pagesOf(window)->widget(i));
         QVERIFY(timeline);
         QVERIFY(!timeline->view()->collectiveInstance().empty());
         // Double-click (or Enter) goes to the timeline.
         Q_EMIT page->showOnTimelineRequested();
-        QCOMPARE(window.pages()->currentWidget(), timeline);
+        QCOMPARE(testing::pagesOf(window)->currentWidget(), timeline);
     }
 
 private:

@@ -18,6 +18,7 @@
 #include "tempdir.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -93,9 +94,9 @@ private Q_SLOTS:
         model.setDocument(m_doc, core::ReportGrouping::Op);
         QVERIFY(model.rowCount() > 1);
         proxy.sort(OperatorTreeModel::GpuTimeColumn, Qt::DescendingOrder);
-        proxy.setFilters(QStringLiteral("aten"), {}, std::nullopt, std::nullopt);
+        proxy.setFilters(QStringLiteral("aten"), std::nullopt, std::nullopt, std::nullopt);
         QVERIFY(proxy.rowCount() > 0);
-        proxy.setFilters({}, QStringLiteral("unknown"), std::int64_t { 0 }, std::nullopt);
+        proxy.setFilters({}, core::VerdictClass::Unknown, std::int64_t { 0 }, std::nullopt);
         model.setDocument(m_doc, core::ReportGrouping::Module);
         QCOMPARE(model.rowCount(), 2); // "(no module)" and "(unattributed)"
         model.setDocument(nullptr, core::ReportGrouping::Op);
@@ -185,12 +186,11 @@ private Q_SLOTS:
         }
         // ... and the verdict filter keeps only kernels of that verdict.
         page.filterBar()->clear();
-        page.filterBar()->setVerdictFilter(QStringLiteral("communication-bound"));
+        page.filterBar()->setVerdictFilter(core::VerdictClass::CommunicationBound);
         for (int r = 0; r < tree->model()->rowCount(); ++r) {
             const QModelIndex g = tree->model()->index(r, 0);
             for (int c = 0; c < tree->model()->rowCount(g); ++c)
-                QCOMPARE(tree->model()->index(c, 0, g).data(OperatorTreeModel::VerdictTextRole).toString(),
-                    QStringLiteral("communication-bound"));
+                QVERIFY(ui::verdictOfRow(tree->model()->index(c, 0, g)) == core::VerdictClass::CommunicationBound);
         }
         page.filterBar()->clear();
         QCOMPARE(tree->model()->rowCount(), static_cast<int>(groups.size()));
@@ -233,11 +233,11 @@ private Q_SLOTS:
         }
         QVERIFY(byOperator && byModule);
         byOperator->trigger();
-        QCOMPARE(window.kernelPage()->grouping(), ui::KernelGrouping::ByOperator);
+        QCOMPARE(testing::kernelPageOf(window)->grouping(), ui::KernelGrouping::ByOperator);
         QVERIFY(byOperator->isChecked());
         byModule->trigger();
-        QCOMPARE(window.kernelPage()->grouping(), ui::KernelGrouping::ByModule);
-        window.kernelPage()->setGrouping(ui::KernelGrouping::ByName);
+        QCOMPARE(testing::kernelPageOf(window)->grouping(), ui::KernelGrouping::ByModule);
+        testing::kernelPageOf(window)->setGrouping(ui::KernelGrouping::ByName);
     }
 };
 

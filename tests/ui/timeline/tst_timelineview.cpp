@@ -2,6 +2,7 @@
 // The timeline page and view (ui/timeline/) on the bundled two-rank example session, offscreen:
 // what it shows, zoom and pan, hover and hit-testing, selection both ways, and a grabbed image.
 #include "common/selectionmodel.h"
+#include "common/timeticks.h"
 #include "common/verdictcolors.h"
 #include "qtwarnings.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
@@ -13,7 +14,6 @@
 #include "tempdir.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
-#include "timeline/timeticks.h"
 #include "uitest.h"
 
 #include <QImage>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "baselinecolumns.h"
 
-#include "kernels/kernelmodel.h"
+#include "kernelmodel.h"
 
 #include <QHeaderView>
 #include <QTableView>

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "palette.h"
 
-#include "common/verdictcolors.h"
-
 #include <QApplication>
 #include <QEvent>
 
@@ -19,22 +17,6 @@ QColor textColorOn(const QColor& background)
     const double luminance = 0.2126 * double(background.redF()) + 0.7152 * double(background.greenF())
         + 0.0722 * double(background.blueF());
     return luminance > 0.45 ? QColor(Qt::black) : QColor(Qt::white);
-}
-
-QVariant verdictCellData(core::VerdictClass verdict, int role)
-{
-    const QColor color = verdictColor(verdict);
-    const bool known = verdict != core::VerdictClass::Unknown;
-    if (role == Qt::BackgroundRole)
-        return known ? QVariant(color) : QVariant();
-    if (role == Qt::ForegroundRole)
-        return known ? textColorOn(color) : color;
-    return {};
-}
-
-QVariant verdictCellData(QStringView verdict, int role)
-{
-    return verdictCellData(core::verdictClassFromString(verdict.toString().toStdString()), role);
 }
 
 QPalette lightPalette()

@@ -4,13 +4,9 @@
 // force the built-in light or dark palette (View ▸ Theme).
 #pragma once
 
-#include "ridgeline/core/model/model.h"
-
 #include <QColor>
 #include <QObject>
 #include <QPalette>
-#include <QStringView>
-#include <QVariant>
 
 namespace ridgeline::ui {
 
@@ -19,11 +15,6 @@ enum class ThemeChoice { System, Light, Dark };
 bool isDark(const QPalette& palette);
 // Black or white, whichever reads better on `background`.
 QColor textColorOn(const QColor& background);
-// Background and foreground (Qt::BackgroundRole / Qt::ForegroundRole) of a table cell showing a
-// verdict: filled with the verdict's colour, text picked for contrast; "unknown" (and anything
-// unrecognised) is grey text without a fill, so that the real verdicts stand out.
-QVariant verdictCellData(core::VerdictClass verdict, int role);
-QVariant verdictCellData(QStringView verdict, int role);
 QPalette lightPalette();
 QPalette darkPalette();
 
