@@ -1,0 +1,1 @@
+// Layering fixture: the timeline's time ticks.

@@ -1,0 +1,1 @@
+// Layering fixture: the window's palette.
