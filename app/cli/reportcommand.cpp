@@ -4,7 +4,7 @@
 #include "namedsessions.h"
 #include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/output/collectivereport.h"
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 #include "ridgeline/core/output/rankreport.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <fmt/format.h>
 #include <iostream>
-#include <unistd.h>
 #include <memory>
 #include <optional>
+#include <unistd.h>
 
 namespace ridgeline::cli {
 
@@ -95,25 +95,25 @@ std::optional<int> loadBaselineWith(
     return std::nullopt;
 }
 
-// `--by op` and `--by module`: GPU time per PyTorch operator or module (opreport.h).
-int runOpReport(const ReportCommandOptions& options, core::ReportGrouping by)
+// `--by op` and `--by module`: GPU time per PyTorch operator or module (operatorreport.h).
+int runOperatorReport(const ReportCommandOptions& options, core::ReportGrouping by)
 {
-    core::OpReportOptions report;
+    core::OperatorReportOptions report;
     report.format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
     report.top = options.top;
-    auto build = [by](const std::string& path) -> core::Result<core::OpReport> {
+    auto build = [by](const std::string& path) -> core::Result<core::OperatorReport> {
         auto reader = core::SessionReader::open(path);
         if (reader.hasError())
             return reader.error();
-        return core::buildOpReport(reader.value(), by);
+        return core::buildOperatorReport(reader.value(), by);
     };
     auto built = build(options.path);
     if (built.hasError())
         return fail(exitCodeFor(built.error()), built.error().message);
-    std::optional<core::OpReport> baseline;
+    std::optional<core::OperatorReport> baseline;
     if (auto failed = loadBaselineWith(options.baseline, build, baseline, report.baseline))
         return *failed;
-    core::writeOpReport(std::cout, built.value(), report);
+    core::writeOperatorReport(std::cout, built.value(), report);
     return finishOutput();
 }
 
@@ -156,7 +156,7 @@ int runReport(ReportCommandOptions options)
     case core::ReportGrouping::Module:
         if (options.hasStep || !options.window.empty())
             return fail(ExitUsage, "--window and --step choose the timeline analysis of --by kernel only");
-        return runOpReport(options, *core::reportGroupingFromString(options.by));
+        return runOperatorReport(options, *core::reportGroupingFromString(options.by));
     case core::ReportGrouping::Kernel:
         break;
     }

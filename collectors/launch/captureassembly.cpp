@@ -3,9 +3,9 @@
 
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/collectors/launch/partfiles.h"
-#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/analysis/sessionverdicts.h"
+#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionmerge.h"

@@ -30,16 +30,16 @@ constexpr std::int64_t kSessionKernels = 1'000'000;
 // launch call that the host issued in order, about 20 µs ahead. One op in 10 is a collective, one in 20 a
 // copy, one in 50 a memset; verdicts cycle. `streamMajor` lists stream 0's ops first, then
 // stream 1's, ... (unsorted, as ops arrive per stream); otherwise they are in start order.
-std::vector<core::TimelineOp> makeOps(bool streamMajor)
+std::vector<core::TimelineGpuOp> makeOps(bool streamMajor)
 {
-    std::vector<core::TimelineOp> ops;
+    std::vector<core::TimelineGpuOp> ops;
     ops.reserve(static_cast<std::size_t>(kOps));
     const std::int64_t perStream = kOps / kStreams;
     for (int s = 0; s < kStreams; ++s) {
         std::int64_t clock = 1'000'000 + s * 700;
         for (std::int64_t i = 0; i < perStream; ++i) {
             const std::int64_t n = s * perStream + i;
-            core::TimelineOp op;
+            core::TimelineGpuOp op;
             const std::int64_t duration = 2'000 + (n * 7919) % 20'000;
             op.startNs = clock;
             op.endNs = clock + duration;
@@ -57,7 +57,7 @@ std::vector<core::TimelineOp> makeOps(bool streamMajor)
     }
     if (!streamMajor) {
         std::sort(ops.begin(), ops.end(),
-            [](const core::TimelineOp& a, const core::TimelineOp& b) { return a.startNs < b.startNs; });
+            [](const core::TimelineGpuOp& a, const core::TimelineGpuOp& b) { return a.startNs < b.startNs; });
     }
     return ops;
 }
@@ -65,7 +65,7 @@ std::vector<core::TimelineOp> makeOps(bool streamMajor)
 void BM_TimelineOps(benchmark::State& state)
 {
     const auto source = makeOps(state.range(0) != 0);
-    std::vector<core::TimelineOp> ops;
+    std::vector<core::TimelineGpuOp> ops;
     for (auto _ : state) {
         state.PauseTiming();
         ops = source; // the analysis reorders its input: give each iteration a fresh copy

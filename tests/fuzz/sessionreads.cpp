@@ -10,7 +10,7 @@
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/exporters.h"
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/timeline/timelinelod.h"
@@ -70,10 +70,10 @@ void stepReport(core::SessionReader& reader, std::ostream& out)
 
 void opReport(core::SessionReader& reader, std::ostream& out, core::ReportGrouping by)
 {
-    auto ops = core::buildOpReport(reader, by);
+    auto ops = core::buildOperatorReport(reader, by);
     if (ops.ok()) {
-        core::writeOpReport(out, ops.value(), { core::ReportFormat::Table, 0, &ops.value() });
-        core::writeOpReport(out, ops.value(), { core::ReportFormat::Json, 0, nullptr });
+        core::writeOperatorReport(out, ops.value(), { core::ReportFormat::Table, 0, &ops.value() });
+        core::writeOperatorReport(out, ops.value(), { core::ReportFormat::Json, 0, nullptr });
     }
 }
 

@@ -8,7 +8,7 @@
 #include "operatortrace.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 #include "ridgeline/core/store/sessionmerge.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
@@ -69,14 +69,14 @@ ExpectedOperators expectedByOp(const Trace& t)
     return x;
 }
 
-core::OpReport reportOf(const std::string& trace, core::ReportGrouping by, TempDir& dir)
+core::OperatorReport reportOf(const std::string& trace, core::ReportGrouping by, TempDir& dir)
 {
     const auto session = dir.file("s.ridge");
     auto imported = collectors::importKineto({ trace }, session, true);
     EXPECT_TRUE(imported.ok()) << imported.error().message;
     auto reader = core::SessionReader::open(session);
     EXPECT_TRUE(reader.ok());
-    auto report = core::buildOpReport(reader.value(), by);
+    auto report = core::buildOperatorReport(reader.value(), by);
     EXPECT_TRUE(report.ok()) << report.error().message;
     return std::move(report).value();
 }
@@ -217,9 +217,9 @@ TEST(Operators, ModulesShapesAndUnattributedOnASyntheticTrace)
     EXPECT_EQ(ops.value()[3].parentId, 3); // aten::addmm inside aten::linear
     EXPECT_EQ(ops.value()[0].domain, "python_function");
 
-    auto byOp = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    auto byOp = core::buildOperatorReport(reader.value(), core::ReportGrouping::Op);
     ASSERT_TRUE(byOp.ok());
-    std::map<std::string, core::OpRow> rows;
+    std::map<std::string, core::OperatorReportRow> rows;
     for (const auto& row : byOp.value().rows)
         rows[row.name] = row;
     EXPECT_EQ(rows["aten::addmm"].gpuTimeNs, 10'000); // gemm, innermost
@@ -231,7 +231,7 @@ TEST(Operators, ModulesShapesAndUnattributedOnASyntheticTrace)
     EXPECT_EQ(byOp.value().byExternalId, 2);
     EXPECT_EQ(byOp.value().externalIdDisagrees, 0);
 
-    auto byModule = core::buildOpReport(reader.value(), core::ReportGrouping::Module);
+    auto byModule = core::buildOperatorReport(reader.value(), core::ReportGrouping::Module);
     ASSERT_TRUE(byModule.ok());
     std::map<std::string, std::int64_t> gpu;
     for (const auto& row : byModule.value().rows)
@@ -248,7 +248,7 @@ TEST(Operators, V1SessionHasNoOperators)
     auto counts = reader.value().counts();
     ASSERT_TRUE(counts.ok());
     EXPECT_EQ(counts.value().operators, 0);
-    auto report = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    auto report = core::buildOperatorReport(reader.value(), core::ReportGrouping::Op);
     ASSERT_TRUE(report.ok()) << report.error().message;
     EXPECT_TRUE(report.value().rows.empty());
     EXPECT_GT(report.value().gpuTimeNs, 0);
@@ -267,7 +267,7 @@ TEST(Operators, ACorruptChunkIsAnError)
     ridgeline::testing::execSql(session, "UPDATE operator_chunks SET data = substr(data, 1, length(data) - 3)");
     auto reader = core::SessionReader::open(session);
     ASSERT_TRUE(reader.ok());
-    auto report = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    auto report = core::buildOperatorReport(reader.value(), core::ReportGrouping::Op);
     ASSERT_FALSE(report.ok());
     EXPECT_EQ(report.error().code, core::ErrorCode::BadFile);
     EXPECT_NE(report.error().message.find("operators are corrupt"), std::string::npos) << report.error().message;
@@ -287,7 +287,7 @@ TEST(Operators, MergedSessionsKeepTheirOperators)
         ASSERT_TRUE(collectors::importKineto({ trace }, sessions.back(), false).ok());
         auto reader = core::SessionReader::open(sessions.back());
         ASSERT_TRUE(reader.ok());
-        auto report = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+        auto report = core::buildOperatorReport(reader.value(), core::ReportGrouping::Op);
         ASSERT_TRUE(report.ok());
         operators += report.value().operators;
         for (const auto& row : report.value().rows)
@@ -296,7 +296,7 @@ TEST(Operators, MergedSessionsKeepTheirOperators)
     ASSERT_TRUE(core::mergeSessions(sessions, dir.file("merged.ridge"), false).ok());
     auto reader = core::SessionReader::open(dir.file("merged.ridge"));
     ASSERT_TRUE(reader.ok());
-    auto merged = core::buildOpReport(reader.value(), core::ReportGrouping::Op);
+    auto merged = core::buildOperatorReport(reader.value(), core::ReportGrouping::Op);
     ASSERT_TRUE(merged.ok()) << merged.error().message;
     EXPECT_EQ(merged.value().operators, operators);
     std::map<std::string, std::int64_t> actual;
@@ -312,17 +312,17 @@ TEST(Operators, ReportWritersSaturateHostileTotals)
 {
     constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
     constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
-    core::OpReport now;
+    core::OperatorReport now;
     now.path = "now.ridge";
     now.gpuTimeNs = kMax - 1000;
     now.unattributedGpuTimeNs = -999999973399;
-    now.rows.push_back(core::OpRow { .name = "aten::mm", .gpuTimeNs = -5 });
-    core::OpReport before = now;
+    now.rows.push_back(core::OperatorReportRow { .name = "aten::mm", .gpuTimeNs = -5 });
+    core::OperatorReport before = now;
     before.path = "before.ridge";
     before.rows.front().gpuTimeNs = kMax;
     for (const auto format : { core::ReportFormat::Table, core::ReportFormat::Csv, core::ReportFormat::Json }) {
         std::ostringstream out;
-        core::writeOpReport(out, now, { format, 0, &before });
+        core::writeOperatorReport(out, now, { format, 0, &before });
         if (format == core::ReportFormat::Json) {
             const auto json = nlohmann::json::parse(out.str());
             EXPECT_EQ(json["ops"][0]["delta_gpu_time_ns"].get<std::int64_t>(), kMin) << out.str();

@@ -17,10 +17,10 @@ using namespace ridgeline::core;
 
 namespace {
 
-TimelineOp op(std::int64_t start, std::int64_t end, std::int64_t stream, GpuOpKind kind = GpuOpKind::Kernel,
+TimelineGpuOp op(std::int64_t start, std::int64_t end, std::int64_t stream, GpuOpKind kind = GpuOpKind::Kernel,
     VerdictClass verdict = VerdictClass::Unknown)
 {
-    TimelineOp o;
+    TimelineGpuOp o;
     o.startNs = start;
     o.endNs = end;
     o.streamId = stream;
@@ -29,7 +29,7 @@ TimelineOp op(std::int64_t start, std::int64_t end, std::int64_t stream, GpuOpKi
     return o;
 }
 
-TimelineOp launched(TimelineOp o, std::int64_t launchStart, std::int64_t launchEnd)
+TimelineGpuOp launched(TimelineGpuOp o, std::int64_t launchStart, std::int64_t launchEnd)
 {
     o.launchStartNs = launchStart;
     o.launchEndNs = launchEnd;
@@ -64,7 +64,7 @@ std::int64_t verdictNs(const TimelineSummary& s, VerdictClass v)
 }
 
 // Stream 1: [0,100) and [200,300); stream 2: [50,150). Given out of order on purpose.
-std::vector<TimelineOp> twoStreams()
+std::vector<TimelineGpuOp> twoStreams()
 {
     return { op(200, 300, 1, GpuOpKind::Kernel, VerdictClass::ComputeBound),
         op(50, 150, 2, GpuOpKind::Kernel, VerdictClass::MemoryBound),
@@ -75,7 +75,7 @@ std::vector<TimelineOp> twoStreams()
 
 TEST(Timeline, EmptyHasNoSpanAndNoOverlap)
 {
-    std::vector<TimelineOp> ops;
+    std::vector<TimelineGpuOp> ops;
     const auto s = analyzeTimeline(ops);
     EXPECT_EQ(s.spanNs, 0);
     EXPECT_EQ(s.idleNs, 0);
@@ -113,7 +113,7 @@ TEST(Timeline, OverlappingKernelsOnTwoStreams)
 TEST(Timeline, CollectiveOverlappingHalfOfAComputeKernel)
 {
     // Compute [0,100); collective [50,150); a copy [200,250).
-    std::vector<TimelineOp> ops { op(0, 100, 1),
+    std::vector<TimelineGpuOp> ops { op(0, 100, 1),
         op(50, 150, 2, GpuOpKind::Collective, VerdictClass::CommunicationBound),
         op(200, 250, 1, GpuOpKind::Memcpy, VerdictClass::CommunicationBound) };
     const auto s = analyzeTimeline(ops);
@@ -135,7 +135,7 @@ TEST(Timeline, CollectiveOverlappingHalfOfAComputeKernel)
 
 TEST(Timeline, CollectiveWithoutComputeOverlapsZeroPercent)
 {
-    std::vector<TimelineOp> ops { op(0, 100, 1), op(100, 200, 2, GpuOpKind::Collective) };
+    std::vector<TimelineGpuOp> ops { op(0, 100, 1), op(100, 200, 2, GpuOpKind::Collective) };
     const auto s = analyzeTimeline(ops);
     ASSERT_TRUE(s.commCompOverlapPct.has_value());
     EXPECT_DOUBLE_EQ(*s.commCompOverlapPct, 0.0);
@@ -147,7 +147,7 @@ TEST(Timeline, IdleGapsByCauseAndQueueDepth)
     // One stream. A [0,100) launched at -50..-40. Gap [100,300): B's launch call starts at 150,
     // after the gap began -> host not launching (200). Gap [400,500): C was launched at 50..60,
     // before the gap -> waiting on a kernel (100). Gap [600,700): D has no launch call -> unknown (100).
-    std::vector<TimelineOp> ops { launched(op(0, 100, 1), -50, -40), launched(op(300, 400, 1), 150, 160),
+    std::vector<TimelineGpuOp> ops { launched(op(0, 100, 1), -50, -40), launched(op(300, 400, 1), 150, 160),
         launched(op(500, 600, 1), 50, 60), op(700, 750, 1) };
     const auto s = analyzeTimeline(ops);
     EXPECT_EQ(s.spanNs, 750);
@@ -167,7 +167,7 @@ TEST(Timeline, IdleGapsByCauseAndQueueDepth)
 TEST(Timeline, BackToBackLaunchesDoNotStack)
 {
     // X queued [0,10), Y queued [10,20): one leaves as the next arrives -> depth 1.
-    std::vector<TimelineOp> ops { launched(op(10, 20, 3), -5, 0), launched(op(20, 30, 3), 5, 10) };
+    std::vector<TimelineGpuOp> ops { launched(op(10, 20, 3), -5, 0), launched(op(20, 30, 3), 5, 10) };
     const auto s = analyzeTimeline(ops, TimeWindow { 0, 30 });
     ASSERT_EQ(s.queues.size(), 1u);
     EXPECT_EQ(s.queues[0].maxDepth, 1);
@@ -199,7 +199,7 @@ TEST(Timeline, InputOrderDoesNotMatter)
 {
     // 600 ops on 3 streams with gaps, launched 50 ns ahead; summaries must match whether the ops
     // come in start order, stream by stream (3 runs: merged) or reversed (600 runs: sorted).
-    std::vector<TimelineOp> byStream;
+    std::vector<TimelineGpuOp> byStream;
     for (int s = 0; s < 3; ++s) {
         for (int i = 0; i < 200; ++i) {
             const std::int64_t start = i * 100 + s * 30 + (i % 7) * 5;
@@ -210,9 +210,9 @@ TEST(Timeline, InputOrderDoesNotMatter)
         }
     }
     auto sorted = byStream;
-    std::stable_sort(
-        sorted.begin(), sorted.end(), [](const TimelineOp& a, const TimelineOp& b) { return a.startNs < b.startNs; });
-    std::vector<TimelineOp> reversed(sorted.rbegin(), sorted.rend());
+    std::stable_sort(sorted.begin(), sorted.end(),
+        [](const TimelineGpuOp& a, const TimelineGpuOp& b) { return a.startNs < b.startNs; });
+    std::vector<TimelineGpuOp> reversed(sorted.rbegin(), sorted.rend());
     const auto expected = analyzeTimeline(sorted);
     for (auto* input : { &byStream, &reversed }) {
         const auto s = analyzeTimeline(*input);

@@ -186,7 +186,7 @@ struct KeyedLaunch {
     LaunchRow row;
 };
 
-std::uint64_t opKey(const core::TimelineOpRef& op)
+std::uint64_t opKey(const core::TimelineGpuOpRef& op)
 {
     return (std::uint64_t { op.row } << 32U) | op.index;
 }

@@ -16,7 +16,7 @@
 namespace ridgeline::ui {
 
 struct LaunchRow {
-    core::TimelineOpRef op; // into the document's timeline: a Kernel or Collective item of a Stream lane
+    core::TimelineGpuOpRef op; // into the document's timeline: a Kernel or Collective item of a Stream lane
     std::int32_t summary = 0; // index into the session's kernel summaries (name, device, verdict)
 };
 static_assert(sizeof(LaunchRow) == 12);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 #include "session/sessiondocument.h"
 
 #include <QWidget>

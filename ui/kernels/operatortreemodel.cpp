@@ -27,7 +27,7 @@ QString percent(double share)
 }
 
 // The verdict holding most of a group's GPU time.
-core::VerdictClass mainVerdict(const core::OpRow& row)
+core::VerdictClass mainVerdict(const core::OperatorReportRow& row)
 {
     const auto& t = row.timeByVerdictNs;
     return static_cast<core::VerdictClass>(std::max_element(t.begin(), t.end()) - t.begin());

@@ -72,7 +72,7 @@ void InstanceOverlay::clear()
     m_latestStart = 0;
 }
 
-std::optional<core::TimelineOpRef> InstanceOverlay::firstOp() const
+std::optional<core::TimelineGpuOpRef> InstanceOverlay::firstOp() const
 {
     for (const auto& m : m_members) {
         if (m.op)

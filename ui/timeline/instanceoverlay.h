@@ -28,7 +28,7 @@ public:
         std::int64_t startNs = 0;
         std::int64_t endNs = 0;
         std::int64_t waitNs = 0;
-        std::optional<core::TimelineOpRef> op; // empty when the timeline does not hold it
+        std::optional<core::TimelineGpuOpRef> op; // empty when the timeline does not hold it
     };
 
     // Finds each member's op; false (and empty) when the instance has no member on the timeline.
@@ -41,7 +41,7 @@ public:
     core::TimeWindow span() const { return m_span; }
     std::int64_t latestStartNs() const { return m_latestStart; }
     // The first member's op found (for scrolling it into view).
-    std::optional<core::TimelineOpRef> firstOp() const;
+    std::optional<core::TimelineGpuOpRef> firstOp() const;
 
     // `timeArea`: the widget area the window is drawn across; `contentTop`: the widget y of
     // content y 0 (the layout's coordinates).

@@ -12,7 +12,8 @@ void LaunchFlow::setSessionPath(const QString& path)
     m_unreadable = false;
 }
 
-std::optional<core::TimelineOpRef> LaunchFlow::launchingCall(const core::TimelineData& data, core::TimelineOpRef launch)
+std::optional<core::TimelineGpuOpRef> LaunchFlow::launchingCall(
+    const core::TimelineData& data, core::TimelineGpuOpRef launch)
 {
     if (m_path.isEmpty() || m_unreadable || launch.row >= data.rowCount()
         || launch.index >= data.row(launch.row).size())
@@ -43,7 +44,7 @@ std::optional<core::TimelineOpRef> LaunchFlow::launchingCall(const core::Timelin
             const auto& row = data.row(r);
             for (auto index = row.itemAt(c.startNs); index && row.startNs(*index) == c.startNs; --*index) {
                 if (row.sourceId(*index) == c.id)
-                    return core::TimelineOpRef { r, *index };
+                    return core::TimelineGpuOpRef { r, *index };
                 if (*index == 0)
                     break;
             }

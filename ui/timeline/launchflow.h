@@ -19,7 +19,7 @@ public:
     void setSessionPath(const QString& path);
     // The op of the API call that launched kernel op `launch` (a Kernel or Collective item of a
     // Stream lane); empty when the session does not record it or the file cannot be read.
-    std::optional<core::TimelineOpRef> launchingCall(const core::TimelineData& data, core::TimelineOpRef launch);
+    std::optional<core::TimelineGpuOpRef> launchingCall(const core::TimelineData& data, core::TimelineGpuOpRef launch);
 
 private:
     QString m_path;

@@ -239,7 +239,7 @@ int TimelinePainter::paintRow(
 }
 
 std::optional<QRect> TimelinePainter::opRect(
-    core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const
+    core::TimelineGpuOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const
 {
     const TimelineBand* band = frame.layout->bandOfRow(ref.row);
     if (!band || ref.row >= frame.data->rowCount() || ref.index >= frame.data->row(ref.row).size())
@@ -253,7 +253,7 @@ std::optional<QRect> TimelinePainter::opRect(
     return QRect(x0 - 1, band->y + top + 1, std::max(1, x1 - x0) + 1, band->height - 2);
 }
 
-void TimelinePainter::paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area,
+void TimelinePainter::paintOutline(QPainter& p, core::TimelineGpuOpRef ref, int top, const QRect& area,
     const TimelineFrame& frame, const QColor& color, int width) const
 {
     const auto box = opRect(ref, top, area, frame);
@@ -280,7 +280,7 @@ void TimelinePainter::paintLaunchFlow(
     }
 }
 
-void TimelinePainter::paintArrow(QPainter& p, core::TimelineOpRef from, int top, const QRect& area,
+void TimelinePainter::paintArrow(QPainter& p, core::TimelineGpuOpRef from, int top, const QRect& area,
     const TimelineFrame& frame, const QColor& color, Qt::PenStyle style) const
 {
     const auto source = opRect(from, top, area, frame);

@@ -28,11 +28,11 @@ struct TimelineFrame {
     int scrollY = 0; // content y at the top of the bands area
     int labelWidth = 0; // the lane labels on the left; the time area is the rest
     const core::TimelineMarks* marks = nullptr; // outlined (launches of the selected kernel)
-    std::optional<core::TimelineOpRef> selected;
-    std::optional<core::TimelineOpRef> hovered;
-    std::optional<core::TimelineOpRef> launchingCall; // of `selected`: outlined, with an arrow to it
+    std::optional<core::TimelineGpuOpRef> selected;
+    std::optional<core::TimelineGpuOpRef> hovered;
+    std::optional<core::TimelineGpuOpRef> launchingCall; // of `selected`: outlined, with an arrow to it
     // The operators `selected` ran under, innermost first: outlined, an arrow from the innermost.
-    const std::vector<core::TimelineOpRef>* operators = nullptr;
+    const std::vector<core::TimelineGpuOpRef>* operators = nullptr;
 };
 
 class TimelinePainter {
@@ -63,13 +63,14 @@ private:
     void paintRuler(QPainter& p, const QRect& rect, const QPalette& palette, const TimelineFrame& frame) const;
     int paintRow(QPainter& p, const TimelineBand& band, int top, const QRect& area, const TimelineFrame& frame);
     // Where an op is drawn (clamped to the window); empty when its row has no band.
-    std::optional<QRect> opRect(core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const;
+    std::optional<QRect> opRect(
+        core::TimelineGpuOpRef ref, int top, const QRect& area, const TimelineFrame& frame) const;
     // The selected launch's launching call and operators outlined, and arrows from them to the launch.
     void paintLaunchFlow(
         QPainter& p, int top, const QRect& area, const TimelineFrame& frame, const QColor& color) const;
-    void paintArrow(QPainter& p, core::TimelineOpRef from, int top, const QRect& area, const TimelineFrame& frame,
+    void paintArrow(QPainter& p, core::TimelineGpuOpRef from, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, Qt::PenStyle style) const;
-    void paintOutline(QPainter& p, core::TimelineOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
+    void paintOutline(QPainter& p, core::TimelineGpuOpRef ref, int top, const QRect& area, const TimelineFrame& frame,
         const QColor& color, int width) const;
 
     std::array<QColor, core::kVerdictClassCount> m_verdictColors;

@@ -125,7 +125,7 @@ void TimelineView::panByPixels(int dx)
     setVisibleWindow(windowAt(m_window.startNs, -dx * nsPerPixel, m_window.endNs - m_window.startNs));
 }
 
-std::optional<core::TimelineOpRef> TimelineView::opAt(QPoint pos) const
+std::optional<core::TimelineGpuOpRef> TimelineView::opAt(QPoint pos) const
 {
     if (!m_data || pos.x() < m_labelWidth || pos.y() < TimelinePainter::kRulerHeight)
         return std::nullopt;
@@ -138,7 +138,7 @@ std::optional<core::TimelineOpRef> TimelineView::opAt(QPoint pos) const
     const auto index = m_data->row(band->row).itemAt(t, tolerance);
     if (!index)
         return std::nullopt;
-    return core::TimelineOpRef { band->row, *index };
+    return core::TimelineGpuOpRef { band->row, *index };
 }
 
 QString TimelineView::toolTipAt(QPoint pos) const
@@ -171,7 +171,7 @@ QString TimelineView::toolTipAt(QPoint pos) const
     return text;
 }
 
-std::optional<QPoint> TimelineView::pointOf(core::TimelineOpRef ref) const
+std::optional<QPoint> TimelineView::pointOf(core::TimelineGpuOpRef ref) const
 {
     const TimelineBand* band = m_data ? m_layout.bandOfRow(ref.row) : nullptr;
     if (!band)
@@ -220,7 +220,7 @@ void TimelineView::showCollectiveInstance(const core::CollectiveInstance& instan
     viewport()->update();
 }
 
-void TimelineView::reveal(core::TimelineOpRef ref)
+void TimelineView::reveal(core::TimelineGpuOpRef ref)
 {
     const auto& row = m_data->row(ref.row);
     const std::int64_t s = row.startNs(ref.index), e = row.endNs(ref.index);

@@ -57,21 +57,21 @@ public:
     static QList<QPair<QString, QString>> keyBindings();
 
     // The op under a viewport point (within a few pixels), and its description.
-    std::optional<core::TimelineOpRef> opAt(QPoint viewportPos) const;
+    std::optional<core::TimelineGpuOpRef> opAt(QPoint viewportPos) const;
     QString toolTipAt(QPoint viewportPos) const;
     // Where an op is drawn (viewport coordinates), when it is in view.
-    std::optional<QPoint> pointOf(core::TimelineOpRef ref) const;
+    std::optional<QPoint> pointOf(core::TimelineGpuOpRef ref) const;
 
     const core::TimelineMarks& highlighted() const { return m_marks; }
-    std::optional<core::TimelineOpRef> selectedOp() const { return m_selectedOp; }
+    std::optional<core::TimelineGpuOpRef> selectedOp() const { return m_selectedOp; }
     // The API call that launched the selected launch, drawn with an arrow to it; empty when unknown.
-    std::optional<core::TimelineOpRef> launchingCallOp() const { return m_launchingCall; }
+    std::optional<core::TimelineGpuOpRef> launchingCallOp() const { return m_launchingCall; }
     // Draws `instance` across the ranks' Collectives lanes with its skew marked, and brings it into
     // view; an instance with no member on this timeline (or no members) clears it.
     void showCollectiveInstance(const core::CollectiveInstance& instance);
     const InstanceOverlay& collectiveInstance() const { return m_instance; }
     // The operators the selected launch ran under, innermost first, as drawn (those on the timeline).
-    const std::vector<core::TimelineOpRef>& launchingOperators() const { return m_launchingOperators; }
+    const std::vector<core::TimelineGpuOpRef>& launchingOperators() const { return m_launchingOperators; }
     // Level-of-detail items drawn by the last paint (for tests and the benchmark).
     int itemsPaintedLastFrame() const { return m_lastItems; }
 
@@ -91,7 +91,7 @@ protected:
 
 private:
     void followSelection(const KernelSelection& selection, const QObject* origin);
-    void reveal(core::TimelineOpRef ref);
+    void reveal(core::TimelineGpuOpRef ref);
     void updateScrollRange();
     void selectAt(QPoint viewportPos);
     std::optional<int> mouseAnchor() const; // the mouse's viewport x when it is over the time area
@@ -104,13 +104,13 @@ private:
     core::TimeWindow m_window { 0, 1 };
     int m_labelWidth = 190;
     core::TimelineMarks m_marks;
-    std::optional<core::TimelineOpRef> m_selectedOp;
+    std::optional<core::TimelineGpuOpRef> m_selectedOp;
     LaunchFlow m_flow;
     InstanceOverlay m_instance;
-    std::optional<core::TimelineOpRef> m_launchingCall;
+    std::optional<core::TimelineGpuOpRef> m_launchingCall;
     std::shared_ptr<const core::SessionOperators> m_operators;
-    std::vector<core::TimelineOpRef> m_launchingOperators;
-    std::optional<core::TimelineOpRef> m_hovered;
+    std::vector<core::TimelineGpuOpRef> m_launchingOperators;
+    std::optional<core::TimelineGpuOpRef> m_hovered;
     std::optional<QPoint> m_pressPos;
     core::TimeWindow m_pressWindow;
     int m_pressScroll = 0;

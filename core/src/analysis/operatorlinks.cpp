@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/analysis/operatorlinks.h"
-#include "ridgeline/core/analysis/sessiontimeline.h"
 
+#include "ridgeline/core/analysis/sessiontimeline.h"
 #include "timeline/sessiongpuops.h"
 
 #include <algorithm>

@@ -56,7 +56,7 @@ std::vector<RankKernel> topKernelsOf(const std::vector<std::int64_t>& devices,
 Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size_t topKernels)
 {
     std::map<int, Spans> busy, communication; // by rank
-    const auto bin = [&](int rank, std::int64_t, const TimelineOp& op) {
+    const auto bin = [&](int rank, std::int64_t, const TimelineGpuOp& op) {
         busy[rank].emplace_back(op.startNs, op.endNs);
         if (op.kind == GpuOpKind::Collective)
             communication[rank].emplace_back(op.startNs, op.endNs);

@@ -35,7 +35,8 @@ OperatorGroupChild childOf(const ChildKey& key)
 
 } // namespace
 
-OperatorGroups groupGpuOps(const OpReport& report, const OperatorLinks& links, const OpAttribution& attribution)
+OperatorGroups groupGpuOps(
+    const OperatorReport& report, const OperatorLinks& links, const OperatorAttribution& attribution)
 {
     OperatorGroups out;
     out.by = report.by;

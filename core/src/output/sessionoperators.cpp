@@ -38,11 +38,11 @@ Result<std::optional<SessionOperators>> loadSessionOperators(SessionReader& read
     const OperatorLinks& links = linked.value();
 
     SessionOperators out;
-    OpAttribution byOp, byModule;
-    auto opReport = buildOpReport(reader, links, ReportGrouping::Op, &byOp);
+    OperatorAttribution byOp, byModule;
+    auto opReport = buildOperatorReport(reader, links, ReportGrouping::Op, &byOp);
     if (opReport.hasError())
         return opReport.error();
-    auto moduleReport = buildOpReport(reader, links, ReportGrouping::Module, &byModule);
+    auto moduleReport = buildOperatorReport(reader, links, ReportGrouping::Module, &byModule);
     if (moduleReport.hasError())
         return moduleReport.error();
     out.byOperator = groupGpuOps(opReport.value(), links, byOp);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Private to the session reader's files (sessionreader.cpp: opening, meta, devices, counts;
-// sessionreaderops.cpp: kernels, metrics, copies, API calls, NVTX, collectives): the open
+// sessionreadergpuops.cpp: kernels, metrics, copies, API calls, NVTX, collectives): the open
 // database and the query helpers they share.
 #pragma once
 

@@ -59,7 +59,7 @@ int SessionGpuOps::rankOf(std::int64_t processId) const
 }
 
 // With several calls of one correlation id, the earliest (outermost) launched the op.
-void SessionGpuOps::applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const
+void SessionGpuOps::applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineGpuOp& op) const
 {
     if (!m_scan.launches)
         return;

@@ -25,7 +25,7 @@ namespace ridgeline::core::detail {
 enum class GpuOpSource : std::uint8_t { Kernel, MemOp, CommOp };
 
 struct SessionGpuOp {
-    TimelineOp op; // times, stream, kind, verdict; launch times when the scan asked for them
+    TimelineGpuOp op; // times, stream, kind, verdict; launch times when the scan asked for them
     GpuOpSource source = GpuOpSource::Kernel;
     int rank = -1; // of the op's process; -1 when unknown
     std::int64_t deviceId = 0;
@@ -67,7 +67,7 @@ private:
         std::int64_t startNs;
         std::int64_t endNs;
     };
-    void applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineOp& op) const;
+    void applyLaunch(std::int64_t processId, std::int64_t correlationId, TimelineGpuOp& op) const;
     // An op of `source` with what every source has: its id, process (and so rank), device and times.
     SessionGpuOp placedOp(GpuOpSource source, std::int64_t id, std::int64_t processId, std::int64_t deviceId,
         std::int64_t startNs, std::int64_t endNs) const;
@@ -87,6 +87,6 @@ private:
 // rank and device as it is read (the rank summaries bin them, cluster/ranksummary.h).
 Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const KernelVerdictSource& verdicts,
     const TimelineSelection& selection,
-    const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp);
+    const std::function<void(int rank, std::int64_t deviceId, const TimelineGpuOp& op)>& eachOp);
 
 } // namespace ridgeline::core::detail

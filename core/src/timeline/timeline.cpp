@@ -56,9 +56,9 @@ constexpr std::size_t kMaxMergedRuns = 256;
 
 // Ops in start order: `ops` itself when it is sorted; made of at most kMaxMergedRuns sorted runs
 // (ops listed stream by stream), merged into `buffer` in one pass; otherwise sorted in place.
-std::span<const TimelineOp> sortedByStart(std::span<TimelineOp> ops, std::vector<TimelineOp>& buffer)
+std::span<const TimelineGpuOp> sortedByStart(std::span<TimelineGpuOp> ops, std::vector<TimelineGpuOp>& buffer)
 {
-    auto less = [](const TimelineOp& a, const TimelineOp& b) { return a.startNs < b.startNs; };
+    auto less = [](const TimelineGpuOp& a, const TimelineGpuOp& b) { return a.startNs < b.startNs; };
     std::vector<std::size_t> bounds { 0 };
     for (std::size_t i = 1; i < ops.size(); ++i) {
         if (less(ops[i], ops[i - 1])) {
@@ -97,7 +97,7 @@ std::span<const TimelineOp> sortedByStart(std::span<TimelineOp> ops, std::vector
 }
 
 // Keeps the ops that overlap the window (or lie in it, for zero-length ops), clipped to it.
-std::size_t clipToWindow(std::span<TimelineOp> ops, const std::optional<TimeWindow>& window)
+std::size_t clipToWindow(std::span<TimelineGpuOp> ops, const std::optional<TimeWindow>& window)
 {
     if (!window) {
         for (auto& op : ops)
@@ -106,7 +106,7 @@ std::size_t clipToWindow(std::span<TimelineOp> ops, const std::optional<TimeWind
     }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < ops.size(); ++i) {
-        TimelineOp op = ops[i];
+        TimelineGpuOp op = ops[i];
         op.endNs = std::max(op.endNs, op.startNs);
         const bool inside = op.startNs == op.endNs ? op.startNs >= window->startNs && op.startNs < window->endNs
                                                    : op.endNs > window->startNs && op.startNs < window->endNs;
@@ -129,7 +129,7 @@ public:
         , m_hi(hi)
     { }
 
-    void visit(std::size_t i, const TimelineOp& op)
+    void visit(std::size_t i, const TimelineGpuOp& op)
     {
         if (op.launchEndNs == kNoLaunch)
             return;
@@ -146,7 +146,7 @@ public:
     }
 
     // `hi` may be lowered to the end of the span now that it is known.
-    void finish(std::span<const TimelineOp> ops, std::int64_t hi, TimelineSummary& summary);
+    void finish(std::span<const TimelineGpuOp> ops, std::int64_t hi, TimelineSummary& summary);
 
 private:
     static constexpr std::uint32_t kNotQueued = std::numeric_limits<std::uint32_t>::max();
@@ -185,7 +185,7 @@ private:
     bool m_haveLast = false;
 };
 
-void QueueMeter::finish(std::span<const TimelineOp> ops, std::int64_t hi, TimelineSummary& summary)
+void QueueMeter::finish(std::span<const TimelineGpuOp> ops, std::int64_t hi, TimelineSummary& summary)
 {
     const std::int64_t lo = m_lo;
     auto& queues = m_queues;
@@ -235,10 +235,10 @@ void QueueMeter::finish(std::span<const TimelineOp> ops, std::int64_t hi, Timeli
 
 } // namespace
 
-TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optional<TimeWindow>& window)
+TimelineSummary analyzeTimeline(std::span<TimelineGpuOp> allOps, const std::optional<TimeWindow>& window)
 {
     TimelineSummary summary;
-    std::vector<TimelineOp> buffer;
+    std::vector<TimelineGpuOp> buffer;
     const auto ops = sortedByStart(allOps.first(clipToWindow(allOps, window)), buffer);
     if (ops.empty())
         return summary;
@@ -253,7 +253,7 @@ TimelineSummary analyzeTimeline(std::span<TimelineOp> allOps, const std::optiona
     QueueMeter queues(ops.size(), window ? window->startNs : runStart,
         window ? window->endNs : std::numeric_limits<std::int64_t>::max());
     for (std::size_t i = 0; i < ops.size(); ++i) {
-        const TimelineOp& op = ops[i];
+        const TimelineGpuOp& op = ops[i];
         queues.visit(i, op);
         switch (op.kind) {
         case GpuOpKind::Kernel:

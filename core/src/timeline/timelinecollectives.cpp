@@ -35,7 +35,7 @@ RankTimeMap collectiveTimeMap(const TimelineData& data, int bins)
     return map;
 }
 
-std::optional<TimelineOpRef> findCollectiveOp(
+std::optional<TimelineGpuOpRef> findCollectiveOp(
     const TimelineData& data, int rank, std::int64_t commOpId, std::int64_t startNs)
 {
     for (const auto& lane : data.lanes()) {

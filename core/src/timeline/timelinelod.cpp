@@ -103,14 +103,14 @@ TimelineMarks TimelineData::launchesOf(std::int64_t kernelNameId, std::int64_t d
             ++marks.count;
             if (item.startNs < earliestStart) {
                 earliestStart = item.startNs;
-                marks.earliest = TimelineOpRef { static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i) };
+                marks.earliest = TimelineGpuOpRef { static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i) };
             }
         }
     }
     return marks;
 }
 
-std::optional<TimelineOpRef> TimelineData::findKernel(std::int64_t kernelId) const
+std::optional<TimelineGpuOpRef> TimelineData::findKernel(std::int64_t kernelId) const
 {
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
         if (!isDeviceOpLane(laneOfRow(r).kind))
@@ -120,13 +120,13 @@ std::optional<TimelineOpRef> TimelineData::findKernel(std::int64_t kernelId) con
             const auto item = row.item(i);
             if (item.sourceId == kernelId
                 && (item.kind == TimelineItemKind::Kernel || item.kind == TimelineItemKind::Collective))
-                return TimelineOpRef { static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i) };
+                return TimelineGpuOpRef { static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(i) };
         }
     }
     return std::nullopt;
 }
 
-std::optional<TimelineOpRef> TimelineData::findHostItem(TimelineLaneKind kind, std::int64_t processId,
+std::optional<TimelineGpuOpRef> TimelineData::findHostItem(TimelineLaneKind kind, std::int64_t processId,
     std::int64_t threadId, std::int64_t startNs, std::int64_t sourceId) const
 {
     for (const auto& lane : m_lanes) {
@@ -138,7 +138,7 @@ std::optional<TimelineOpRef> TimelineData::findHostItem(TimelineLaneKind kind, s
     return std::nullopt;
 }
 
-std::optional<TimelineOpRef> detail::itemStartingAt(
+std::optional<TimelineGpuOpRef> detail::itemStartingAt(
     const TimelineData& data, const TimelineLane& lane, std::int64_t startNs, std::int64_t sourceId)
 {
     for (std::uint32_t r = lane.firstRow; r < lane.firstRow + lane.rowCount; ++r) {
@@ -147,7 +147,7 @@ std::optional<TimelineOpRef> detail::itemStartingAt(
         const auto& row = data.row(r);
         for (auto index = row.itemAt(startNs); index && row.startNs(*index) == startNs; --*index) {
             if (row.sourceId(*index) == sourceId)
-                return TimelineOpRef { r, *index };
+                return TimelineGpuOpRef { r, *index };
             if (*index == 0)
                 break;
         }

@@ -11,7 +11,7 @@
 namespace ridgeline::core::detail {
 
 // The item of one of `lane`'s rows that starts at `startNs` and comes from record `sourceId`.
-std::optional<TimelineOpRef> itemStartingAt(
+std::optional<TimelineGpuOpRef> itemStartingAt(
     const TimelineData& data, const TimelineLane& lane, std::int64_t startNs, std::int64_t sourceId);
 
 } // namespace ridgeline::core::detail

@@ -49,7 +49,7 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(
 
 Result<std::vector<TimelineSummary>> detail::analyzeSessionTimeline(SessionReader& reader,
     const KernelVerdictSource& verdicts, const TimelineSelection& selection,
-    const std::function<void(int rank, std::int64_t deviceId, const TimelineOp& op)>& eachOp)
+    const std::function<void(int rank, std::int64_t deviceId, const TimelineGpuOp& op)>& eachOp)
 {
     std::optional<TimeWindow> window = selection.window;
     if (selection.step) {
@@ -64,7 +64,7 @@ Result<std::vector<TimelineSummary>> detail::analyzeSessionTimeline(SessionReade
     auto source = detail::SessionGpuOps::load(reader, { window, true, window.has_value() }, verdicts);
     if (source.hasError())
         return source.error();
-    std::map<GroupKey, std::vector<TimelineOp>> groups;
+    std::map<GroupKey, std::vector<TimelineGpuOp>> groups;
     auto scanned = source.value().forEach(reader, [&](const detail::SessionGpuOp& g) {
         groups[{ g.rank, g.deviceId }].push_back(g.op);
         if (eachOp)

@@ -365,9 +365,9 @@ private Q_SLOTS:
 
 private:
     // The longest kernel of the session: wide enough to hit at any zoom once it is in view.
-    std::optional<core::TimelineOpRef> longestKernel() const
+    std::optional<core::TimelineGpuOpRef> longestKernel() const
     {
-        std::optional<core::TimelineOpRef> best;
+        std::optional<core::TimelineGpuOpRef> best;
         std::int64_t longest = -1;
         const auto& d = *m_doc->timeline;
         for (std::uint32_t r = 0; r < d.rowCount(); ++r) {
@@ -377,13 +377,13 @@ private:
                 const auto it = d.row(r).item(i);
                 if (d.kernelNameId(it.nameIndex) >= 0 && it.endNs - it.startNs > longest) {
                     longest = it.endNs - it.startNs;
-                    best = core::TimelineOpRef { r, i };
+                    best = core::TimelineGpuOpRef { r, i };
                 }
             }
         }
         return best;
     }
-    void zoomOnto(core::TimelineOpRef ref)
+    void zoomOnto(core::TimelineGpuOpRef ref)
     {
         const auto& row = m_doc->timeline->row(ref.row);
         const auto s = row.startNs(ref.index), e = row.endNs(ref.index);

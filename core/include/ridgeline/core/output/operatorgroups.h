@@ -8,7 +8,7 @@
 #pragma once
 
 #include "ridgeline/core/model/model.h"
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 
 #include <array>
 #include <cstddef>
@@ -31,7 +31,7 @@ struct OperatorGroupChild {
 };
 
 struct OperatorGroup {
-    OpRow row; // the report's row; "(unattributed)" carries the GPU figures only
+    OperatorReportRow row; // the report's row; "(unattributed)" carries the GPU figures only
     bool unattributed = false;
     std::vector<OperatorGroupChild> children; // most GPU time first
 };
@@ -61,7 +61,8 @@ struct OperatorGroups {
 
 inline constexpr const char* kUnattributedGroupName = "(unattributed)";
 
-// `report` and `attribution` built from `links` (buildOpReport with an OpAttribution).
-OperatorGroups groupGpuOps(const OpReport& report, const OperatorLinks& links, const OpAttribution& attribution);
+// `report` and `attribution` built from `links` (buildOperatorReport with an OperatorAttribution).
+OperatorGroups groupGpuOps(
+    const OperatorReport& report, const OperatorLinks& links, const OperatorAttribution& attribution);
 
 } // namespace ridgeline::core

@@ -20,7 +20,7 @@ struct SessionOperators {
     OperatorLookup lookup;
     OperatorGroups byOperator;
     OperatorGroups byModule;
-    // External id against time containment, as the report gives them (OpReport).
+    // External id against time containment, as the report gives them (OperatorReport).
     std::int64_t byExternalId = 0, externalIdDisagrees = 0;
     std::size_t memoryBytes() const;
 };

@@ -53,7 +53,7 @@ enum class GpuOpKind : std::uint8_t {
 inline constexpr std::int64_t kNoLaunch = std::numeric_limits<std::int64_t>::min();
 
 // One GPU op of one rank and device, as the analysis needs it.
-struct TimelineOp {
+struct TimelineGpuOp {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     std::int64_t launchStartNs = kNoLaunch; // the API call that launched it; kNoLaunch when unknown
@@ -110,7 +110,7 @@ struct TimelineSummary {
 // The pure analysis of one rank and device; no session needed. May reorder `ops` and clip them to
 // the window in place. Sorted input, or input made of a few sorted runs (ops listed stream by
 // stream), is merged in one pass rather than sorted.
-TimelineSummary analyzeTimeline(std::span<TimelineOp> ops, const std::optional<TimeWindow>& window = std::nullopt);
+TimelineSummary analyzeTimeline(std::span<TimelineGpuOp> ops, const std::optional<TimeWindow>& window = std::nullopt);
 
 // What part of a session to analyse: the whole of it, a window, or a profiler step.
 struct TimelineSelection {

@@ -19,7 +19,7 @@ RankTimeMap collectiveTimeMap(const TimelineData& data, int bins);
 
 // The item of comm_ops.id `commOpId` on the Collectives lanes of `rank` (any lane when rank < 0),
 // looked up near its start time; empty when it is not there.
-std::optional<TimelineOpRef> findCollectiveOp(
+std::optional<TimelineGpuOpRef> findCollectiveOp(
     const TimelineData& data, int rank, std::int64_t commOpId, std::int64_t startNs);
 
 } // namespace ridgeline::core

@@ -47,17 +47,17 @@ struct TimelineLane {
     std::uint32_t rowCount = 0;
 };
 
-struct TimelineOpRef {
+struct TimelineGpuOpRef {
     std::uint32_t row = 0;
     std::uint32_t index = 0;
-    bool operator==(const TimelineOpRef&) const = default;
+    bool operator==(const TimelineGpuOpRef&) const = default;
 };
 
 // A subset of the ops of every row (e.g. all launches of one kernel), for highlighting.
 struct TimelineMarks {
     std::vector<std::vector<std::uint32_t>> byRow; // ascending item indices; empty or one per row
     std::size_t count = 0;
-    std::optional<TimelineOpRef> earliest;
+    std::optional<TimelineGpuOpRef> earliest;
     bool empty() const { return count == 0; }
 };
 
@@ -88,10 +88,10 @@ public:
     // One pass over the stream rows: call it when the selection changes, not per paint.
     TimelineMarks launchesOf(std::int64_t kernelNameId, std::int64_t deviceId = -1) const;
     // The kernel launch with this kernels.id.
-    std::optional<TimelineOpRef> findKernel(std::int64_t kernelId) const;
+    std::optional<TimelineGpuOpRef> findKernel(std::int64_t kernelId) const;
     // The item with this source id that starts at `startNs` in a lane of `kind` of one host thread
     // (an API call, an operator, an NVTX range): a binary search per row of the lane.
-    std::optional<TimelineOpRef> findHostItem(TimelineLaneKind kind, std::int64_t processId, std::int64_t threadId,
+    std::optional<TimelineGpuOpRef> findHostItem(TimelineLaneKind kind, std::int64_t processId, std::int64_t threadId,
         std::int64_t startNs, std::int64_t sourceId) const;
 
 private:

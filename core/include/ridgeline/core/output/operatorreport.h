@@ -28,7 +28,7 @@ class SessionReader;
 enum class ReportGrouping { Kernel, Op, Module };
 std::optional<ReportGrouping> reportGroupingFromString(std::string_view text);
 
-struct OpRow {
+struct OperatorReportRow {
     std::string name; // operator name, or module path
     std::int64_t gpuTimeNs = 0; // GPU ops it launched (innermost operator)
     std::int64_t gpuOps = 0; // kernels, copies and memsets it launched
@@ -41,10 +41,10 @@ struct OpRow {
     double shareOfGpuTime = 0; // gpuTimeNs / all GPU time
 };
 
-struct OpReport {
+struct OperatorReport {
     std::string path;
     ReportGrouping by = ReportGrouping::Op;
-    std::vector<OpRow> rows; // by GPU time, then CPU time, then name
+    std::vector<OperatorReportRow> rows; // by GPU time, then CPU time, then name
     std::int64_t gpuTimeNs = 0; // every kernel, copy and memset
     std::int64_t gpuOps = 0;
     std::int64_t unattributedGpuTimeNs = 0; // GPU ops with no operator
@@ -54,25 +54,25 @@ struct OpReport {
     std::int64_t byExternalId = 0, externalIdDisagrees = 0, externalIdUnmatched = 0; // OperatorLinks
 };
 
-Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by);
+Result<OperatorReport> buildOperatorReport(SessionReader& reader, ReportGrouping by);
 
 struct OperatorLinks;
 // Where each operator and each GPU op of the links counts in a report built from them.
-struct OpAttribution {
-    std::vector<std::size_t> rowOfOperator; // per OperatorLinks::operators: index into OpReport::rows
+struct OperatorAttribution {
+    std::vector<std::size_t> rowOfOperator; // per OperatorLinks::operators: index into OperatorReport::rows
     std::vector<std::size_t> rowOfGpuOp; // per OperatorLinks::gpuOps: index into rows; GpuOpLink::kNone: unattributed
 };
 // The same from links already made (the app links once and builds both groupings); `attribution`,
 // when given, receives the row of every operator and GPU op.
-Result<OpReport> buildOpReport(
-    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OpAttribution* attribution = nullptr);
+Result<OperatorReport> buildOperatorReport(
+    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OperatorAttribution* attribution = nullptr);
 
-struct OpReportOptions {
+struct OperatorReportOptions {
     ReportFormat format = ReportFormat::Table;
     std::size_t top = 0; // 0 = every row
-    const OpReport* baseline = nullptr; // before/now/change per row when set
+    const OperatorReport* baseline = nullptr; // before/now/change per row when set
 };
 
-void writeOpReport(std::ostream& out, const OpReport& report, const OpReportOptions& options);
+void writeOperatorReport(std::ostream& out, const OperatorReport& report, const OperatorReportOptions& options);
 
 } // namespace ridgeline::core

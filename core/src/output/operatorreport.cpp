@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Aggregation of `report --by op|module` (opreport.h); the writers are in opreportwrite.cpp.
-#include "ridgeline/core/output/opreport.h"
+// Aggregation of `report --by op|module` (operatorreport.h); the writers are in operatorreportwrite.cpp.
+#include "ridgeline/core/output/operatorreport.h"
 
 #include "base/enumnames.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
@@ -33,12 +33,12 @@ public:
         }
         return it->second;
     }
-    OpRow& operator[](std::size_t row) { return m_rows[row]; }
-    std::vector<OpRow> take() { return std::move(m_rows); }
+    OperatorReportRow& operator[](std::size_t row) { return m_rows[row]; }
+    std::vector<OperatorReportRow> take() { return std::move(m_rows); }
 
 private:
     std::map<std::string, std::size_t, std::less<>> m_index;
-    std::vector<OpRow> m_rows;
+    std::vector<OperatorReportRow> m_rows;
 };
 
 // The row of each operator: by its name, or by its module path. The module path is the "Module
@@ -102,20 +102,20 @@ std::optional<ReportGrouping> reportGroupingFromString(std::string_view text)
     return detail::valueOf(kGroupings, text);
 }
 
-Result<OpReport> buildOpReport(SessionReader& reader, ReportGrouping by)
+Result<OperatorReport> buildOperatorReport(SessionReader& reader, ReportGrouping by)
 {
     auto linked = linkOperators(reader);
     if (linked.hasError())
         return linked.error();
-    return buildOpReport(reader, linked.value(), by);
+    return buildOperatorReport(reader, linked.value(), by);
 }
 
-Result<OpReport> buildOpReport(
-    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OpAttribution* attribution)
+Result<OperatorReport> buildOperatorReport(
+    SessionReader& reader, const OperatorLinks& links, ReportGrouping by, OperatorAttribution* attribution)
 {
     const auto& ops = links.operators;
 
-    OpReport report;
+    OperatorReport report;
     report.path = reader.path();
     report.by = by;
     report.operators = static_cast<std::int64_t>(ops.size());
@@ -137,7 +137,7 @@ Result<OpReport> buildOpReport(
 
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const std::int64_t duration = saturatingSub(ops[i].endNs, ops[i].startNs);
-        OpRow& row = rows[rowOf[i]];
+        OperatorReportRow& row = rows[rowOf[i]];
         ++row.calls;
         row.selfCpuTimeNs = saturatingAdd(row.selfCpuTimeNs, duration);
         const std::size_t parent = links.parent[i];
@@ -157,7 +157,7 @@ Result<OpReport> buildOpReport(
             report.withoutCall += g.hasCall ? 0 : 1;
             continue;
         }
-        OpRow& row = rows[rowOf[g.innermost]];
+        OperatorReportRow& row = rows[rowOf[g.innermost]];
         row.gpuTimeNs = saturatingAdd(row.gpuTimeNs, duration);
         ++row.gpuOps;
         row.kernels += g.kind == LinkedOpKind::Kernel || g.kind == LinkedOpKind::Collective ? 1 : 0;
@@ -177,11 +177,11 @@ Result<OpReport> buildOpReport(
         order[i] = i;
     const auto& unsorted = report.rows;
     std::sort(order.begin(), order.end(), [&unsorted](std::size_t x, std::size_t y) {
-        const OpRow& a = unsorted[x];
-        const OpRow& b = unsorted[y];
+        const OperatorReportRow& a = unsorted[x];
+        const OperatorReportRow& b = unsorted[y];
         return std::tie(b.gpuTimeNs, b.cpuTimeNs, a.name) < std::tie(a.gpuTimeNs, a.cpuTimeNs, b.name);
     });
-    std::vector<OpRow> sorted;
+    std::vector<OperatorReportRow> sorted;
     sorted.reserve(order.size());
     std::vector<std::size_t> sortedIndex(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The writers of `report --by op|module` (opreport.h): table, CSV and JSON, with the baseline's
+// The writers of `report --by op|module` (operatorreport.h): table, CSV and JSON, with the baseline's
 // before / now / change per row when one is given.
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
-#include "ridgeline/core/output/opreport.h"
+#include "ridgeline/core/output/operatorreport.h"
 #include "ridgeline/core/version.h"
 
 #include <cmath>
@@ -25,11 +25,11 @@ const char* groupWord(ReportGrouping by)
 
 // The baseline's rows by name, and those gone since.
 struct Comparison {
-    std::map<std::string, const OpRow*, std::less<>> before;
-    std::vector<const OpRow*> gone;
+    std::map<std::string, const OperatorReportRow*, std::less<>> before;
+    std::vector<const OperatorReportRow*> gone;
 };
 
-Comparison compare(const OpReport& now, const OpReport* baseline)
+Comparison compare(const OperatorReport& now, const OperatorReport* baseline)
 {
     Comparison c;
     if (!baseline)
@@ -46,13 +46,13 @@ Comparison compare(const OpReport& now, const OpReport* baseline)
     return c;
 }
 
-const OpRow* beforeOf(const Comparison& c, const std::string& name)
+const OperatorReportRow* beforeOf(const Comparison& c, const std::string& name)
 {
     auto it = c.before.find(name);
     return it == c.before.end() ? nullptr : it->second;
 }
 
-std::string verdictsCell(const OpRow& row)
+std::string verdictsCell(const OperatorReportRow& row)
 {
     std::string cell;
     for (std::size_t v = 0; v < kVerdictClassCount; ++v) {
@@ -70,7 +70,7 @@ std::string signedDuration(std::int64_t ns)
     return (ns > 0 ? "+" : ns < 0 ? "-" : "") + formatDuration(std::fabs(static_cast<double>(ns)));
 }
 
-std::string changeCell(const OpRow& now, const OpRow* before)
+std::string changeCell(const OperatorReportRow& now, const OperatorReportRow* before)
 {
     if (!before)
         return "new";
@@ -81,7 +81,8 @@ std::string changeCell(const OpRow& now, const OpRow* before)
         100.0 * static_cast<double>(delta) / static_cast<double>(before->gpuTimeNs));
 }
 
-void writeTable(std::ostream& out, const OpReport& r, std::size_t shown, const OpReport* baseline, const Comparison& c)
+void writeTable(
+    std::ostream& out, const OperatorReport& r, std::size_t shown, const OperatorReport* baseline, const Comparison& c)
 {
     const double share = r.gpuTimeNs > 0
         ? 100.0 * static_cast<double>(saturatingSub(r.gpuTimeNs, r.unattributedGpuTimeNs))
@@ -111,8 +112,8 @@ void writeTable(std::ostream& out, const OpReport& r, std::size_t shown, const O
         baseline ? fmt::format("  {:>11}  {:>20}", "Before", "Change") : std::string(), "GPU ops", "Kernels", "Calls",
         "CPU time", "Self CPU", "Verdicts (share of GPU time)", r.by == ReportGrouping::Module ? "Module" : "Operator");
     for (std::size_t i = 0; i < shown; ++i) {
-        const OpRow& row = r.rows[i];
-        const OpRow* before = baseline ? beforeOf(c, row.name) : nullptr;
+        const OperatorReportRow& row = r.rows[i];
+        const OperatorReportRow* before = baseline ? beforeOf(c, row.name) : nullptr;
         fmt::print(out, "{:>6.2f}%  {:>11}{}  {:>7}  {:>7}  {:>8}  {:>11}  {:>11}  {:<30}  {}\n",
             row.shareOfGpuTime * 100.0, formatDuration(static_cast<double>(row.gpuTimeNs)),
             baseline ? fmt::format("  {:>11}  {:>20}",
@@ -124,7 +125,7 @@ void writeTable(std::ostream& out, const OpReport& r, std::size_t shown, const O
     }
     if (!c.gone.empty()) {
         fmt::print(out, "Gone since the baseline ({}):\n", c.gone.size());
-        for (const OpRow* row : c.gone)
+        for (const OperatorReportRow* row : c.gone)
             fmt::print(out, "  {:>11} of GPU time, {} calls  {}\n", formatDuration(static_cast<double>(row->gpuTimeNs)),
                 formatCount(row->calls), row->name);
     }
@@ -138,7 +139,8 @@ std::string verdictColumn(std::size_t v)
     return name + "_ns";
 }
 
-void writeCsvRow(std::ostream& out, const OpRow& row, std::string_view status, const OpRow* before, bool baseline)
+void writeCsvRow(std::ostream& out, const OperatorReportRow& row, std::string_view status,
+    const OperatorReportRow* before, bool baseline)
 {
     fmt::print(out, "{},{},{:.4f},{},{},{},{},{},{}", csvField(row.name), row.gpuTimeNs, row.shareOfGpuTime * 100.0,
         row.gpuOps, row.kernels, row.calls, row.cpuTimeNs, row.selfCpuTimeNs, row.topLevelGpuTimeNs);
@@ -151,7 +153,8 @@ void writeCsvRow(std::ostream& out, const OpRow& row, std::string_view status, c
     out << '\n';
 }
 
-void writeCsv(std::ostream& out, const OpReport& r, std::size_t shown, const OpReport* baseline, const Comparison& c)
+void writeCsv(
+    std::ostream& out, const OperatorReport& r, std::size_t shown, const OperatorReport* baseline, const Comparison& c)
 {
     out << "name,gpu_time_ns,pct_gpu_time,gpu_ops,kernels,calls,cpu_time_ns,self_cpu_time_ns,top_level_gpu_time_ns";
     for (std::size_t v = 0; v < kVerdictClassCount; ++v)
@@ -160,28 +163,28 @@ void writeCsv(std::ostream& out, const OpReport& r, std::size_t shown, const OpR
         out << ",status,baseline_gpu_time_ns,delta_gpu_time_ns,baseline_calls";
     out << '\n';
     for (std::size_t i = 0; i < shown; ++i) {
-        const OpRow* before = baseline ? beforeOf(c, r.rows[i].name) : nullptr;
+        const OperatorReportRow* before = baseline ? beforeOf(c, r.rows[i].name) : nullptr;
         writeCsvRow(out, r.rows[i], before ? "both" : "new", before, baseline != nullptr);
     }
     // The GPU time of no operator, so that the column adds up to all GPU time.
-    OpRow rest;
+    OperatorReportRow rest;
     rest.name = kUnattributed;
     rest.gpuTimeNs = r.unattributedGpuTimeNs;
     rest.gpuOps = r.unattributedGpuOps;
     rest.shareOfGpuTime
         = r.gpuTimeNs > 0 ? static_cast<double>(r.unattributedGpuTimeNs) / static_cast<double>(r.gpuTimeNs) : 0.0;
-    OpRow restBefore;
+    OperatorReportRow restBefore;
     if (baseline)
         restBefore.gpuTimeNs = baseline->unattributedGpuTimeNs;
     writeCsvRow(out, rest, "both", baseline ? &restBefore : nullptr, baseline != nullptr);
-    for (const OpRow* row : c.gone) {
-        OpRow empty;
+    for (const OperatorReportRow* row : c.gone) {
+        OperatorReportRow empty;
         empty.name = row->name;
         writeCsvRow(out, empty, "gone", row, true);
     }
 }
 
-nlohmann::json rowJson(const OpRow& row, ReportGrouping by)
+nlohmann::json rowJson(const OperatorReportRow& row, ReportGrouping by)
 {
     nlohmann::json verdicts = nlohmann::json::object();
     for (std::size_t v = 0; v < kVerdictClassCount; ++v)
@@ -202,14 +205,15 @@ nlohmann::json rowJson(const OpRow& row, ReportGrouping by)
     return j;
 }
 
-void writeJson(std::ostream& out, const OpReport& r, std::size_t shown, const OpReport* baseline, const Comparison& c)
+void writeJson(
+    std::ostream& out, const OperatorReport& r, std::size_t shown, const OperatorReport* baseline, const Comparison& c)
 {
     using nlohmann::json;
     json rows = json::array();
     for (std::size_t i = 0; i < shown; ++i) {
         rows.push_back(rowJson(r.rows[i], r.by));
         if (baseline) {
-            const OpRow* before = beforeOf(c, r.rows[i].name);
+            const OperatorReportRow* before = beforeOf(c, r.rows[i].name);
             rows.back()["baseline"] = before ? rowJson(*before, r.by) : json(nullptr);
             rows.back()["delta_gpu_time_ns"] = saturatingSub(r.rows[i].gpuTimeNs, before ? before->gpuTimeNs : 0);
         }
@@ -231,7 +235,7 @@ void writeJson(std::ostream& out, const OpReport& r, std::size_t shown, const Op
     };
     if (baseline) {
         json gone = json::array();
-        for (const OpRow* row : c.gone)
+        for (const OperatorReportRow* row : c.gone)
             gone.push_back(rowJson(*row, r.by));
         document["baseline"] = { { "path", baseline->path }, { "gpu_time_ns", baseline->gpuTimeNs },
             { "unattributed_gpu_time_ns", baseline->unattributedGpuTimeNs }, { "gone", gone } };
@@ -241,7 +245,7 @@ void writeJson(std::ostream& out, const OpReport& r, std::size_t shown, const Op
 
 } // namespace
 
-void writeOpReport(std::ostream& out, const OpReport& report, const OpReportOptions& options)
+void writeOperatorReport(std::ostream& out, const OperatorReport& report, const OperatorReportOptions& options)
 {
     const std::size_t shown = options.top > 0 && options.top < report.rows.size() ? options.top : report.rows.size();
     const Comparison c = compare(report, options.baseline);
