@@ -56,9 +56,9 @@ void writeTable(const std::vector<const collectors::GpuSpec*>& gpus)
         for (const auto& ceiling : collectors::datasheetCeilings(*gpu, 0))
             std::cout << fmt::format("  {:<12} {}\n", ceiling.resource, humanValue(ceiling));
         // Cache bandwidths only where a vendor or a published measurement gives them.
-        for (const char* level : { core::resource::L2, core::resource::L1 }) {
+        for (const auto level : { core::Resource::L2, core::Resource::L1 }) {
             if (!gpu->peaks.contains(level))
-                std::cout << fmt::format("  {:<12} not published\n", level);
+                std::cout << fmt::format("  {:<12} not published\n", core::toString(level));
         }
         std::cout << "  source: " << gpu->source << '\n';
     }

@@ -100,7 +100,8 @@ std::vector<core::Ceiling> datasheetCeilings(const GpuSpec& spec, std::int64_t d
     using namespace core::resource;
     std::vector<core::Ceiling> ceilings;
     const auto add = [&](const char* resource) {
-        const auto it = spec.peaks.find(resource);
+        const auto known = core::resourceFromString(resource);
+        const auto it = known ? spec.peaks.find(*known) : spec.peaks.end();
         if (it == spec.peaks.end())
             return;
         ceilings.push_back(core::Ceiling {

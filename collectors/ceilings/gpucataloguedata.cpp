@@ -9,13 +9,13 @@
 // The lookups behind these figures are listed in the comment of each entry.
 #include "gpucataloguedata.h"
 
-#include "ridgeline/core/model/metricnames.h"
+#include "ridgeline/core/model/resource.h"
 
 namespace ridgeline::collectors::detail {
 
 namespace {
 
-using namespace ridgeline::core::resource;
+using enum ridgeline::core::Resource; // FP64, DRAM, NVLink, ...: the figures are keyed by the resource
 
 constexpr double T = 1e12; // tera
 constexpr double G = 1e9; // giga
@@ -31,7 +31,7 @@ constexpr double derivedFp64(int smCount, double boostClockHz)
 // Hopper GH100 at 132 SMs and 1.98 GHz (H100 SXM5, H200 SXM, GH200): identical compute peaks.
 // NVIDIA H100 datasheet, H100 SXM column: FP64 34, FP64 Tensor 67, FP32 67 TFLOPS; TF32 989*,
 // BF16 1,979*, FP16 1,979*, FP8 3,958*, INT8 3,958* TOPS (* with sparsity).
-std::map<std::string, double> hopperSxmCompute()
+core::ResourceMap<double> hopperSxmCompute()
 {
     return {
         { FP64, 34 * T },
@@ -45,7 +45,7 @@ std::map<std::string, double> hopperSxmCompute()
     };
 }
 
-std::map<std::string, double> with(std::map<std::string, double> peaks, std::map<std::string, double> more)
+core::ResourceMap<double> with(core::ResourceMap<double> peaks, core::ResourceMap<double> more)
 {
     peaks.merge(more);
     return peaks;
@@ -55,7 +55,7 @@ std::map<std::string, double> with(std::map<std::string, double> peaks, std::map
 // FP64 9.7, FP64 Tensor 19.5, FP32 19.5, TF32 156 | 312*, BF16 312 | 624*, FP16 312 | 624*,
 // INT8 624 | 1,248* TOPS. Interconnect: NVLink 600 GB/s (PCIe cards: NVLink bridge for 2 GPUs),
 // PCIe Gen4 64 GB/s. No FP8.
-std::map<std::string, double> ampereA100(double dramBytesPerS)
+core::ResourceMap<double> ampereA100(double dramBytesPerS)
 {
     return {
         { FP64, 9.7 * T },

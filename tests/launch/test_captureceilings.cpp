@@ -146,11 +146,12 @@ TEST(CaptureCeilings, DatasheetCountersAndMeasuredTogether)
         if (c.source != core::CeilingSource::Datasheet)
             continue;
         ++datasheet;
-        ASSERT_TRUE(spec->peaks.count(c.resource)) << c.resource;
-        EXPECT_DOUBLE_EQ(c.value, spec->peaks.at(c.resource)) << c.resource;
+        const auto resource = core::resourceFromString(c.resource);
+        ASSERT_TRUE(resource && spec->peaks.contains(*resource)) << c.resource;
+        EXPECT_DOUBLE_EQ(c.value, spec->peaks.at(*resource)) << c.resource;
     }
     EXPECT_EQ(datasheet, static_cast<int>(spec->peaks.size()));
-    EXPECT_TRUE(spec->peaks.count("FP16_tensor")); // so a captured tensor GEMM has a tensor roof
+    EXPECT_TRUE(spec->peaks.contains(core::Resource::FP16Tensor)); // so a captured tensor GEMM has a tensor roof
 
     const auto* fp32 = find(a.ceilings, "FP32", core::CeilingSource::Counters);
     ASSERT_NE(fp32, nullptr);

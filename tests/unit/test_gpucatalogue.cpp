@@ -21,8 +21,14 @@ std::string nameOf(const GpuSpec* spec)
 
 double peak(const GpuSpec& spec, const char* resourceName)
 {
-    const auto it = spec.peaks.find(resourceName);
+    const auto it = spec.peaks.find(ridgeline::core::resourceFromString(resourceName).value());
     return it == spec.peaks.end() ? -1.0 : it->second;
+}
+
+// Whether the spec has a peak for the resource of this name.
+bool has(const GpuSpec& spec, const char* resourceName)
+{
+    return spec.peaks.contains(ridgeline::core::resourceFromString(resourceName).value());
 }
 
 } // namespace
@@ -160,17 +166,17 @@ TEST(GpuCatalogue, ResourcesAGpuLacksAreAbsent)
 {
     for (const char* a100 :
         { "NVIDIA A100-SXM4-40GB", "NVIDIA A100-SXM4-80GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe" })
-        EXPECT_EQ(findGpu(a100)->peaks.count(resource::FP8Tensor), 0u) << a100;
+        EXPECT_FALSE(has(*findGpu(a100), resource::FP8Tensor)) << a100;
     for (const char* noNvlink :
         { "NVIDIA L4", "NVIDIA L40S", "NVIDIA A10", "NVIDIA GeForce RTX 4090", "Tesla V100-PCIE-32GB" })
-        EXPECT_EQ(findGpu(noNvlink)->peaks.count(resource::NVLink), 0u) << noNvlink;
+        EXPECT_FALSE(has(*findGpu(noNvlink), resource::NVLink)) << noNvlink;
     const auto& v100 = *findGpu("Tesla V100-SXM2-32GB");
     for (const char* volta :
         { resource::TF32Tensor, resource::BF16Tensor, resource::FP8Tensor, resource::INT8Tensor, resource::FP64Tensor })
-        EXPECT_EQ(v100.peaks.count(volta), 0u) << volta;
+        EXPECT_FALSE(has(v100, volta)) << volta;
     // FP64 tensor cores exist on GA100, GH100 and Blackwell only.
     for (const char* noFp64Tensor : { "NVIDIA L40S", "NVIDIA L4", "NVIDIA A10", "NVIDIA GeForce RTX 3090" })
-        EXPECT_EQ(findGpu(noFp64Tensor)->peaks.count(resource::FP64Tensor), 0u) << noFp64Tensor;
+        EXPECT_FALSE(has(*findGpu(noFp64Tensor), resource::FP64Tensor)) << noFp64Tensor;
 }
 
 TEST(GpuCatalogue, EveryEntryIsCompleteAndDense)
@@ -194,24 +200,24 @@ TEST(GpuCatalogue, EveryEntryIsCompleteAndDense)
         EXPECT_LT(spec.boostClockHz, 3.5e9);
         for (const auto& match : spec.matches)
             EXPECT_EQ(normalizedGpuName(match), match) << "matches must be written normalised";
-        for (const auto& [name, value] : spec.peaks) {
-            EXPECT_TRUE(known.count(name)) << name;
-            EXPECT_GT(value, 0) << name;
+        for (const auto& [r, value] : spec.peaks) {
+            EXPECT_TRUE(known.count(ridgeline::core::toString(r))) << ridgeline::core::toString(r);
+            EXPECT_GT(value, 0) << ridgeline::core::toString(r);
         }
         for (const char* needed : { resource::FP64, resource::FP32, resource::FP16Tensor, resource::DRAM })
             EXPECT_GT(peak(spec, needed), 0) << needed;
-        EXPECT_TRUE(spec.peaks.count(resource::NVLink) || spec.peaks.count(resource::PCIe)) << "no link";
+        EXPECT_TRUE(has(spec, resource::NVLink) || has(spec, resource::PCIe)) << "no link";
 
         // Dense figures: FP16 and BF16 tensor run at the same rate on every part that has both;
         // TF32 at half of them, FP8 (where present) at twice (datasheets round: L40S 733 / 362.05).
         const double fp16 = peak(spec, resource::FP16Tensor);
-        if (spec.peaks.count(resource::BF16Tensor)) {
+        if (has(spec, resource::BF16Tensor)) {
             EXPECT_DOUBLE_EQ(peak(spec, resource::BF16Tensor), fp16);
         }
-        if (spec.peaks.count(resource::TF32Tensor)) {
+        if (has(spec, resource::TF32Tensor)) {
             EXPECT_NEAR(peak(spec, resource::TF32Tensor) / fp16, 0.5, 0.02);
         }
-        if (spec.peaks.count(resource::FP8Tensor)) {
+        if (has(spec, resource::FP8Tensor)) {
             EXPECT_NEAR(peak(spec, resource::FP8Tensor) / fp16, 2.0, 0.03);
         }
 
@@ -234,7 +240,7 @@ TEST(GpuCatalogue, DatasheetCeilings)
         EXPECT_EQ(ceiling.deviceId, 7);
         EXPECT_EQ(ceiling.source, ridgeline::core::CeilingSource::Datasheet);
         EXPECT_EQ(ceiling.note, h100.source);
-        EXPECT_DOUBLE_EQ(ceiling.value, h100.peaks.at(ceiling.resource));
+        EXPECT_DOUBLE_EQ(ceiling.value, h100.peaks.at(ridgeline::core::resourceFromString(ceiling.resource).value()));
     }
     const auto unitOf = [&](const char* name) {
         const auto it = std::find_if(

@@ -236,14 +236,14 @@ TEST_F(NcuRepImport, CounterCeilingsArePeakSustainedTimesClock)
     const auto s = import({ report(1) });
     ASSERT_EQ(s.kernels.size(), 2U);
     const auto& used = s.analyses.at(s.kernels[0].id).ceilingsUsed;
-    const std::map<std::string, double> expected { { "DRAM", 32 * 7'993'005'232.10566 },
-        { "L2", 1024 * 1'619'919'298.64637 }, { "L1", 3072 * 1'619'999'996.11529 },
-        { "FP64", 48 * 2 * 1'619'999'996.11529 } };
+    const std::map<core::Resource, double> expected { { core::Resource::DRAM, 32 * 7'993'005'232.10566 },
+        { core::Resource::L2, 1024 * 1'619'919'298.64637 }, { core::Resource::L1, 3072 * 1'619'999'996.11529 },
+        { core::Resource::FP64, 48 * 2 * 1'619'999'996.11529 } };
     for (const auto& [resource, value] : expected) {
         const auto it = used.find(resource);
-        ASSERT_NE(it, used.end()) << resource;
-        EXPECT_EQ(it->second.source, core::CeilingSource::Counters) << resource;
-        EXPECT_NEAR(it->second.value, value, value * 1e-9) << resource;
+        ASSERT_NE(it, used.end()) << core::toString(resource);
+        EXPECT_EQ(it->second.source, core::CeilingSource::Counters) << core::toString(resource);
+        EXPECT_NEAR(it->second.value, value, value * 1e-9) << core::toString(resource);
     }
 }
 

@@ -79,7 +79,7 @@ TEST_F(Roofline, ComputeBoundFp32)
     EXPECT_DOUBLE_EQ(*a.flops, 50e9);
     EXPECT_NEAR(*a.achievedFlopsPerS, 50e12, 1e3);
     EXPECT_NEAR(a.intensity.at(Resource::DRAM), 50e9 / 0.3e9, 1e-9);
-    EXPECT_NEAR(a.utilization.at("DRAM"), 0.3 / 3.35, 1e-9);
+    EXPECT_NEAR(a.utilization.at(Resource::DRAM), 0.3 / 3.35, 1e-9);
     EXPECT_EQ(a.reason, "compute-bound (FP32): 50 TFLOP/s = 75 % of 67 TFLOP/s; DRAM at 9 % of peak");
 }
 
@@ -182,7 +182,7 @@ TEST_F(Roofline, MemoryBoundL2AndL1)
     EXPECT_EQ(l2.verdict, VerdictClass::MemoryBound);
     EXPECT_EQ(l2.boundBy, "L2");
     EXPECT_NEAR(*l2.boundUtilization, 0.8, 1e-9);
-    EXPECT_EQ(l2.ceilingsUsed.at("L2").source, CeilingSource::Measured);
+    EXPECT_EQ(l2.ceilingsUsed.at(Resource::L2).source, CeilingSource::Measured);
     const auto l1 = analyzeKernel(facts({ { "l1tex__t_bytes.sum", 25e9 } }));
     EXPECT_EQ(l1.boundBy, "L1");
     EXPECT_NEAR(*l1.boundUtilization, 25.0 / 30.0, 1e-9);
@@ -297,7 +297,7 @@ TEST_F(Roofline, ZeroBytesAndZeroFlops)
 {
     const auto noBytes = analyzeKernel(facts({ { Ffma, 25e9 }, { Dram, 0 } }));
     EXPECT_EQ(noBytes.intensity.count(Resource::DRAM), 0u); // no division by zero
-    EXPECT_DOUBLE_EQ(noBytes.utilization.at("DRAM"), 0.0);
+    EXPECT_DOUBLE_EQ(noBytes.utilization.at(Resource::DRAM), 0.0);
     EXPECT_EQ(noBytes.boundBy, "FP32");
     const auto noFlops = analyzeKernel(facts({ { Dram, 2.91e9 } }));
     EXPECT_FALSE(noFlops.flops.has_value());
@@ -320,11 +320,11 @@ TEST_F(Roofline, DatasheetCeilingsScaleWithTheClockTheKernelRanAt)
     // At 1.485 GHz instead of the 1.98 GHz boost the FP32 roof is 0.75 x 67 = 50.25 TFLOP/s, so
     // 40 TFLOP/s is 79.6 % (and not 59.7 %, which would read as latency-bound).
     const auto a = analyzeKernel(facts({ { Ffma, 20e9 }, { "sm__cycles_elapsed.avg.per_second", 1.485e9 } }));
-    EXPECT_NEAR(a.ceilingsUsed.at("FP32").value, 50.25e12, 1e3);
+    EXPECT_NEAR(a.ceilingsUsed.at(Resource::FP32).value, 50.25e12, 1e3);
     EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
     EXPECT_NEAR(*a.boundUtilization, 40.0 / 50.25, 1e-9);
     // Bandwidth ceilings do not follow the SM clock.
-    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("DRAM").value, 3.35e12);
+    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at(Resource::DRAM).value, 3.35e12);
 }
 
 TEST_F(Roofline, CounterCeilingsBeatMeasuredAndDatasheet)
@@ -334,27 +334,27 @@ TEST_F(Roofline, CounterCeilingsBeatMeasuredAndDatasheet)
         { "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16'896 },
         { "dram__bytes.sum.peak_sustained", 1'000 }, { "dram__cycles_elapsed.avg.per_second", 3.2e9 } });
     auto a = analyzeKernel(f);
-    EXPECT_EQ(a.ceilingsUsed.at("FP32").source, CeilingSource::Counters);
-    EXPECT_NEAR(a.ceilingsUsed.at("FP32").value, 16'896.0 * 2 * 1.98e9, 1.0);
-    EXPECT_EQ(a.ceilingsUsed.at("DRAM").source, CeilingSource::Counters);
-    EXPECT_NEAR(a.ceilingsUsed.at("DRAM").value, 3.2e12, 1.0);
+    EXPECT_EQ(a.ceilingsUsed.at(Resource::FP32).source, CeilingSource::Counters);
+    EXPECT_NEAR(a.ceilingsUsed.at(Resource::FP32).value, 16'896.0 * 2 * 1.98e9, 1.0);
+    EXPECT_EQ(a.ceilingsUsed.at(Resource::DRAM).source, CeilingSource::Counters);
+    EXPECT_NEAR(a.ceilingsUsed.at(Resource::DRAM).value, 3.2e12, 1.0);
     // The launch's own ceiling at its real clock comes first (ARCHITECTURE §4, docs/ROOFLINE.md);
     // a measured one only stands in where the counters give none.
     f.ceilings.push_back({ 0, resource::FP32, 60e12, "FLOP/s", CeilingSource::Measured, "microbenchmark" });
     f.ceilings.push_back({ 0, resource::FP64, 30e12, "FLOP/s", CeilingSource::Measured, "microbenchmark" });
     a = analyzeKernel(f);
-    EXPECT_EQ(a.ceilingsUsed.at("FP32").source, CeilingSource::Counters);
-    EXPECT_NEAR(a.ceilingsUsed.at("FP32").value, 16'896.0 * 2 * 1.98e9, 1.0);
-    EXPECT_EQ(a.ceilingsUsed.at("FP64").source, CeilingSource::Measured);
-    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("FP64").value, 30e12);
+    EXPECT_EQ(a.ceilingsUsed.at(Resource::FP32).source, CeilingSource::Counters);
+    EXPECT_NEAR(a.ceilingsUsed.at(Resource::FP32).value, 16'896.0 * 2 * 1.98e9, 1.0);
+    EXPECT_EQ(a.ceilingsUsed.at(Resource::FP64).source, CeilingSource::Measured);
+    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at(Resource::FP64).value, 30e12);
     // The counter ceilings the device stores (another launch's clock, as the importers keep the
     // first launch's) do not beat the launch's own; they stand in where it has none.
     f.ceilings.push_back({ 0, resource::DRAM, 2.9e12, "B/s", CeilingSource::Counters, "first launch" });
     f.ceilings.push_back({ 0, resource::L2, 7e12, "B/s", CeilingSource::Counters, "first launch" });
     a = analyzeKernel(f);
-    EXPECT_NEAR(a.ceilingsUsed.at("DRAM").value, 3.2e12, 1.0);
-    EXPECT_EQ(a.ceilingsUsed.at("L2").source, CeilingSource::Counters);
-    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at("L2").value, 7e12);
+    EXPECT_NEAR(a.ceilingsUsed.at(Resource::DRAM).value, 3.2e12, 1.0);
+    EXPECT_EQ(a.ceilingsUsed.at(Resource::L2).source, CeilingSource::Counters);
+    EXPECT_DOUBLE_EQ(a.ceilingsUsed.at(Resource::L2).value, 7e12);
 }
 
 TEST_F(Roofline, CombinedPointAgainstTheCeilingOfTheMix)

@@ -32,11 +32,6 @@ QString dim(const core::Dim3& d)
     return QStringLiteral("%1 × %2 × %3").arg(d.x).arg(d.y).arg(d.z);
 }
 
-bool isMemoryOrLink(const std::string& res)
-{
-    return core::kindOf(res) != core::ResourceKind::Compute;
-}
-
 QString header(const DetailsInput& in, const core::KernelSummary& k)
 {
     // Template arguments and parameters folded in the heading; the whole name ends the pane.
@@ -127,17 +122,16 @@ QString figuresSection(const core::KernelAnalysis& a)
     if (!a.ceilingsUsed.empty()) {
         html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Ceilings and utilisation"));
         for (const auto& [res, c] : a.ceilingsUsed) {
-            const bool bytes = isMemoryOrLink(res);
+            const bool bytes = core::kindOf(res) != core::ResourceKind::Compute;
             QString value = QStringLiteral("%1 <i>(%2)</i>")
                                 .arg(htmlText(core::formatRate(c.value, bytes ? "B/s" : "FLOP/s")),
                                     htmlText(core::toString(c.source)));
             const auto util = a.utilization.find(res);
             if (util != a.utilization.end())
                 value += QObject::tr(" — used at %1").arg(percent(util->second));
-            html += row(htmlText(res), value);
+            html += row(htmlText(core::toString(res)), value);
         }
-        if (const auto tensor = a.utilization.find(core::toString(core::Resource::Tensor));
-            tensor != a.utilization.end())
+        if (const auto tensor = a.utilization.find(core::Resource::Tensor); tensor != a.utilization.end())
             html += row(QObject::tr("tensor (all types)"), QObject::tr("used at %1").arg(percent(tensor->second)));
         html += QStringLiteral("</table>");
     }

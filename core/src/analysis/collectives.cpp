@@ -243,7 +243,8 @@ void classifyCollective(KernelAnalysis& a, const std::string& collective)
     std::string head;
     if (f->link.bytesPerS > 0) {
         const double util = *busbw / f->link.bytesPerS;
-        a.utilization[f->link.name] = util;
+        if (const auto link = resourceFromString(f->link.name))
+            a.utilization[*link] = util;
         a.boundUtilization = util;
         if (util >= kBoundThreshold) {
             a.boundBy = f->link.name;

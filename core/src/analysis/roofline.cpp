@@ -18,7 +18,6 @@ using namespace detail;
 
 namespace {
 
-constexpr const char* kTensor = toString(Resource::Tensor); // all tensor types share the tensor pipe
 constexpr const char* kTensorEstimateNote = "; its FP16 tensor FLOPs are an estimate (tensor pipe instructions x 512: "
                                             "the chip counts no tensor operations by type)";
 
@@ -30,7 +29,7 @@ struct MixFigures {
     bool complete = true;
 };
 
-MixFigures mixOf(const ResourceMap<double>& ops, const std::map<std::string, CeilingUsed>& ceilings)
+MixFigures mixOf(const ResourceMap<double>& ops, const ResourceMap<CeilingUsed>& ceilings)
 {
     MixFigures mix;
     for (const auto& [precision, count] : ops) {
@@ -38,7 +37,7 @@ MixFigures mixOf(const ResourceMap<double>& ops, const std::map<std::string, Cei
         if (!isFloatingPoint(precision) || !(count > 0))
             continue;
         mix.flops += count;
-        auto c = ceilings.find(toString(precision));
+        auto c = ceilings.find(precision);
         if (c == ceilings.end())
             mix.complete = false;
         else
@@ -95,7 +94,7 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
         double tensor = 0;
         bool anyTensor = false;
         for (const auto& [precision, ops] : a.flopsByPrecision) {
-            auto c = a.ceilingsUsed.find(toString(precision));
+            auto c = a.ceilingsUsed.find(precision);
             if (c == a.ceilingsUsed.end())
                 continue;
             const double util = ops / seconds / c->second.value;
@@ -103,14 +102,14 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
                 tensor += util;
                 anyTensor = true;
             } else {
-                a.utilization[toString(precision)] = util;
+                a.utilization[precision] = util;
             }
         }
         if (anyTensor)
-            a.utilization[kTensor] = tensor;
+            a.utilization[Resource::Tensor] = tensor;
         for (const auto& [level, bytes] : a.bytesByLevel) {
-            if (auto c = a.ceilingsUsed.find(toString(level)); c != a.ceilingsUsed.end())
-                a.utilization[toString(level)] = bytes / seconds / c->second.value;
+            if (auto c = a.ceilingsUsed.find(level); c != a.ceilingsUsed.end())
+                a.utilization[level] = bytes / seconds / c->second.value;
         }
     }
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));

@@ -91,7 +91,8 @@ std::vector<RooflineRidge> ridgesOf(
 
 std::optional<double> ceilingOf(const KernelAnalysis& a, const std::string& res)
 {
-    auto it = a.ceilingsUsed.find(res);
+    const auto known = resourceFromString(res);
+    auto it = known ? a.ceilingsUsed.find(*known) : a.ceilingsUsed.end();
     return it == a.ceilingsUsed.end() ? std::nullopt : std::optional<double>(it->second.value);
 }
 

@@ -224,7 +224,7 @@ ResourceMap<double> bytesByLevel(const MetricMap& metrics)
     return bytes;
 }
 
-std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
+ResourceMap<CeilingUsed> chooseCeilings(const KernelFacts& facts)
 {
     // This launch's own peaks per cycle at the clock it ran at (Nsight Compute's ceilings) first,
     // so that they win over the counter ceilings its device stores (another launch's clock).
@@ -243,9 +243,10 @@ std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts)
         candidates.push_back({ 0, stored.resource, stored.value * scale, {}, stored.source, {} });
     }
 
-    std::map<std::string, CeilingUsed> chosen;
+    ResourceMap<CeilingUsed> chosen;
     for (const auto& c : selectCeilings(candidates))
-        chosen[c.resource] = { c.value, c.source };
+        if (const auto known = resourceFromString(c.resource))
+            chosen[*known] = { c.value, c.source };
     return chosen;
 }
 

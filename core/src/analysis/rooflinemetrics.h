@@ -26,7 +26,7 @@ bool tensorFromPipeEstimate(const MetricMap& metrics);
 ResourceMap<double> bytesByLevel(const MetricMap& metrics);
 // The ceiling per resource that selectCeilings picks: counters (this launch's peak_sustained x
 // clock, then the session's), then measured, then datasheet figures scaled to this launch's clock.
-std::map<std::string, CeilingUsed> chooseCeilings(const KernelFacts& facts);
+ResourceMap<CeilingUsed> chooseCeilings(const KernelFacts& facts);
 
 bool isTensor(std::string_view resource);
 constexpr bool isTensor(Resource resource)

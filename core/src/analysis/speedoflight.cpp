@@ -22,7 +22,8 @@ constexpr const char* kMemory = "Memory";
 std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
 {
     const auto ai = intensityAt(a, level);
-    const auto bandwidth = a.ceilingsUsed.find(level);
+    const auto known = resourceFromString(level);
+    const auto bandwidth = known ? a.ceilingsUsed.find(*known) : a.ceilingsUsed.end();
     if (!ai || bandwidth == a.ceilingsUsed.end() || !a.achievedFlopsPerS)
         return {};
     // Without the compute roof the position would be against the slope alone: not said.
@@ -44,10 +45,9 @@ std::string busiestPipe(const KernelAnalysis& a)
     std::string best;
     double most = -1;
     for (const auto& [res, util] : a.utilization) {
-        if (res != resource::DRAM && res != resource::L2 && res != resource::L1 && res != resource::NVLink
-            && res != resource::PCIe && util > most) {
+        if (kindOf(res) == ResourceKind::Compute && util > most) {
             most = util;
-            best = res;
+            best = toString(res);
         }
     }
     return best;
@@ -86,7 +86,7 @@ std::string withoutCeilings(const KernelAnalysis& a)
         return {};
     std::string out;
     const auto name = [&](Resource res, double amount, const char* unit) {
-        if (amount > 0 && !a.ceilingsUsed.contains(toString(res)))
+        if (amount > 0 && !a.ceilingsUsed.contains(res))
             out += fmt::format("{}{}: {}, no ceiling known", out.empty() ? "" : "; ", toString(res),
                 formatRate(amount / seconds, unit));
     };

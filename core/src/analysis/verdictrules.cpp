@@ -23,34 +23,33 @@ std::string percent(double fraction)
 }
 
 // "DRAM at 12 % of peak", or empty when nothing else did any work.
-std::string runnerUp(const KernelAnalysis& a, const std::string& except)
+std::string runnerUp(const KernelAnalysis& a, Resource except)
 {
-    const std::pair<const std::string, double>* best = nullptr;
+    const std::pair<const Resource, double>* best = nullptr;
     for (const auto& entry : a.utilization) {
         if (entry.first != except && entry.second > 0 && (!best || entry.second > best->second))
             best = &entry;
     }
-    return best ? fmt::format("{} at {} of peak", best->first, percent(best->second)) : std::string();
+    return best ? fmt::format("{} at {} of peak", toString(best->first), percent(best->second)) : std::string();
 }
 
 // Achieved rate and ceiling of a utilisation entry, for the sentence.
-std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, const std::string& res)
+std::pair<double, double> rateAndCeiling(const KernelAnalysis& a, Resource res)
 {
     const double seconds = a.durationNs / 1e9;
     const double util = a.utilization.at(res);
     double amount = 0;
-    const auto known = resourceFromString(res); // a utilisation's key: a resource, or a link's name
     const auto amountOf = [&](const ResourceMap<double>& figures) {
-        const auto it = figures.find(*known);
+        const auto it = figures.find(res);
         return it == figures.end() ? 0.0 : it->second;
     };
-    if (known == Resource::Tensor) {
+    if (res == Resource::Tensor) {
         for (const auto& [precision, ops] : a.flopsByPrecision) {
             if (isTensor(precision))
                 amount += ops;
         }
-    } else if (known) {
-        amount = amountOf(kindOf(*known) == ResourceKind::Compute ? a.flopsByPrecision : a.bytesByLevel);
+    } else {
+        amount = amountOf(kindOf(res) == ResourceKind::Compute ? a.flopsByPrecision : a.bytesByLevel);
     }
     const double rate = seconds > 0 ? amount / seconds : 0;
     return { rate, util > 0 ? rate / util : 0 };
@@ -123,7 +122,8 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     // Highest utilisation; ties go to the first in name order, so the answer is stable.
     const auto top = std::max_element(
         a.utilization.begin(), a.utilization.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
-    const std::string res = top->first;
+    const Resource bound = top->first;
+    const std::string res = toString(bound);
     const double util = top->second;
     if (util < kBoundThreshold) {
         a.verdict = VerdictClass::LatencyBound;
@@ -139,15 +139,15 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     }
     a.boundBy = res;
     a.boundUtilization = util;
-    const ResourceKind kind = kindOf(res);
+    const ResourceKind kind = kindOf(bound);
     a.verdict = kind == ResourceKind::Link ? VerdictClass::CommunicationBound
         : kind == ResourceKind::Memory     ? VerdictClass::MemoryBound
                                    : VerdictClass::ComputeBound;
-    const auto [rate, ceiling] = rateAndCeiling(a, res);
-    const char* unit = kind == ResourceKind::Compute ? (res == resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
+    const auto [rate, ceiling] = rateAndCeiling(a, bound);
+    const char* unit = kind == ResourceKind::Compute ? (bound == Resource::INT8Tensor ? "op/s" : "FLOP/s") : "B/s";
     a.reason = fmt::format(
         "{} ({}): {} = {} of {}", toString(a.verdict), res, formatRate(rate, unit), percent(util), formatRate(ceiling, unit));
-    if (const auto second = runnerUp(a, res); !second.empty())
+    if (const auto second = runnerUp(a, bound); !second.empty())
         a.reason += "; " + second;
     if (!uncapped.empty())
         a.reason += "; " + uncapped;

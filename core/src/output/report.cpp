@@ -199,10 +199,10 @@ nlohmann::json kernelJson(const KernelSummary& r)
     const auto& a = r.analysis;
     json utilization = json::object();
     for (const auto& [res, value] : a.utilization)
-        utilization[res] = value;
+        utilization[toString(res)] = value;
     json ceilings = json::object();
     for (const auto& [res, used] : a.ceilingsUsed)
-        ceilings[res] = { { "value", used.value }, { "source", toString(used.source) } };
+        ceilings[toString(res)] = { { "value", used.value }, { "source", toString(used.source) } };
     auto dram = a.bytesByLevel.find(Resource::DRAM);
     return {
         { "name", r.name },

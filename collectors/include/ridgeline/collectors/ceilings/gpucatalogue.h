@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/model/resource.h"
 
 #include <cstdint>
 #include <map>
@@ -30,8 +31,8 @@ struct GpuSpec {
     int ccMinor = 0;
     int smCount = 0;
     double boostClockHz = 0;
-    // Dense peaks by resource name (core::resource::*): FLOP/s (ops/s for INT8) or bytes/s.
-    std::map<std::string, double> peaks;
+    // Dense peaks by resource: FLOP/s (ops/s for INT8) or bytes/s.
+    core::ResourceMap<double> peaks;
     std::string source; // where the figures come from (URL or document and table)
 };
 

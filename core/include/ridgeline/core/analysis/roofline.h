@@ -64,13 +64,14 @@ struct KernelAnalysis {
     std::optional<double> achievedFlopsPerS;
     ResourceMap<double> intensity; // FLOP/byte per memory level (DRAM, L2, L1)
     // Fraction of the ceiling per resource: FP64, FP32, FP16, tensor (all tensor types together),
-    // DRAM, L2, L1, NVLink, PCIe. Only resources with both a figure and a ceiling appear.
-    std::map<std::string, double> utilization;
+    // DRAM, L2, L1, NVLink, PCIe, network. Only resources with both a figure and a ceiling appear.
+    ResourceMap<double> utilization;
     std::optional<double> boundUtilization; // utilization[boundBy]
     // The combined point: all FLOPs against the peak of this kernel's precision mix (the rate at
     // which its mix of instructions would run if every unit ran at its peak).
     std::optional<double> mixCeilingFlopsPerS;
-    std::map<std::string, CeilingUsed> ceilingsUsed; // resource -> ceiling
+    // Resource -> its ceiling. A ceiling of a resource Ridgeline does not know is not used.
+    ResourceMap<CeilingUsed> ceilingsUsed;
     // Nsight Compute's Speed-of-Light throughputs, fraction of peak: "SM", "Memory" (the SOL
     // rule's two inputs) and the memory units "DRAM", "L2", "L1". Where present they decide the
     // class, as ncu's SOLBottleneck rule does (docs/ROOFLINE.md).
@@ -126,11 +127,11 @@ private:
     bool m_mixComplete = true; // every counted precision had a ceiling
     ResourceMap<double> m_ops;
     ResourceMap<double> m_bytes;
-    std::map<std::string, std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
+    ResourceMap<std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
     std::map<std::string, std::pair<double, double>> m_speedOfLight; // sum(sol * d), sum(d)
     bool m_ncclByName = false;
     std::map<std::string, double> m_hintTime;
-    std::map<std::string, CeilingUsed> m_ceilings; // of the longest counted launch
+    ResourceMap<CeilingUsed> m_ceilings; // of the longest counted launch
     double m_longestCountedNs = -1;
     std::string m_collective;
     std::optional<CollectiveFigures> m_comm;

@@ -32,13 +32,14 @@ enum class Resource : std::uint8_t {
     L1,
     NVLink,
     PCIe,
+    Network, // between nodes: a NIC's bandwidth, the link of a collective across nodes
 };
 
 enum class ResourceKind : std::uint8_t { Compute, Memory, Link };
 
 inline constexpr std::array kResources { Resource::FP64, Resource::FP32, Resource::FP16, Resource::FP64Tensor,
     Resource::TF32Tensor, Resource::FP16Tensor, Resource::BF16Tensor, Resource::FP8Tensor, Resource::INT8Tensor,
-    Resource::Tensor, Resource::DRAM, Resource::L2, Resource::L1, Resource::NVLink, Resource::PCIe };
+    Resource::Tensor, Resource::DRAM, Resource::L2, Resource::L1, Resource::NVLink, Resource::PCIe, Resource::Network };
 
 constexpr const char* toString(Resource r)
 {
@@ -73,11 +74,13 @@ constexpr const char* toString(Resource r)
         return resource::NVLink;
     case Resource::PCIe:
         return resource::PCIe;
+    case Resource::Network:
+        return "network";
     }
     return "";
 }
 
-static_assert(kResources.size() == static_cast<std::size_t>(Resource::PCIe) + 1, "kResources lists every Resource");
+static_assert(kResources.size() == static_cast<std::size_t>(Resource::Network) + 1, "kResources lists every Resource");
 
 // nullopt for a name Ridgeline does not know (a file from elsewhere may hold any).
 constexpr std::optional<Resource> resourceFromString(std::string_view text)
@@ -125,6 +128,7 @@ constexpr ResourceKind kindOf(Resource r)
         return ResourceKind::Memory;
     case Resource::NVLink:
     case Resource::PCIe:
+    case Resource::Network:
         return ResourceKind::Link;
     default:
         return ResourceKind::Compute;
