@@ -375,3 +375,5 @@ void CaptureDialog::loadSettings()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_capturedialog.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -179,3 +179,5 @@ void CaptureRunner::processError(QProcess::ProcessError error)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_capturerunner.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

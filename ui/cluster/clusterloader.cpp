@@ -66,3 +66,5 @@ void ClusterLoader::load(const QStringList& inputs)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_clusterloader.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

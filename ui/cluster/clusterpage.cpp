@@ -159,3 +159,5 @@ void ClusterPage::openRow(int proxyRow)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_clusterpage.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -180,3 +180,5 @@ const char* const RankTableModel::kTips[ColumnCount] = {
 };
 
 } // namespace ridgeline::ui
+
+#include "moc_ranktablemodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

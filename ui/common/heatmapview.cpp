@@ -276,3 +276,5 @@ bool HeatMapView::event(QEvent* event)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_heatmapview.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -99,3 +99,5 @@ void ThemeController::update()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_palette.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -17,3 +17,5 @@ void SelectionModel::select(const KernelSelection& selection, const QObject* ori
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_selectionmodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

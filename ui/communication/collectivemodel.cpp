@@ -150,3 +150,5 @@ const char* const CollectiveModel::kTips[ColumnCount] = {
 };
 
 } // namespace ridgeline::ui
+
+#include "moc_collectivemodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -302,3 +302,5 @@ void CommunicationPage::selectInstanceNear(int heatMapRow, core::TimeWindow wind
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_communicationpage.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -106,3 +106,5 @@ const char* const InstanceModel::kTips[ColumnCount] = {
 };
 
 } // namespace ridgeline::ui
+
+#include "moc_instancemodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -97,3 +97,5 @@ const char* const RankWaitModel::kTips[ColumnCount] = {
 };
 
 } // namespace ridgeline::ui
+
+#include "moc_rankwaitmodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

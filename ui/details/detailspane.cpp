@@ -155,3 +155,5 @@ void DetailsPane::render()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_detailspane.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -184,3 +184,5 @@ void KernelFilterBar::apply()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_kernelfilterbar.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

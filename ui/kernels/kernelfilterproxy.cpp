@@ -116,3 +116,5 @@ bool KernelFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_kernelfilterproxy.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

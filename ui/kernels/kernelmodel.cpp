@@ -245,3 +245,5 @@ QVariant KernelModel::headerData(int section, Qt::Orientation orientation, int r
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_kernelmodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -354,3 +354,5 @@ void KernelPage::showContextMenu(QTableView* table, const QPoint& pos)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_kernelpage.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -245,3 +245,5 @@ QVariant LaunchModel::headerData(int section, Qt::Orientation orientation, int r
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_launchmodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -144,3 +144,5 @@ void OperatorGroupView::followSelection(const KernelSelection& selection, const 
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_operatorgroupview.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

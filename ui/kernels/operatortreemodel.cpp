@@ -306,3 +306,5 @@ QVariant OperatorTreeModel::headerData(int section, Qt::Orientation orientation,
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_operatortreemodel.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

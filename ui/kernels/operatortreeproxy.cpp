@@ -50,3 +50,5 @@ bool OperatorTreeProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_operatortreeproxy.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -158,3 +158,5 @@ bool CollectiveChartView::viewportEvent(QEvent* event)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_collectivechartview.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

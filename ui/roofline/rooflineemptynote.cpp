@@ -80,3 +80,5 @@ void RooflineEmptyNote::place(const QRectF& plotArea)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_rooflineemptynote.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -195,3 +195,5 @@ void RooflinePage::updateStatus()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_rooflinepage.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

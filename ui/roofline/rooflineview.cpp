@@ -461,3 +461,5 @@ bool RooflineView::exportImage(const QString& path)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_rooflineview.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

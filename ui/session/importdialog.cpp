@@ -123,3 +123,5 @@ void ImportDialog::browse()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_importdialog.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

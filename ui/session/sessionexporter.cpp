@@ -82,3 +82,5 @@ void SessionExporter::start(Format format, const QString& session, const QString
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_sessionexporter.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

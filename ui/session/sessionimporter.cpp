@@ -92,3 +92,5 @@ void SessionImporter::deliver()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_sessionimporter.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

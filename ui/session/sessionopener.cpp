@@ -88,3 +88,5 @@ void SessionOpener::deliver()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_sessionopener.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

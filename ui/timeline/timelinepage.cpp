@@ -132,3 +132,5 @@ void TimelinePage::showRange()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_timelinepage.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -453,3 +453,5 @@ bool TimelineView::viewportEvent(QEvent* event)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_timelineview.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -426,3 +426,5 @@ void MainWindow::dropEvent(QDropEvent* event)
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_mainwindow.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

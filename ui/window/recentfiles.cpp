@@ -63,3 +63,5 @@ void RecentFiles::clear()
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_recentfiles.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)

@@ -54,3 +54,5 @@ QString TaskProgress::text() const
 }
 
 } // namespace ridgeline::ui
+
+#include "moc_taskprogress.cpp" // Qt's meta-object code compiled with this file, not alone (docs/CI.md)
