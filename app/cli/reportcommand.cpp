@@ -7,6 +7,7 @@
 #include "ridgeline/core/output/operatorreport.h"
 #include "ridgeline/core/output/rankreport.h"
 #include "ridgeline/core/output/report.h"
+#include "ridgeline/core/output/shapereport.h"
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <CLI/CLI.hpp>
@@ -132,6 +133,20 @@ int runCollectiveReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
+// `--by shape`: FLOPs, bytes and verdicts per PyTorch operator shape (shapereport.h).
+int runShapeReport(const ReportCommandOptions& options)
+{
+    auto reader = core::SessionReader::open(options.path);
+    if (reader.hasError())
+        return fail(exitCodeFor(reader.error()), reader.error().message);
+    auto built = core::buildShapeReport(reader.value());
+    if (built.hasError())
+        return fail(exitCodeFor(built.error()), built.error().message);
+    const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    core::writeShapeReport(std::cout, built.value(), format, options.top);
+    return finishOutput();
+}
+
 int runReport(ReportCommandOptions options)
 {
     if (options.by == "rank") {
@@ -149,6 +164,11 @@ int runReport(ReportCommandOptions options)
         if (!options.baseline.empty() || options.hasStep || !options.window.empty())
             return fail(ExitUsage, "--by collective takes no --baseline, --window or --step");
         return runCollectiveReport(options);
+    }
+    if (options.by == "shape") {
+        if (!options.baseline.empty() || options.hasStep || !options.window.empty())
+            return fail(ExitUsage, "--by shape takes no --baseline, --window or --step");
+        return runShapeReport(options);
     }
     // CLI11 has checked --by against the list in addListingOptions.
     switch (core::reportGroupingFromString(options.by).value_or(core::ReportGrouping::Kernel)) {
@@ -198,9 +218,10 @@ void addListingOptions(CLI::App& cmd, ReportCommandOptions& options)
 {
     cmd.add_option("--by", options.by,
            "Rows per kernel (name and device), per PyTorch operator (GPU time of the GPU ops each launched, "
-           "innermost operator), per module, per collective type, process group and size, or per rank (over any "
-           "number of sessions: one per rank, merged, or folders of them)")
-        ->check(CLI::IsMember({ "kernel", "op", "module", "collective", "rank" }))
+           "innermost operator), per module, per PyTorch operator shape (FLOPs and bytes from the operator's input "
+           "shapes, and the verdict they give), per collective type, process group and size, or per rank (over "
+           "any number of sessions: one per rank, merged, or folders of them)")
+        ->check(CLI::IsMember({ "kernel", "op", "module", "shape", "collective", "rank" }))
         ->capture_default_str();
     cmd.add_option("-f,--format", options.format, "Output format")
         ->check(CLI::IsMember({ "table", "csv", "json" }))

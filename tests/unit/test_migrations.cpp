@@ -2,9 +2,11 @@
 // Every released schema version must open in today's code. tests/data/sessions/v1-small.ridge
 // was written by the v1 writer (make_fixture small) and is never regenerated: when the schema
 // moves on, this test proves the migration from v1 still works.
+#include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "tempdir.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
@@ -166,5 +168,36 @@ TEST(Migrations, V3SessionsGainGraphColumnsOnOpen)
     std::size_t read = 0;
     ASSERT_TRUE(r.forEachMetric([&](std::int64_t, const std::string&, double) { ++read; }).ok());
     EXPECT_EQ(read, 78u);
+    EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
+}
+
+// A v5 session with operators (before their Concrete Inputs) opens as v6: each chunk is re-packed
+// with the new column empty, and every other column reads as a new import of the same trace does.
+TEST(Migrations, V5OperatorsGainConcreteInputsOnOpen)
+{
+    const std::string trace = "kineto/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz";
+    auto released = openReleased("sessions/v5-kineto-operators.ridge", 5);
+    ASSERT_TRUE(released.reader);
+    auto old = released.reader->operators();
+    ASSERT_TRUE(old.ok()) << old.error().message;
+
+    ridgeline::testing::TempDir dir;
+    ASSERT_TRUE(ridgeline::collectors::importKineto({ testDataPath(trace) }, dir.file("s.ridge"), false).ok());
+    auto reader = SessionReader::open(dir.file("s.ridge"));
+    ASSERT_TRUE(reader.ok());
+    auto fresh = reader.value().operators();
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_EQ(old.value().size(), 4u);
+    ASSERT_EQ(fresh.value().size(), old.value().size());
+    int withConcreteInputs = 0;
+    for (std::size_t i = 0; i < fresh.value().size(); ++i) {
+        EXPECT_EQ(old.value()[i].concreteInputs, "");
+        auto now = fresh.value()[i];
+        withConcreteInputs += now.concreteInputs.empty() ? 0 : 1;
+        now.concreteInputs.clear();
+        EXPECT_EQ(old.value()[i], now) << i;
+    }
+    // The trace records Concrete Inputs for its cpu_ops; the new import keeps them.
+    EXPECT_GT(withConcreteInputs, 0);
     EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
 }

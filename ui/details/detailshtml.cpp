@@ -135,8 +135,24 @@ QString figuresSection(const core::KernelAnalysis& a)
             html += row(QObject::tr("tensor (all types)"), QObject::tr("used at %1").arg(percent(tensor->second)));
         html += QStringLiteral("</table>");
     }
+    if (a.figures == core::FigureSource::Shapes && a.shapes && a.shapes->call) {
+        // Not counted: worked out from the shapes of the operator that launched the kernel.
+        const core::ShapeCall& call = *a.shapes->call;
+        html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Operator shapes (from shapes, not counted)"));
+        html += row(QObject::tr("Operator"), htmlText(call.operatorName));
+        html += row(QObject::tr("Model"), htmlText(call.work.family + " (" + call.work.precision + ")"));
+        html += row(QObject::tr("Per call"), htmlText(call.work.formula));
+        html += row(QObject::tr("Call's work"),
+            htmlText(core::formatRate(call.work.flops, "FLOP") + ", " + core::formatBytes(call.work.bytes)));
+        if (a.shapes->share < 1)
+            html += row(QObject::tr("This launch's share"), percent(a.shapes->share));
+        html += QStringLiteral("</table>");
+    }
     if (!a.flopsByPrecision.empty() || !a.bytesByLevel.empty()) {
-        html += QStringLiteral("<h4>%1</h4><table>").arg(QObject::tr("Work and traffic (launches with counters)"));
+        html += QStringLiteral("<h4>%1</h4><table>")
+                    .arg(a.figures == core::FigureSource::Shapes
+                            ? QObject::tr("Work and traffic (from shapes)")
+                            : QObject::tr("Work and traffic (launches with counters)"));
         for (const auto& [precision, ops] : a.flopsByPrecision)
             html += row(htmlText(core::toString(precision)),
                 htmlText(core::formatRate(ops, precision == core::Resource::INT8Tensor ? "op" : "FLOP")));

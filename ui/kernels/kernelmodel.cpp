@@ -56,8 +56,11 @@ constexpr KernelColumn kKernelColumns[] = {
             return QString::fromStdString(r.displayName() + '\n' + r.name);
         } },
     { KernelModel::VerdictColumn, QT_TR_NOOP("Verdict"), Qt::AlignLeft,
+        // Figures worked out from the operator's shapes, not counted, say so.
         [](const core::KernelSummary& r) -> QVariant {
-            return QString::fromLatin1(core::toString(r.analysis.verdict));
+            const auto verdict = QString::fromLatin1(core::toString(r.analysis.verdict));
+            return r.analysis.figures == core::FigureSource::Shapes ? KernelModel::tr("%1 (shapes)").arg(verdict)
+                                                                     : verdict;
         },
         [](const core::KernelSummary& r) -> QVariant {
             return QString::fromLatin1(core::toString(r.analysis.verdict));

@@ -37,6 +37,12 @@ QPainterPath shapePath(MarkerShape shape, QPointF centre, qreal r)
 
 void drawMarker(QPainter* painter, const RooflineMarker& m, QPointF centre, const QColor& fill)
 {
+    if (m.hollow) { // from shapes: an outline in the verdict's colour
+        painter->setPen(QPen(fill.darker(130), 2.0));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPath(shapePath(m.shape, centre, std::max<qreal>(m.radius - 1.0, 1.0)));
+        return;
+    }
     painter->setPen(QPen(fill.darker(170), 1.0));
     painter->setBrush(fill);
     painter->drawPath(shapePath(m.shape, centre, m.radius));
@@ -139,7 +145,8 @@ const QPixmap& RooflinePointsItem::sprite(const RooflineMarker& m, qreal dpr)
 {
     const int radius = std::clamp(static_cast<int>(std::lround(m.radius)), 1, 64);
     const quint32 key
-        = (static_cast<quint32>(m.color) << 16) | (static_cast<quint32>(m.shape) << 8) | static_cast<quint32>(radius);
+        = (static_cast<quint32>(m.hollow) << 24) | (static_cast<quint32>(m.color) << 16)
+        | (static_cast<quint32>(m.shape) << 8) | static_cast<quint32>(radius);
     auto it = m_sprites.find(key);
     if (it != m_sprites.end())
         return *it;

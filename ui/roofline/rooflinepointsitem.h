@@ -22,6 +22,7 @@ struct RooflineMarker {
     float radius = 4; // pixels
     quint8 color = 0; // index into the palette
     MarkerShape shape = MarkerShape::Circle;
+    bool hollow = false; // figures worked out from operator shapes, not counted
 };
 
 // Log-log mapping of values to scene positions inside the plot area.

@@ -267,7 +267,7 @@ void RooflineView::rebuildPoints()
         markers.push_back({ QPointF(p.intensity, p.flopsPerS),
             static_cast<float>(core::rooflinePointRadius(p.timeShare)),
             operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
-            shapeOf(p.level) });
+            shapeOf(p.level), row.analysis.figures == core::FigureSource::Shapes });
     }
     QList<QColor> palette;
     if (operators)

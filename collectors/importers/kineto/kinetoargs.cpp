@@ -46,6 +46,8 @@ void operatorArg(std::string_view key, od::value& v, Args& args)
         args.inputDims = jsonText(v);
     else if (key == "Input type")
         args.inputTypes = jsonText(v);
+    else if (key == "Concrete Inputs")
+        args.concreteInputs = jsonText(v);
     else if (key == "Module Hierarchy")
         args.module = readString(v);
     else if (key == "Call stack")

@@ -45,7 +45,7 @@ struct TraceOperator {
     std::int64_t endNs = 0;
     std::int64_t externalId = 0;
     std::int64_t sequenceNumber = -1;
-    std::uint32_t name = 0, inputDims = 0, inputTypes = 0, module = 0, callStack = 0;
+    std::uint32_t name = 0, inputDims = 0, inputTypes = 0, module = 0, callStack = 0, concreteInputs = 0;
     bool python = false; // a python_function, else a cpu_op
 };
 

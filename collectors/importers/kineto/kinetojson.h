@@ -84,7 +84,7 @@ struct Args {
     // Operators (cpu_op, python_function); the External id also of runtime calls.
     std::int64_t externalId = 0;
     std::int64_t sequenceNumber = -1;
-    std::string_view inputDims, inputTypes; // JSON text as written (in the batch being parsed)
+    std::string_view inputDims, inputTypes, concreteInputs; // JSON text as written (in the batch being parsed)
     std::string module, callStack;
 };
 

@@ -232,6 +232,7 @@ private:
         op.inputTypes = internString(args.inputTypes);
         op.module = internString(args.module);
         op.callStack = internString(args.callStack);
+        op.concreteInputs = internString(args.concreteInputs);
         m_trace.operators.push_back(op);
     }
 
@@ -418,7 +419,7 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
         stringIds[i] = it->second;
     }
     for (auto op : part.operators) {
-        for (auto* id : { &op.name, &op.inputDims, &op.inputTypes, &op.module, &op.callStack })
+        for (auto* id : { &op.name, &op.inputDims, &op.inputTypes, &op.module, &op.callStack, &op.concreteInputs })
             *id = stringIds[*id];
         trace.operators.push_back(op);
     }

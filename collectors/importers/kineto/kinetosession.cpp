@@ -220,6 +220,7 @@ core::Status nestOperators(
         row.inputTypesId = ids[op.inputTypes];
         row.moduleId = ids[op.module];
         row.callStackId = ids[op.callStack];
+        row.concreteInputsId = ids[op.concreteInputs];
         state.operators.add(row, settled);
     }
     part.operators.clear();

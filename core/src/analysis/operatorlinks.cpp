@@ -147,11 +147,16 @@ LinkedOpKind kindOf(const detail::SessionGpuOp& g)
 
 Result<OperatorLinks> linkOperators(SessionReader& reader)
 {
+    return linkOperators(reader, kernelVerdicts);
+}
+
+Result<OperatorLinks> linkOperators(SessionReader& reader, const KernelVerdictSource& verdicts)
+{
     OperatorLinks links;
     RIDGELINE_TRY(loadOperators(reader, links));
 
     // The GPU ops (comm_ops rows without a kernel are not launched by a call: left out).
-    auto gpuOps = detail::SessionGpuOps::load(reader, { std::nullopt, false, false }, kernelVerdicts);
+    auto gpuOps = detail::SessionGpuOps::load(reader, { std::nullopt, false, false }, verdicts);
     if (gpuOps.hasError())
         return gpuOps.error();
     std::vector<std::int64_t> correlations;

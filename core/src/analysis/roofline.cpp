@@ -63,6 +63,20 @@ void deriveRates(KernelAnalysis& a, double seconds, const MixFigures& mix)
         a.mixCeilingFlopsPerS = mix.flops / mix.peakSeconds;
 }
 
+// Says in the reason that the figures are worked out from the operator's shapes, and how.
+void noteShapeFigures(KernelAnalysis& a, std::int64_t modelled, std::int64_t launches)
+{
+    if (!a.shapes || !a.shapes->call || !a.collective.empty() || a.ncclByName)
+        return;
+    const ShapeFigures& s = *a.shapes;
+    const OperatorWork& w = s.call->work;
+    a.reason += fmt::format("; from shapes: {} ({} {}: {})", s.call->operatorName, w.precision, w.family, w.formula);
+    if (s.share < 1)
+        a.reason += fmt::format(", this kernel's share of its time {}", percentText(s.share));
+    if (modelled < launches)
+        a.reason += fmt::format("; {} of {} launches modelled", modelled, launches);
+}
+
 } // namespace
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts)
@@ -85,12 +99,23 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
         a.speedOfLight = readSpeedOfLight(facts.metrics);
     }
     a.hasCounters = !a.flopsByPrecision.empty() || !a.bytesByLevel.empty() || !a.speedOfLight.empty();
+    if (a.hasCounters) {
+        a.figures = FigureSource::Counters;
+    } else if (facts.shapes && facts.shapes->call) {
+        a.figures = FigureSource::Shapes;
+        a.shapes = facts.shapes;
+        const auto& pipe = facts.shapes->call->work.pipe;
+        if (pipe && facts.shapes->flops > 0)
+            a.flopsByPrecision[*pipe] = facts.shapes->flops;
+        if (facts.shapes->bytes > 0)
+            a.bytesByLevel[Resource::DRAM] = facts.shapes->bytes;
+    }
     a.ncclByName = facts.collective.empty() && isNcclKernelName(facts.name);
     a.ceilingsUsed = chooseCeilings(facts);
     a.latencyHint = latencyHint(facts, a.durationNs);
 
     const double seconds = a.durationNs / 1e9;
-    if (a.hasCounters && seconds > 0) {
+    if (a.hasFigures() && seconds > 0) {
         double tensor = 0;
         bool anyTensor = false;
         for (const auto& [precision, ops] : a.flopsByPrecision) {
@@ -114,6 +139,8 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     }
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
     classify(a, a.collective, a.deviceName, a.latencyHint);
+    if (a.figures == FigureSource::Shapes)
+        noteShapeFigures(a, 1, 1);
     a.tensorEstimated = counted && tensorFromPipeEstimate(facts.metrics);
     if (a.tensorEstimated)
         a.reason += kTensorEstimateNote;
@@ -205,31 +232,38 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
             m_comm.emplace();
         m_comm->add(*launch.comm);
     }
-    if (!launch.hasCounters)
-        return;
-    ++m_counted;
-    m_countedDurationNs += launch.durationNs;
-    m_hintTime[launch.latencyHint] += launch.durationNs;
-    for (const auto& [precision, ops] : launch.flopsByPrecision)
-        m_ops[precision] += ops;
-    for (const auto& [level, bytes] : launch.bytesByLevel)
-        m_bytes[level] += bytes;
+    if (launch.figures == FigureSource::Counters)
+        m_counters.add(launch);
+    else if (launch.figures == FigureSource::Shapes)
+        m_shapes.add(launch);
+}
+
+void LaunchAccumulator::FigureSums::add(const KernelAnalysis& launch)
+{
+    ++launches;
+    durationNs += launch.durationNs;
+    hintTime[launch.latencyHint] += launch.durationNs;
+    for (const auto& [precision, count] : launch.flopsByPrecision)
+        ops[precision] += count;
+    for (const auto& [level, count] : launch.bytesByLevel)
+        bytes[level] += count;
     for (const auto& [res, util] : launch.utilization) {
-        auto& [weighted, time] = m_utilization[res];
+        auto& [weighted, time] = utilization[res];
         weighted += util * launch.durationNs;
         time += launch.durationNs;
     }
     for (const auto& [unit, fraction] : launch.speedOfLight) {
-        auto& [weighted, time] = m_speedOfLight[unit];
+        auto& [weighted, time] = speedOfLight[unit];
         weighted += fraction * launch.durationNs;
         time += launch.durationNs;
     }
     const MixFigures mix = mixOf(launch.flopsByPrecision, launch.ceilingsUsed);
-    m_peakSeconds += mix.peakSeconds;
-    m_mixComplete = m_mixComplete && mix.complete;
-    if (launch.durationNs > m_longestCountedNs) {
-        m_longestCountedNs = launch.durationNs;
-        m_ceilings = launch.ceilingsUsed;
+    peakSeconds += mix.peakSeconds;
+    mixComplete = mixComplete && mix.complete;
+    if (launch.durationNs > longestNs) {
+        longestNs = launch.durationNs;
+        ceilings = launch.ceilingsUsed;
+        shapes = launch.shapes;
     }
 }
 
@@ -240,37 +274,46 @@ KernelAnalysis LaunchAccumulator::result() const
     a.collective = m_collective;
     a.comm = m_comm;
     a.deviceName = m_deviceName;
-    a.hasCounters = m_counted > 0;
-    a.flopsByPrecision = m_ops;
-    a.bytesByLevel = m_bytes;
-    a.ceilingsUsed = m_ceilings;
+    a.hasCounters = m_counters.launches > 0;
+    // Counters win: shapes stand in only for a kernel none of whose launches was counted.
+    const FigureSums& sums = a.hasCounters ? m_counters : m_shapes;
+    a.figures = a.hasCounters ? FigureSource::Counters
+        : m_shapes.launches > 0 ? FigureSource::Shapes
+                                : FigureSource::None;
+    if (a.figures == FigureSource::Shapes)
+        a.shapes = sums.shapes;
+    a.flopsByPrecision = sums.ops;
+    a.bytesByLevel = sums.bytes;
+    a.ceilingsUsed = sums.ceilings;
     a.ncclByName = m_ncclByName && m_collective.empty();
-    for (const auto& [res, sums] : m_utilization) {
-        if (sums.second > 0)
-            a.utilization[res] = sums.first / sums.second;
+    for (const auto& [res, weighted] : sums.utilization) {
+        if (weighted.second > 0)
+            a.utilization[res] = weighted.first / weighted.second;
     }
-    for (const auto& [unit, sums] : m_speedOfLight) {
-        if (sums.second > 0)
-            a.speedOfLight[unit] = sums.first / sums.second;
+    for (const auto& [unit, weighted] : sums.speedOfLight) {
+        if (weighted.second > 0)
+            a.speedOfLight[unit] = weighted.first / weighted.second;
     }
     // The latency hint that covers the most time.
     double hintTime = -1;
-    for (const auto& [hint, time] : m_hintTime) {
+    for (const auto& [hint, time] : sums.hintTime) {
         if (time > hintTime) {
             hintTime = time;
             a.latencyHint = hint;
         }
     }
-    MixFigures mix = mixOf(m_ops, {});
-    mix.peakSeconds = m_peakSeconds;
-    mix.complete = m_mixComplete;
-    deriveRates(a, m_countedDurationNs / 1e9, mix);
-    // Rates in the sentence are over the launches that were measured.
-    a.durationNs = m_countedDurationNs;
+    MixFigures mix = mixOf(sums.ops, {});
+    mix.peakSeconds = sums.peakSeconds;
+    mix.complete = sums.mixComplete;
+    deriveRates(a, sums.durationNs / 1e9, mix);
+    // Rates in the sentence are over the launches that were measured (or modelled).
+    a.durationNs = sums.durationNs;
     classify(a, a.collective, a.deviceName, a.latencyHint);
     a.tensorEstimated = m_tensorEstimated && a.flopsByPrecision.contains(Resource::FP16Tensor);
     if (a.tensorEstimated)
         a.reason += kTensorEstimateNote;
+    if (a.figures == FigureSource::Shapes)
+        noteShapeFigures(a, sums.launches, m_launches);
     a.durationNs = m_durationNs;
     return a;
 }

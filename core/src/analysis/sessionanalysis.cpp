@@ -2,6 +2,7 @@
 #include "sessionanalysis.h"
 
 #include "collectivesession.h"
+#include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
@@ -66,6 +67,16 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
         name = n.demangled.empty() ? std::move(n.raw) : std::move(n.demangled);
         anyNccl = anyNccl || isNcclKernelName(name);
     }
+    // Without counters, a kernel's FLOPs and bytes may come from its PyTorch operator's shapes.
+    auto withOperators = reader.hasOperators();
+    if (withOperators.hasError())
+        return withOperators.error();
+    if (withOperators.value()) {
+        auto shapes = modelOperatorShapes(reader);
+        if (shapes.hasError())
+            return shapes.error();
+        facts.m_shapes = std::move(shapes.value().byKernel);
+    }
     // NCCL kernels are communication whichever importer read them, with or without comm_ops.
     if (anyNccl) {
         auto scanned = reader.forEachKernel({}, [&](const Kernel& kernel) {
@@ -94,14 +105,18 @@ KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
         f.name = n->second;
     if (auto c = m_commFigures.find(kernel.id); c != m_commFigures.end())
         f.comm = c->second;
+    if (auto s = m_shapes.find(kernel.id); s != m_shapes.end())
+        f.shapes = s->second;
     return f;
 }
 
 std::vector<std::int64_t> SessionFacts::analysedKernelIds() const
 {
     std::vector<std::int64_t> ids;
-    ids.reserve(m_metrics.size() + m_collectives.size());
+    ids.reserve(m_metrics.size() + m_collectives.size() + m_shapes.size());
     for (const auto& entry : m_metrics)
+        ids.push_back(entry.first);
+    for (const auto& entry : m_shapes)
         ids.push_back(entry.first);
     for (const auto& entry : m_collectives)
         ids.push_back(entry.first);

@@ -22,7 +22,7 @@ public:
     static Result<SessionFacts> load(SessionReader& reader);
 
     KernelFacts factsFor(const Kernel& kernel) const;
-    // Kernels whose verdict needs more than their duration: counted or carrying a collective.
+    // Kernels whose verdict needs more than their duration: counted, modelled from shapes or carrying a collective.
     std::vector<std::int64_t> analysedKernelIds() const;
 
 private:
@@ -33,6 +33,8 @@ private:
     std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
     std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
     std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
+    // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h), by kernel id.
+    std::unordered_map<std::int64_t, ShapeFigures> m_shapes;
 };
 
 } // namespace ridgeline::core::detail

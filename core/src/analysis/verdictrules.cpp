@@ -95,7 +95,7 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         a.reason = "communication-bound: an NCCL kernel (the trace records no collective or sizes for it)";
         return;
     }
-    if (!a.hasCounters) {
+    if (!a.hasFigures()) {
         a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: no counters for this kernel";
         return;

@@ -155,10 +155,15 @@ std::string rooflineSvg(const RooflineChart& chart, const std::vector<KernelSumm
         const double x = ax.x(std::log10(p.intensity)), y = ax.y(std::log10(p.flopsPerS));
         const double radius = rooflinePointRadius(p.timeShare);
         const auto& a = row.analysis;
-        svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{:.1f}" fill="{}" fill-opacity="0.75" stroke="#222">)"
-                           "<title>{}: {} at {:.3g} FLOP/B; {}</title></circle>\n",
-            x, y, radius, htmlColourForVerdict(a.verdict), htmlEscape(row.name), formatRate(p.flopsPerS, "FLOP/s"),
-            p.intensity, htmlEscape(a.reason));
+        // Figures from operator shapes (not counted) are hollow: a ring in the verdict's colour.
+        const bool hollow = a.figures == FigureSource::Shapes;
+        const std::string paint = hollow
+            ? fmt::format(R"(fill="none" stroke="{}" stroke-width="2")", htmlColourForVerdict(a.verdict))
+            : fmt::format(R"(fill="{}" fill-opacity="0.75" stroke="#222")", htmlColourForVerdict(a.verdict));
+        svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="{:.1f}" {}>)"
+                           "<title>{}: {} at {:.3g} FLOP/B{}; {}</title></circle>\n",
+            x, y, radius, paint, htmlEscape(row.name), formatRate(p.flopsPerS, "FLOP/s"), p.intensity,
+            hollow ? " (from shapes)" : "", htmlEscape(a.reason));
         // Labels of points in the right part of the plot go to their left, clear of the roof labels.
         const bool left = x > ax.x(r.xMinLog + 0.6 * (r.xMaxLog - r.xMinLog));
         svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="pointlabel" text-anchor="{}">{}</text>)"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "operatorchunks.h"
 
+#include <algorithm>
+
 namespace ridgeline::core::detail {
 
 namespace {
@@ -19,12 +21,12 @@ void putVarint(std::string& out, std::uint64_t value)
 OperatorValues valuesOf(const SessionWriter::OperatorRow& r)
 {
     return { r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.startNs, r.endNs, r.externalId,
-        r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId };
+        r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId, r.concreteInputsId };
 }
 
 SessionWriter::OperatorRow rowOf(const OperatorValues& v)
 {
-    return { v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13] };
+    return { v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14] };
 }
 
 void encodeOperatorChunk(std::span<const SessionWriter::OperatorRow> rows, std::string& out)
@@ -43,14 +45,15 @@ void encodeOperatorChunk(std::span<const SessionWriter::OperatorRow> rows, std::
     }
 }
 
-bool decodeOperatorChunk(
-    std::string_view data, std::int64_t count, const std::function<void(const OperatorValues&)>& visit)
+bool decodeOperatorChunk(std::string_view data, std::int64_t count,
+    const std::function<void(const OperatorValues&)>& visit, std::size_t columns)
 {
+    columns = std::min(columns, kOperatorColumns);
     std::array<std::uint64_t, kOperatorColumns> previous {};
     OperatorValues values {};
     std::size_t at = 0;
     for (std::int64_t row = 0; row < count; ++row) {
-        for (std::size_t c = 0; c < kOperatorColumns; ++c) {
+        for (std::size_t c = 0; c < columns; ++c) {
             std::uint64_t zigzag = 0;
             for (int shift = 0;; shift += 7) {
                 if (at >= data.size() || shift > 63)

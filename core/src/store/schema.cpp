@@ -2,6 +2,7 @@
 #include "schema.h"
 
 #include "metricblob.h"
+#include "operatorchunks.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "rowloop.h"
 
@@ -198,6 +199,44 @@ Status packKernelMetrics(sqlite::Database& db)
     return db.exec("DROP TABLE kernel_metrics;");
 }
 
+// Schema v6: an operator's "Concrete Inputs" (its scalar arguments: a convolution's stride, an
+// attention's is_causal), which the shape models read (analysis/shapemodel.h), as a 15th column of
+// each operator in its chunk (operatorchunks.h). The chunks of an older file are re-packed with the
+// column empty (0). A chunk that cannot be decoded is left as it is: reading it reports it corrupt.
+Status addConcreteInputsColumn(sqlite::Database& db)
+{
+    auto select = db.prepare("SELECT id, count, data FROM operator_chunks WHERE typeof(count) = 'integer'");
+    if (select.hasError())
+        return select.error();
+    auto update = db.prepare("UPDATE operator_chunks SET data = ?2 WHERE id = ?1");
+    if (update.hasError())
+        return update.error();
+    std::vector<std::pair<std::int64_t, std::string>> repacked;
+    std::vector<SessionWriter::OperatorRow> rows;
+    auto read = detail::forEachRow(select.value(), [&](sqlite::Statement& s) -> Status {
+        rows.clear();
+        const bool sound = detail::decodeOperatorChunk(
+            s.columnBlob(2), s.columnInt(1),
+            [&](const detail::OperatorValues& values) { rows.push_back(detail::rowOf(values)); },
+            detail::kOperatorColumnsV2);
+        if (sound) {
+            repacked.emplace_back(s.columnInt(0), std::string());
+            detail::encodeOperatorChunk(rows, repacked.back().second);
+        }
+        return {};
+    });
+    if (read.hasError())
+        return read;
+    for (const auto& [id, data] : repacked) {
+        auto& s = update.value();
+        s.reset();
+        s.bind(1, id);
+        s.bindBlob(2, data);
+        RIDGELINE_TRY(s.run());
+    }
+    return {};
+}
+
 // Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
@@ -216,6 +255,7 @@ constexpr std::array kMigrations {
     // report over thousands of sessions reads these instead of every launch.
     Migration {
         5, "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
+    Migration { 6, "", addConcreteInputsColumn },
 };
 
 } // namespace

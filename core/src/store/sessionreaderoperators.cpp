@@ -48,7 +48,8 @@ Result<std::vector<Operator>> resolveOperators(
 {
     std::set<std::int64_t> stringIds;
     for (const auto& r : rows)
-        stringIds.insert({ r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
+        stringIds.insert(
+            { r.domainId, r.nameId, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId, r.concreteInputsId });
     auto texts = reader.strings({ stringIds.begin(), stringIds.end() });
     if (texts.hasError())
         return texts.error();
@@ -61,7 +62,7 @@ Result<std::vector<Operator>> resolveOperators(
     for (const auto& r : rows) {
         out.push_back({ r.id, r.processId, r.threadId, r.parentId, text(r.domainId), text(r.nameId), r.startNs, r.endNs,
             r.externalId, r.sequenceNumber, text(r.inputDimsId), text(r.inputTypesId), text(r.moduleId),
-            text(r.callStackId) });
+            text(r.callStackId), text(r.concreteInputsId) });
     }
     if (order.empty()) {
         std::sort(out.begin(), out.end(), [](const Operator& a, const Operator& b) { return a.id < b.id; });
@@ -77,6 +78,14 @@ Result<std::vector<Operator>> resolveOperators(
 }
 
 } // namespace
+
+Result<bool> SessionReader::hasOperators()
+{
+    auto any = m_impl->db.queryInt("SELECT EXISTS(SELECT 1 FROM operator_chunks)");
+    if (any.hasError())
+        return inFile(m_impl->path, any.error());
+    return any.value() != 0;
+}
 
 Result<std::vector<Operator>> SessionReader::operators()
 {
@@ -115,7 +124,7 @@ Status SessionReader::forEachOperatorSpan(const std::function<void(const Operato
 {
     return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r, std::int64_t chunk) {
         visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.moduleId, r.startNs, r.endNs,
-            r.externalId, chunk });
+            r.externalId, chunk, r.inputDimsId, r.inputTypesId, r.concreteInputsId });
     });
 }
 
@@ -123,7 +132,7 @@ Status SessionReader::forEachOperatorRecord(const std::function<void(const Opera
 {
     return forEachOperatorRow(*m_impl, [&](const SessionWriter::OperatorRow& r, std::int64_t) {
         visit({ r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.startNs, r.endNs, r.externalId,
-            r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId });
+            r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId, r.concreteInputsId });
     });
 }
 

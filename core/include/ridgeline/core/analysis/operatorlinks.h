@@ -57,5 +57,8 @@ struct OperatorLinks {
 };
 
 Result<OperatorLinks> linkOperators(SessionReader& reader);
+// The same with the GPU ops' verdicts from `verdicts` (an empty map: every kernel `unknown`, for
+// the analysis that works them out: operatorshapes.h).
+Result<OperatorLinks> linkOperators(SessionReader& reader, const KernelVerdictSource& verdicts);
 
 } // namespace ridgeline::core

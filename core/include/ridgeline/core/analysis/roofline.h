@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ridgeline/core/analysis/collectives.h"
+#include "ridgeline/core/analysis/shapemodel.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/model/resource.h"
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +25,29 @@ class SessionReader;
 
 // A resource counts as bounding from this utilisation on (Nsight Compute's SOL rule).
 inline constexpr double kBoundThreshold = 0.60;
+
+// Where a launch's FLOPs and bytes come from: its counters, or the shapes of the PyTorch operator
+// that launched it (operatorshapes.h). Counters win where both exist.
+enum class FigureSource : std::uint8_t { None, Counters, Shapes };
+constexpr const char* toString(FigureSource s)
+{
+    return s == FigureSource::Counters ? "counters" : s == FigureSource::Shapes ? "shapes" : "";
+}
+
+// An operator call whose work is known from its shapes; shared by the launches it owns.
+struct ShapeCall {
+    std::string operatorName; // "aten::addmm"
+    OperatorWork work; // of the call: FLOPs, bytes, pipe, family, precision, formula
+};
+
+// A launch's share of the work of the operator that launched it, worked out from the operator's
+// shapes (shapemodel.h): its FLOPs and DRAM bytes in proportion to its share of the operator's time.
+struct ShapeFigures {
+    double flops = 0; // on call->work.pipe
+    double bytes = 0; // DRAM
+    double share = 1; // of the operator call's GPU time, this launch's
+    std::shared_ptr<const ShapeCall> call;
+};
 
 // Everything known of one launch.
 struct KernelFacts {
@@ -39,6 +64,7 @@ struct KernelFacts {
     // Kernel::graphRangeKernels: > 0 when the launch ran in a CUDA graph launch profiled as one
     // range over that many kernels (its metrics, if any, are the whole graph launch's).
     std::int64_t graphRangeKernels = 0;
+    std::optional<ShapeFigures> shapes; // its operator's work from shapes, when modelled (used without counters)
 };
 
 // NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
@@ -57,6 +83,9 @@ struct KernelAnalysis {
     std::string reason; // one sentence with the numbers
     double durationNs = 0;
     bool hasCounters = false;
+    FigureSource figures = FigureSource::None; // of flopsByPrecision and bytesByLevel
+    std::optional<ShapeFigures> shapes; // what the figures came from when FigureSource::Shapes
+    bool hasFigures() const { return figures != FigureSource::None; }
 
     ResourceMap<double> flopsByPrecision; // compute resource (FP32, FP16_tensor, ...) -> FLOPs
     ResourceMap<double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
@@ -109,8 +138,9 @@ std::vector<Ceiling> ceilingsFromCounters(
 KernelAnalysis analyzeMemOp(const MemOp& op);
 
 // Several launches of one kernel (name and device) as one: durations, FLOPs and bytes add up;
-// rates and utilisations are time-weighted over the launches that have counters; the verdict
-// is drawn from the aggregate by the same rules as for one launch.
+// rates and utilisations are time-weighted over the launches that have counters (or, when none
+// has, over those with figures from their operators' shapes); the verdict is drawn from the
+// aggregate by the same rules as for one launch.
 class LaunchAccumulator {
 public:
     void add(const KernelAnalysis& launch);
@@ -118,21 +148,28 @@ public:
     std::int64_t launches() const { return m_launches; }
 
 private:
+    // The sums over the launches whose figures have one source.
+    struct FigureSums {
+        std::int64_t launches = 0;
+        double durationNs = 0;
+        double peakSeconds = 0; // sum of FLOPs / ceiling per precision: time at peak for the mix
+        bool mixComplete = true; // every precision had a ceiling
+        ResourceMap<double> ops;
+        ResourceMap<double> bytes;
+        ResourceMap<std::pair<double, double>> utilization; // sum(u * d), sum(d)
+        std::map<std::string, std::pair<double, double>> speedOfLight; // sum(sol * d), sum(d)
+        std::map<std::string, double> hintTime;
+        ResourceMap<CeilingUsed> ceilings; // of the longest launch
+        double longestNs = -1;
+        std::optional<ShapeFigures> shapes; // of the longest launch (FigureSource::Shapes)
+        void add(const KernelAnalysis& launch);
+    };
     std::int64_t m_launches = 0;
     bool m_tensorEstimated = false;
-    std::int64_t m_counted = 0; // launches with counters
     double m_durationNs = 0;
-    double m_countedDurationNs = 0;
-    double m_peakSeconds = 0; // sum of FLOPs / ceiling per precision: time at peak for the mix
-    bool m_mixComplete = true; // every counted precision had a ceiling
-    ResourceMap<double> m_ops;
-    ResourceMap<double> m_bytes;
-    ResourceMap<std::pair<double, double>> m_utilization; // sum(u * d), sum(d)
-    std::map<std::string, std::pair<double, double>> m_speedOfLight; // sum(sol * d), sum(d)
+    FigureSums m_counters;
+    FigureSums m_shapes;
     bool m_ncclByName = false;
-    std::map<std::string, double> m_hintTime;
-    ResourceMap<CeilingUsed> m_ceilings; // of the longest counted launch
-    double m_longestCountedNs = -1;
     std::string m_collective;
     std::optional<CollectiveFigures> m_comm;
     std::string m_deviceName;

@@ -192,6 +192,8 @@ struct Operator {
     std::string inputTypes; // "Input type" as JSON text, e.g. "[\"float\", \"\"]"
     std::string module; // "Module Hierarchy" (with_modules=True)
     std::string callStack; // "Call stack" (with_stack=True)
+    // "Concrete Inputs" as JSON text (scalar arguments: "[\"\", \"\", \"0.\", \"True\"]"); schema v6 on
+    std::string concreteInputs;
     std::int64_t durationNs() const { return saturatingSub(endNs, startNs); }
     bool operator==(const Operator&) const = default;
 };

@@ -123,6 +123,8 @@ public:
     Result<std::vector<CommOp>> commOps(const TimeQuery& query = {});
     // Operators (PyTorch cpu_op / python_function), in id order.
     Result<std::vector<Operator>> operators();
+    // Whether the session has any (without reading them).
+    Result<bool> hasOperators();
     // The operators with these ids (missing ids are skipped), in the order given. One pass over
     // every operator (they have no index): for a few operators whose chunks are known, use
     // operatorsInChunks.
@@ -136,12 +138,13 @@ public:
     struct OperatorSpan {
         std::int64_t id, processId, threadId, parentId, domainId, nameId, moduleId, startNs, endNs, externalId;
         std::int64_t chunk; // the operator_chunks row that holds it
+        std::int64_t inputDimsId, inputTypesId, concreteInputsId; // what the shape models read (shapemodel.h)
     };
     Status forEachOperatorSpan(const std::function<void(const OperatorSpan&)>& visit);
     // Every column of every operator, in storage order, texts as string ids (0: none).
     struct OperatorRecord {
         std::int64_t id, processId, threadId, parentId, domainId, nameId, startNs, endNs, externalId, sequenceNumber,
-            inputDimsId, inputTypesId, moduleId, callStackId;
+            inputDimsId, inputTypesId, moduleId, callStackId, concreteInputsId;
     };
     Status forEachOperatorRecord(const std::function<void(const OperatorRecord&)>& visit);
     struct CallSpan {

@@ -79,7 +79,7 @@ public:
     struct OperatorRow {
         std::int64_t id = 0, processId = 0, threadId = 0, parentId = 0, domainId = 0, nameId = 0, startNs = 0,
                      endNs = 0, externalId = 0, sequenceNumber = -1, inputDimsId = 0, inputTypesId = 0, moduleId = 0,
-                     callStackId = 0;
+                     callStackId = 0, concreteInputsId = 0;
     };
     Status addOperatorRows(std::span<const OperatorRow> rows);
     // The id of a string in the session's string table (added when new); 0 for the empty string.

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// FLOPs and bytes of a session's kernels from the shapes of the PyTorch operators that launched
+// them (issue 33). Each kernel is linked to the innermost operator around its launching call
+// (operatorlinks.h); the operator that owns its work is the outermost operator on that chain with
+// a model (shapemodel.h), as TraceLens attributes it: aten::layer_norm rather than the
+// aten::native_layer_norm it calls, aten::convolution rather than aten::cudnn_convolution, because
+// the call a user made holds every argument (bias, is_causal, stride) in a documented order. A few
+// composite operators (aten::linear, aten::matmul, aten::conv2d, ...) only dispatch to a modelled
+// operator and give way to it. An operator call's FLOPs and bytes go to its kernels in proportion
+// to their time. Computed when read, like the links: derived data that costs the import nothing.
+#pragma once
+
+#include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/shapemodel.h"
+#include "ridgeline/core/base/result.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ridgeline::core {
+
+class SessionReader;
+struct OperatorLinks;
+
+// One operator with one set of input shapes and types: the calls that own kernels.
+struct OperatorShapeRow {
+    std::string name; // "aten::addmm"
+    std::string inputDims; // the trace's Input Dims, as JSON text
+    std::string inputTypes; // the trace's Input type, as JSON text
+    std::int64_t calls = 0;
+    std::int64_t kernels = 0; // launches it owns
+    std::int64_t gpuTimeNs = 0; // of those launches
+    std::optional<OperatorWork> work; // of one call (the first), when modelled
+    std::string reason; // why there is no work ("no model for aten::gelu")
+    double flops = 0; // of all calls
+    double bytes = 0;
+    std::int64_t deviceId = 0; // of its longest launch: whose ceilings judge it
+    KernelAnalysis analysis; // the work over the GPU time, against the device's roofs (FigureSource::Shapes)
+};
+
+struct OperatorShapes {
+    std::unordered_map<std::int64_t, ShapeFigures> byKernel; // kernels.id -> its share of its operator call's work
+    std::vector<OperatorShapeRow> rows; // by GPU time, then name
+    std::int64_t kernelTimeNs = 0; // every kernel of the session (collectives included)
+    std::int64_t modelledTimeNs = 0; // of kernels owned by an operator call that has work
+};
+
+Result<OperatorShapes> modelOperatorShapes(SessionReader& reader, const OperatorLinks& links);
+// The same, linking the operators first (without verdicts: they are what this feeds).
+Result<OperatorShapes> modelOperatorShapes(SessionReader& reader);
+
+} // namespace ridgeline::core

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+#include "ridgeline/core/analysis/operatorshapes.h"
+
+#include "ridgeline/core/analysis/operatorlinks.h"
+#include "ridgeline/core/base/saturating.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "sessionanalysis.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+namespace ridgeline::core {
+
+namespace {
+
+constexpr std::size_t kNoOperator = GpuOpLink::kNone;
+
+// Composite operators: PyTorch implements them by calling other operators (linear -> addmm,
+// matmul -> mm/bmm, conv2d -> convolution, scaled_dot_product_attention -> its flash, efficient
+// or cuDNN kernel's operator, to -> _to_copy -> copy_). They own a kernel only when no modelled
+// operator below them does; the one below knows more (copy_ both dtypes, addmm the bias).
+constexpr std::array<std::string_view, 11> kComposites { "aten::linear", "aten::matmul", "aten::conv1d",
+    "aten::conv2d", "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy",
+    "aten::contiguous", "aten::clone", "aten::einsum" };
+
+bool isComposite(std::string_view name)
+{
+    return std::find(kComposites.begin(), kComposites.end(), name) != kComposites.end();
+}
+
+// What is known of each operator name (by string id).
+struct NameFacts {
+    std::string text;
+    bool modelled = false;
+    bool composite = false;
+};
+
+// The outermost operator with a model on the chain from `innermost` up, composites giving way to
+// a modelled operator below them; kNoOperator when none has a model.
+std::size_t owningOperator(const OperatorLinks& links, std::size_t innermost,
+    const std::unordered_map<std::int64_t, NameFacts>& names)
+{
+    std::size_t owner = kNoOperator;
+    for (std::size_t at = innermost; at != kNoOperator; at = links.parent[at]) {
+        if (!links.isCpuOp(at))
+            continue;
+        const auto it = names.find(links.operators[at].nameId);
+        if (it == names.end() || !it->second.modelled)
+            continue;
+        if (!it->second.composite || owner == kNoOperator)
+            owner = at;
+    }
+    return owner;
+}
+
+// The calls whose model is worked out once: the same operator with the same texts.
+using CallKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>; // name, dims, types, concrete
+using RowKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>; // name, dims, types
+
+struct OwnedKernels {
+    std::vector<std::size_t> gpuOps; // indexes into links.gpuOps
+    std::int64_t timeNs = 0;
+};
+
+class ShapeAttribution {
+public:
+    ShapeAttribution(SessionReader& reader, const OperatorLinks& links)
+        : m_reader(reader)
+        , m_links(links)
+    { }
+
+    Result<OperatorShapes> run()
+    {
+        RIDGELINE_TRY(loadNames());
+        RIDGELINE_TRY(detail::loadDevices(m_reader, m_devices, m_ceilings));
+        // Each kernel to the operator call that owns its work, or (unmodelled) to its innermost cpu_op.
+        std::map<std::size_t, OwnedKernels> owned; // by operator index, in id order
+        for (std::size_t i = 0; i < m_links.gpuOps.size(); ++i) {
+            const GpuOpLink& g = m_links.gpuOps[i];
+            if (g.kind != LinkedOpKind::Kernel && g.kind != LinkedOpKind::Collective)
+                continue;
+            m_out.kernelTimeNs = saturatingAdd(m_out.kernelTimeNs, g.durationNs());
+            if (g.kind != LinkedOpKind::Kernel || g.innermost == kNoOperator || !m_links.isCpuOp(g.innermost))
+                continue;
+            std::size_t owner = owningOperator(m_links, g.innermost, m_names);
+            if (owner == kNoOperator)
+                owner = g.innermost;
+            auto& kernels = owned[owner];
+            kernels.gpuOps.push_back(i);
+            kernels.timeNs = saturatingAdd(kernels.timeNs, g.durationNs());
+        }
+        RIDGELINE_TRY(loadTexts(owned));
+        for (const auto& [op, kernels] : owned)
+            attribute(op, kernels);
+        finishRows();
+        return std::move(m_out);
+    }
+
+private:
+    Status loadNames()
+    {
+        std::vector<std::int64_t> ids;
+        for (const auto& op : m_links.operators)
+            ids.push_back(op.nameId);
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+        auto texts = m_reader.strings(ids);
+        if (texts.hasError())
+            return texts.error();
+        for (auto& [id, text] : texts.value()) {
+            NameFacts facts;
+            facts.modelled = hasShapeModel(text);
+            facts.composite = isComposite(text);
+            facts.text = std::move(text);
+            m_names.emplace(id, std::move(facts));
+        }
+        return {};
+    }
+
+    // The shapes, types and concrete inputs of the operators that own kernels.
+    Status loadTexts(const std::map<std::size_t, OwnedKernels>& owned)
+    {
+        std::vector<std::int64_t> ids;
+        for (const auto& entry : owned) {
+            const auto& op = m_links.operators[entry.first];
+            ids.insert(ids.end(), { op.inputDimsId, op.inputTypesId, op.concreteInputsId });
+        }
+        auto texts = m_reader.strings(ids);
+        if (texts.hasError())
+            return texts.error();
+        m_texts = std::move(texts).value();
+        return {};
+    }
+
+    std::string_view text(std::int64_t id) const
+    {
+        const auto it = m_texts.find(id);
+        return it == m_texts.end() ? std::string_view() : std::string_view(it->second);
+    }
+
+    std::string_view nameOf(std::int64_t nameId) const
+    {
+        const auto it = m_names.find(nameId);
+        return it == m_names.end() ? std::string_view() : std::string_view(it->second.text);
+    }
+
+    // The model of a call, once per distinct (name, dims, types, concrete inputs).
+    const std::pair<std::shared_ptr<const ShapeCall>, std::string>& modelOf(const SessionReader::OperatorSpan& op)
+    {
+        const CallKey key { op.nameId, op.inputDimsId, op.inputTypesId, op.concreteInputsId };
+        auto [it, inserted] = m_models.try_emplace(key);
+        if (inserted) {
+            const std::string_view name = nameOf(op.nameId);
+            auto model = modelOperator(
+                { name, text(op.inputDimsId), text(op.inputTypesId), text(op.concreteInputsId) });
+            if (model.work)
+                it->second.first = std::make_shared<const ShapeCall>(ShapeCall { std::string(name), *model.work });
+            else
+                it->second.second = model.reason.empty() ? fmt::format("no model for {}", name) : model.reason;
+        }
+        return it->second;
+    }
+
+    void attribute(std::size_t opIndex, const OwnedKernels& kernels)
+    {
+        const auto& op = m_links.operators[opIndex];
+        const auto& [call, reason] = modelOf(op);
+        const std::size_t rowIndex = rowFor(op);
+        OperatorShapeRow& row = m_out.rows[rowIndex];
+        row.calls += 1;
+        row.kernels += static_cast<std::int64_t>(kernels.gpuOps.size());
+        row.gpuTimeNs = saturatingAdd(row.gpuTimeNs, kernels.timeNs);
+        for (const std::size_t i : kernels.gpuOps) {
+            const GpuOpLink& g = m_links.gpuOps[i];
+            if (g.durationNs() > m_rowLongest[rowIndex]) {
+                m_rowLongest[rowIndex] = g.durationNs();
+                row.deviceId = g.deviceId;
+            }
+        }
+        if (!call) {
+            if (row.reason.empty())
+                row.reason = reason;
+            return;
+        }
+        if (!row.work)
+            row.work = call->work;
+        row.flops += call->work.flops;
+        row.bytes += call->work.bytes;
+        m_out.modelledTimeNs = saturatingAdd(m_out.modelledTimeNs, kernels.timeNs);
+        const double count = static_cast<double>(kernels.gpuOps.size());
+        for (const std::size_t i : kernels.gpuOps) {
+            const GpuOpLink& g = m_links.gpuOps[i];
+            // In proportion to time; evenly when the calls' kernels took no time at all.
+            const double share = kernels.timeNs > 0
+                ? static_cast<double>(g.durationNs()) / static_cast<double>(kernels.timeNs)
+                : 1.0 / count;
+            m_out.byKernel[g.sourceId] = ShapeFigures { call->work.flops * share, call->work.bytes * share, share, call };
+        }
+    }
+
+    std::size_t rowFor(const SessionReader::OperatorSpan& op)
+    {
+        const RowKey key { op.nameId, op.inputDimsId, op.inputTypesId };
+        auto [it, inserted] = m_rowIndex.try_emplace(key, m_out.rows.size());
+        if (inserted) {
+            OperatorShapeRow row;
+            row.name = std::string(nameOf(op.nameId));
+            row.inputDims = std::string(text(op.inputDimsId));
+            row.inputTypes = std::string(text(op.inputTypesId));
+            m_out.rows.push_back(std::move(row));
+            m_rowLongest.push_back(-1);
+        }
+        return it->second;
+    }
+
+    // Each modelled row's verdict: its work per call over its GPU time per call, against the
+    // roofs of its device, by the rules of a launch (analyzeKernel).
+    void finishRows()
+    {
+        for (auto& row : m_out.rows) {
+            if (!row.work || row.calls <= 0)
+                continue;
+            KernelFacts facts;
+            facts.durationNs = row.gpuTimeNs / row.calls;
+            if (auto d = m_devices.find(row.deviceId); d != m_devices.end())
+                facts.device = &d->second;
+            if (auto c = m_ceilings.find(row.deviceId); c != m_ceilings.end())
+                facts.ceilings = c->second;
+            const double calls = static_cast<double>(row.calls);
+            auto call = std::make_shared<const ShapeCall>(ShapeCall { row.name, *row.work });
+            facts.shapes = ShapeFigures { row.flops / calls, row.bytes / calls, 1.0, std::move(call) };
+            row.analysis = analyzeKernel(facts);
+        }
+        std::stable_sort(m_out.rows.begin(), m_out.rows.end(), [](const auto& a, const auto& b) {
+            return std::tie(b.gpuTimeNs, a.name, a.inputDims) < std::tie(a.gpuTimeNs, b.name, b.inputDims);
+        });
+    }
+
+    SessionReader& m_reader;
+    const OperatorLinks& m_links;
+    std::unordered_map<std::int64_t, NameFacts> m_names;
+    std::map<std::int64_t, std::string> m_texts;
+    std::map<CallKey, std::pair<std::shared_ptr<const ShapeCall>, std::string>> m_models;
+    std::map<RowKey, std::size_t> m_rowIndex;
+    std::vector<std::int64_t> m_rowLongest; // per row: its longest launch, whose device judges it
+    std::map<std::int64_t, Device> m_devices;
+    std::map<std::int64_t, std::vector<Ceiling>> m_ceilings;
+    OperatorShapes m_out;
+};
+
+} // namespace
+
+Result<OperatorShapes> modelOperatorShapes(SessionReader& reader, const OperatorLinks& links)
+{
+    return ShapeAttribution(reader, links).run();
+}
+
+Result<OperatorShapes> modelOperatorShapes(SessionReader& reader)
+{
+    auto links = linkOperators(reader, [](SessionReader&) -> Result<KernelVerdicts> { return KernelVerdicts {}; });
+    if (links.hasError())
+        return links.error();
+    return modelOperatorShapes(reader, links.value());
+}
+
+} // namespace ridgeline::core
