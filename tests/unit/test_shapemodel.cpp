@@ -489,6 +489,34 @@ TEST(ShapeModel, ForeachAndFusedOptimizers)
     EXPECT_EQ(w.family, "optimizer");
 }
 
+TEST(ShapeModel, EveryOperatorTheIssueListsHasAModel)
+{
+    for (const char* name : { "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
+             "aten::_scaled_mm", "aten::addmv", "aten::mv", "aten::_scaled_dot_product_flash_attention",
+             "aten::_scaled_dot_product_efficient_attention", "aten::_scaled_dot_product_cudnn_attention",
+             "aten::_scaled_dot_product_attention_math", "aten::scaled_dot_product_attention",
+             "aten::_scaled_dot_product_flash_attention_backward", "aten::_flash_attention_forward",
+             "aten::_flash_attention_backward", "aten::_efficient_attention_forward", "flash_attn::_flash_attn_forward",
+             "flash_attn::_flash_attn_backward", "flash_attn::_flash_attn_varlen_forward", "aten::convolution",
+             "aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::cudnn_convolution",
+             "aten::convolution_backward", "aten::add", "aten::add_", "aten::sub", "aten::mul", "aten::mul_",
+             "aten::div", "aten::where", "aten::gelu", "aten::silu", "aten::relu", "aten::exp", "aten::tanh",
+             "aten::pow", "aten::sigmoid", "aten::neg", "aten::rsqrt", "aten::sqrt", "aten::abs", "aten::clamp",
+             "aten::maximum", "aten::minimum", "aten::eq", "aten::ne", "aten::lt", "aten::gt", "aten::le", "aten::ge",
+             "aten::gelu_backward", "aten::silu_backward", "aten::threshold_backward", "aten::dropout",
+             "aten::native_dropout", "aten::_softmax", "aten::_log_softmax", "aten::_softmax_backward_data",
+             "aten::_log_softmax_backward_data", "aten::layer_norm", "aten::native_layer_norm", "aten::rms_norm",
+             "aten::_fused_rms_norm", "aten::group_norm", "aten::native_group_norm", "aten::batch_norm",
+             "aten::native_batch_norm", "aten::cudnn_batch_norm", "aten::native_layer_norm_backward",
+             "aten::native_batch_norm_backward", "aten::native_group_norm_backward", "aten::_fused_rms_norm_backward",
+             "aten::sum", "aten::mean", "aten::max", "aten::amax", "aten::argmax", "aten::norm",
+             "aten::linalg_vector_norm", "aten::all", "aten::any", "aten::embedding", "aten::embedding_dense_backward",
+             "aten::index_select", "aten::gather", "aten::scatter", "aten::scatter_", "aten::index", "aten::copy_",
+             "aten::to", "aten::_to_copy", "aten::contiguous", "aten::clone", "aten::cat", "aten::stack", "aten::fill_",
+             "aten::zero_", "aten::_foreach_add_", "aten::_fused_adam_", "aten::_fused_adamw_" })
+        EXPECT_TRUE(hasShapeModel(name)) << name;
+}
+
 TEST(ShapeModel, UnknownOperatorsHaveNoModel)
 {
     EXPECT_FALSE(hasShapeModel("aten::foo"));

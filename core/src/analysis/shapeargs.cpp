@@ -62,7 +62,7 @@ constexpr std::array kTypeNames {
 constexpr std::array<std::string_view, 9> kNotTensors { "", "Scalar", "ScalarList", "TensorList", "GenericList", "None",
     "Device", "Layout", "ScalarType" };
 
-std::string_view trim(std::string_view s)
+std::string_view shapeTrim(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
         s.remove_prefix(1);
@@ -72,7 +72,7 @@ std::string_view trim(std::string_view s)
 }
 
 // One dimension: a non-negative integer below 2^53.
-bool readDim(const json& v, double& out, std::string& reason)
+bool readShapeDim(const json& v, double& out, std::string& reason)
 {
     if (v.is_number_unsigned()) {
         const auto u = v.get<std::uint64_t>();
@@ -101,14 +101,14 @@ bool readDim(const json& v, double& out, std::string& reason)
 }
 
 // An array of dimensions.
-bool readDims(const json& v, Dims& out, std::string& reason)
+bool readShapeDims(const json& v, Dims& out, std::string& reason)
 {
     out.clear();
     out.reserve(v.size());
     double elements = 1;
     for (const auto& d : v) {
         double dim = 0;
-        if (!readDim(d, dim, reason))
+        if (!readShapeDim(d, dim, reason))
             return false;
         out.push_back(dim);
         elements *= dim;
@@ -120,7 +120,7 @@ bool readDims(const json& v, Dims& out, std::string& reason)
     return true;
 }
 
-std::string concreteText(const json& v)
+std::string concreteArgText(const json& v)
 {
     if (v.is_string())
         return v.get<std::string>();
@@ -131,7 +131,7 @@ std::string concreteText(const json& v)
     return v.dump();
 }
 
-std::optional<json> parseArray(std::string_view text, std::string_view what, std::string& reason)
+std::optional<json> parseShapeArray(std::string_view text, std::string_view what, std::string& reason)
 {
     if (text.size() > kMaxTextBytes) {
         reason = fmt::format("{} is longer than {} bytes", what, kMaxTextBytes);
@@ -159,7 +159,7 @@ bool parseDimsArg(const json& v, ShapeArg& arg, std::string& reason)
     }
     const bool anyArray = std::any_of(v.begin(), v.end(), [](const json& e) { return e.is_array(); });
     if (!anyArray)
-        return readDims(v, arg.dims, reason);
+        return readShapeDims(v, arg.dims, reason);
     arg.list = true;
     arg.listDimsKnown = true;
     for (const auto& item : v) {
@@ -168,7 +168,7 @@ bool parseDimsArg(const json& v, ShapeArg& arg, std::string& reason)
             return false;
         }
         Dims dims;
-        if (!readDims(item, dims, reason))
+        if (!readShapeDims(item, dims, reason))
             return false;
         arg.items.push_back(std::move(dims));
     }
@@ -203,20 +203,20 @@ bool parseTypeArg(const json& v, ShapeArg& arg, std::string& reason)
     return false;
 }
 
-std::optional<ShapeArgs> parseUnchecked(const OperatorCall& call, std::string& reason)
+std::optional<ShapeArgs> parseShapeArgsUnchecked(const OperatorCall& call, std::string& reason)
 {
-    if (trim(call.inputDims).empty()) {
+    if (shapeTrim(call.inputDims).empty()) {
         reason = "no Input Dims";
         return std::nullopt;
     }
-    if (trim(call.inputTypes).empty()) {
+    if (shapeTrim(call.inputTypes).empty()) {
         reason = "no Input type";
         return std::nullopt;
     }
-    const auto dims = parseArray(call.inputDims, "Input Dims", reason);
+    const auto dims = parseShapeArray(call.inputDims, "Input Dims", reason);
     if (!dims)
         return std::nullopt;
-    const auto types = parseArray(call.inputTypes, "Input type", reason);
+    const auto types = parseShapeArray(call.inputTypes, "Input type", reason);
     if (!types)
         return std::nullopt;
     if (types->size() != dims->size()) {
@@ -224,8 +224,8 @@ std::optional<ShapeArgs> parseUnchecked(const OperatorCall& call, std::string& r
         return std::nullopt;
     }
     std::optional<json> concrete;
-    if (!trim(call.concreteInputs).empty()) {
-        concrete = parseArray(call.concreteInputs, "Concrete Inputs", reason);
+    if (!shapeTrim(call.concreteInputs).empty()) {
+        concrete = parseShapeArray(call.concreteInputs, "Concrete Inputs", reason);
         if (!concrete)
             return std::nullopt;
         if (concrete->size() != dims->size()) {
@@ -245,7 +245,7 @@ std::optional<ShapeArgs> parseUnchecked(const OperatorCall& call, std::string& r
             return std::nullopt;
         }
         if (concrete)
-            arg.concrete = concreteText((*concrete)[i]);
+            arg.concrete = concreteArgText((*concrete)[i]);
     }
     return out;
 }
@@ -426,7 +426,7 @@ const ShapeArg* ShapeArgs::tensor(std::size_t i) const
 std::optional<ShapeArgs> parseShapeArgs(const OperatorCall& call, std::string& reason)
 {
     try {
-        return parseUnchecked(call, reason);
+        return parseShapeArgsUnchecked(call, reason);
     } catch (const std::exception& e) {
         reason = fmt::format("the shapes could not be read ({})", e.what());
     } catch (...) {
@@ -473,7 +473,7 @@ std::optional<bool> concreteBool(const ShapeArg* arg)
 {
     if (!arg)
         return std::nullopt;
-    const auto t = trim(arg->concrete);
+    const auto t = shapeTrim(arg->concrete);
     if (t == "True" || t == "true" || t == "1")
         return true;
     if (t == "False" || t == "false" || t == "0")
@@ -485,7 +485,7 @@ std::optional<double> concreteNumber(const ShapeArg* arg)
 {
     if (!arg)
         return std::nullopt;
-    const auto t = trim(arg->concrete);
+    const auto t = shapeTrim(arg->concrete);
     if (t.empty())
         return std::nullopt;
     double v = 0;
@@ -499,7 +499,7 @@ std::optional<long long> concreteInt(const ShapeArg* arg)
 {
     if (!arg)
         return std::nullopt;
-    const auto t = trim(arg->concrete);
+    const auto t = shapeTrim(arg->concrete);
     long long v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (t.empty() || ec != std::errc() || end != t.data() + t.size())
@@ -511,20 +511,20 @@ std::optional<std::vector<long long>> concreteIntList(const ShapeArg* arg)
 {
     if (!arg)
         return std::nullopt;
-    auto t = trim(arg->concrete);
+    auto t = shapeTrim(arg->concrete);
     if (t.empty())
         return std::nullopt;
     const bool bracketed = t.front() == '[' || t.front() == '(';
     if (bracketed) {
         if (t.size() < 2 || (t.back() != ']' && t.back() != ')'))
             return std::nullopt;
-        t = trim(t.substr(1, t.size() - 2));
+        t = shapeTrim(t.substr(1, t.size() - 2));
     }
     std::vector<long long> out;
     while (!t.empty()) {
         const auto comma = t.find(',');
-        const auto item = trim(t.substr(0, comma));
-        t = comma == std::string_view::npos ? std::string_view() : trim(t.substr(comma + 1));
+        const auto item = shapeTrim(t.substr(0, comma));
+        t = comma == std::string_view::npos ? std::string_view() : shapeTrim(t.substr(comma + 1));
         if (item.empty()) {
             if (comma == std::string_view::npos)
                 break;
@@ -553,7 +553,7 @@ bool concreteEmpty(const ShapeArg* arg)
 {
     if (!arg)
         return true;
-    const auto t = trim(arg->concrete);
+    const auto t = shapeTrim(arg->concrete);
     return t.empty() || t == "None";
 }
 

@@ -234,7 +234,7 @@ constexpr ShapeModelRow kShapeModels[] = {
     { "aten::_fused_adamw", modelData, kindOf(DataKind::FusedAdam) },
 };
 
-const std::unordered_map<std::string_view, const ShapeModelRow*>& table()
+const std::unordered_map<std::string_view, const ShapeModelRow*>& shapeModelTable()
 {
     static const std::unordered_map<std::string_view, const ShapeModelRow*> map = [] {
         std::unordered_map<std::string_view, const ShapeModelRow*> m;
@@ -245,9 +245,9 @@ const std::unordered_map<std::string_view, const ShapeModelRow*>& table()
     return map;
 }
 
-const ShapeModelRow* findRow(std::string_view name)
+const ShapeModelRow* findShapeModelRow(std::string_view name)
 {
-    const auto& t = table();
+    const auto& t = shapeModelTable();
     if (const auto it = t.find(name); it != t.end())
         return it->second;
     // An in-place variant: "aten::add_" has the model of "aten::add".
@@ -262,13 +262,13 @@ const ShapeModelRow* findRow(std::string_view name)
 
 bool hasShapeModel(std::string_view operatorName)
 {
-    return findRow(operatorName) != nullptr;
+    return findShapeModelRow(operatorName) != nullptr;
 }
 
 OperatorModel modelOperator(const OperatorCall& call)
 {
     try {
-        const ShapeModelRow* row = findRow(call.name);
+        const ShapeModelRow* row = findShapeModelRow(call.name);
         if (!row) {
             OperatorModel none;
             none.reason = fmt::format("no model for {}", call.name);

@@ -13,7 +13,7 @@ namespace ridgeline::core::shapes {
 
 namespace {
 
-OperatorModel moved(std::string_view /*name*/, double bytes, Precision precision, const std::string& formula)
+OperatorModel dataMoved(std::string_view /*name*/, double bytes, Precision precision, const std::string& formula)
 {
     return work(
         "data movement", 0, bytes, std::nullopt, precision, fmt::format("bytes only: {} = {}", formula, num(bytes)));
@@ -38,18 +38,18 @@ ElementType dataItemType(const ShapeArg& list, std::size_t i)
     return list.itemTypes.empty() ? list.type : list.itemTypes[i];
 }
 
-struct ListSize {
+struct DataListSize {
     double elements = 0;
     double bytes = 0;
     double tensors = 0;
     Precision precision = Precision::None;
 };
 
-std::optional<ListSize> dataListSize(const ShapeArg* list)
+std::optional<DataListSize> dataListSize(const ShapeArg* list)
 {
     if (!list || !list->isTypedList())
         return std::nullopt;
-    ListSize s;
+    DataListSize s;
     for (std::size_t i = 0; i < list->items.size(); ++i) {
         const double n = product(list->items[i]);
         const auto t = dataItemType(*list, i);
@@ -122,7 +122,7 @@ OperatorModel dataFusedAdam(std::string_view name, const ShapeArgs& args)
     const auto weightDecay = concreteNumber(args.at(9));
     if (!amsgrad || !weightDecay)
         return noModel(name, "amsgrad or weight_decay is not recorded (no Concrete Inputs)");
-    std::optional<ListSize> maxV;
+    std::optional<DataListSize> maxV;
     if (*amsgrad) {
         maxV = dataListSize(args.at(4));
         if (!maxV)
@@ -192,7 +192,7 @@ OperatorModel dataIndex(std::string_view name, const ShapeArgs& args)
         kept *= self->dims[i];
     const double out = product(*b) * kept;
     const double bpe = self->type.bytes;
-    return moved(name, indexBytes + 2 * out * bpe, self->type.precision,
+    return dataMoved(name, indexBytes + 2 * out * bpe, self->type.precision,
         fmt::format("indices {}{} + gathered {}·{} + output {}·{}", num(indexBytes),
             indices->itemTypes.empty() ? " (taken as int64)" : "", num(out), num(bpe), num(out), num(bpe)));
 }
@@ -220,7 +220,7 @@ OperatorModel dataToCopy(std::string_view name, const ShapeArgs& args)
         }
     }
     const double n = self->elements();
-    return moved(name, tensorBytes(self) + n * out.bytes, self->type.precision,
+    return dataMoved(name, tensorBytes(self) + n * out.bytes, self->type.precision,
         fmt::format("read {}·{} + write {}·{}", num(n), num(self->type.bytes), num(n), num(out.bytes)));
 }
 
@@ -243,7 +243,7 @@ OperatorModel dataScatter(std::string_view name, const ShapeArgs& args, bool add
         num(tensorBytes(index)), src ? " + src " + num(srcBytes) : std::string(), num(n), num(bpe),
         add ? fmt::format("; one add per index element → {} FLOPs", num(flops)) : std::string());
     if (flops == 0)
-        return moved(name, bytes, self->type.precision, formula);
+        return dataMoved(name, bytes, self->type.precision, formula);
     return work("data movement", flops, bytes, vectorPipe(self->type.precision), self->type.precision,
         fmt::format("{} = {}", formula, num(bytes)));
 }
@@ -261,7 +261,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
             return noModel(name, "the weight is not a 2-D tensor or the indices not a tensor");
         const double out = indices->elements() * weight->dims[1];
         const double bpe = weight->type.bytes;
-        return moved(name, tensorBytes(indices) + 2 * out * bpe, weight->type.precision,
+        return dataMoved(name, tensorBytes(indices) + 2 * out * bpe, weight->type.precision,
             fmt::format("indices {} + rows read {}·{} + output {}·{}", num(tensorBytes(indices)), num(out), num(bpe),
                 num(out), num(bpe)));
     }
@@ -299,7 +299,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
             outDims[dim] = index->elements();
         const double out = product(outDims);
         const double bpe = self->type.bytes;
-        return moved(name, tensorBytes(index) + 2 * out * bpe, self->type.precision,
+        return dataMoved(name, tensorBytes(index) + 2 * out * bpe, self->type.precision,
             fmt::format("index {} + rows read {}·{} + output {} = {}·{}", num(tensorBytes(index)), num(out), num(bpe),
                 dimsText(outDims), num(out), num(bpe)));
     }
@@ -310,7 +310,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
             return noModel(name, "self or index is not a tensor");
         const double out = index->elements();
         const double bpe = self->type.bytes;
-        return moved(name, tensorBytes(index) + 2 * out * bpe, self->type.precision,
+        return dataMoved(name, tensorBytes(index) + 2 * out * bpe, self->type.precision,
             fmt::format("index {} + gathered {}·{} + output {}·{}", num(tensorBytes(index)), num(out), num(bpe),
                 num(out), num(bpe)));
     }
@@ -324,7 +324,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
         const ShapeArg* src = args.tensor(1);
         if (!self || !src)
             return noModel(name, "self or src is not a tensor");
-        return moved(name, tensorBytes(src) + tensorBytes(self), src->type.precision,
+        return dataMoved(name, tensorBytes(src) + tensorBytes(self), src->type.precision,
             fmt::format("read src {}·{} + write self {}·{}", num(src->elements()), num(src->type.bytes),
                 num(self->elements()), num(self->type.bytes)));
     }
@@ -334,7 +334,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
         const ShapeArg* self = args.tensor(0);
         if (!self)
             return noModel(name, "self is not a tensor");
-        return moved(name, 2 * tensorBytes(self), self->type.precision,
+        return dataMoved(name, 2 * tensorBytes(self), self->type.precision,
             fmt::format("read {}·{} + write {}·{}", num(self->elements()), num(self->type.bytes), num(self->elements()),
                 num(self->type.bytes)));
     }
@@ -347,7 +347,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
         const auto s = dataListSize(list);
         if (!s)
             return noModel(name, kUntypedList);
-        return moved(name, 2 * s->bytes, s->precision,
+        return dataMoved(name, 2 * s->bytes, s->precision,
             fmt::format("read {} tensors of {} elements ({} bytes) + write the same", num(s->tensors), num(s->elements),
                 num(s->bytes)));
     }
@@ -356,7 +356,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
         if (!self)
             return noModel(name, "self is not a tensor");
         const double value = tensorBytes(args.tensor(1));
-        return moved(name, tensorBytes(self) + value, self->type.precision,
+        return dataMoved(name, tensorBytes(self) + value, self->type.precision,
             fmt::format("write {}·{}{}", num(self->elements()), num(self->type.bytes),
                 value > 0 ? " + read the value " + num(value) : std::string()));
     }
@@ -364,7 +364,7 @@ OperatorModel modelData(std::string_view name, const ShapeArgs& args, int kind)
         const ShapeArg* self = args.tensor(0);
         if (!self)
             return noModel(name, "self is not a tensor");
-        return moved(name, 2 * self->type.bytes, self->type.precision,
+        return dataMoved(name, 2 * self->type.bytes, self->type.precision,
             fmt::format("read one element on the device ({}) + write it on the host ({})", num(self->type.bytes),
                 num(self->type.bytes)));
     }

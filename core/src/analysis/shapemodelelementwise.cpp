@@ -12,7 +12,7 @@ namespace ridgeline::core::shapes {
 
 namespace {
 
-int typeCategory(Precision p)
+int promotionCategory(Precision p)
 {
     if (p == Precision::Bool)
         return 0;
@@ -71,7 +71,7 @@ ElementType promoteTypes(const std::vector<const ShapeArg*>& operands)
     for (const auto* a : operands) {
         if (!a->isTensor() || (anyDimensioned && a->dims.empty()))
             continue;
-        const int c = typeCategory(a->type.precision);
+        const int c = promotionCategory(a->type.precision);
         if (c > category) {
             category = c;
             result = a->type;
@@ -84,7 +84,7 @@ ElementType promoteTypes(const std::vector<const ShapeArg*>& operands)
     for (const auto* a : operands) {
         if (a->isTensor() && !(anyDimensioned && a->dims.empty()))
             continue;
-        const int c = a->isTensor() ? typeCategory(a->type.precision) : scalarCategory(*a);
+        const int c = a->isTensor() ? promotionCategory(a->type.precision) : scalarCategory(*a);
         if (c <= category)
             continue;
         category = c;

@@ -89,7 +89,7 @@ std::optional<double> normalizedSize(const ShapeArg* shape, const ShapeArg* weig
 }
 
 // Output mask "[True, True, True]"; nullopt when not recorded.
-std::optional<std::vector<long long>> outputMask(const ShapeArg* arg, std::size_t n)
+std::optional<std::vector<long long>> normOutputMask(const ShapeArg* arg, std::size_t n)
 {
     const auto m = concreteIntList(arg);
     if (!m || m->size() != n)
@@ -97,7 +97,7 @@ std::optional<std::vector<long long>> outputMask(const ShapeArg* arg, std::size_
     return m;
 }
 
-OperatorModel rmsNorm(std::string_view name, const ShapeArgs& args, bool backward)
+OperatorModel rmsNormModel(std::string_view name, const ShapeArgs& args, bool backward)
 {
     const std::size_t in = backward ? 1 : 0;
     const ShapeArg* x = args.tensor(in);
@@ -120,7 +120,7 @@ OperatorModel rmsNorm(std::string_view name, const ShapeArgs& args, bool backwar
             num(bytes));
         return work("norm", flops, bytes, vectorPipe(precision), precision, formula);
     }
-    const auto mask = outputMask(args.at(5), 2).value_or(std::vector<long long> { 1, 1 });
+    const auto mask = normOutputMask(args.at(5), 2).value_or(std::vector<long long> { 1, 1 });
     double flops = (affine ? e : 0) + e;
     if (mask[0])
         flops += 6 * e;
@@ -141,7 +141,7 @@ OperatorModel modelNorm(std::string_view name, const ShapeArgs& args, int kind)
 {
     const auto normKind = static_cast<NormKind>(kind);
     if (normKind == NormKind::RmsNorm || normKind == NormKind::RmsNormBackward)
-        return rmsNorm(name, args, normKind == NormKind::RmsNormBackward);
+        return rmsNormModel(name, args, normKind == NormKind::RmsNormBackward);
     std::size_t in = 0;
     switch (normKind) {
     case NormKind::LayerNormBackward:
@@ -179,7 +179,7 @@ OperatorModel modelNorm(std::string_view name, const ShapeArgs& args, int kind)
         if (!c || *c <= 0)
             return noModel(name, "normalized_shape is not recorded");
         p.channels = *c;
-        const auto mask = outputMask(args.at(7), 3);
+        const auto mask = normOutputMask(args.at(7), 3);
         p.affine = mask ? (*mask)[1] != 0 : args.tensor(5) != nullptr;
         p.bias = mask ? (*mask)[2] != 0 : args.tensor(6) != nullptr;
         return normBackward(name, p, mask ? (*mask)[0] != 0 : true, precision, "LayerNorm backward");
@@ -203,7 +203,7 @@ OperatorModel modelNorm(std::string_view name, const ShapeArgs& args, int kind)
         if (!training)
             return noModel(name, "train is not recorded (no Concrete Inputs)");
         p.training = *training;
-        const auto mask = outputMask(args.at(9), 3);
+        const auto mask = normOutputMask(args.at(9), 3);
         return normBackward(name, p, mask ? (*mask)[0] != 0 : true, precision, "BatchNorm backward");
     }
     case NormKind::CudnnBatchNormBackward: { // (input, grad_output, weight, running_mean, running_var, save_mean,
@@ -231,7 +231,7 @@ OperatorModel modelNorm(std::string_view name, const ShapeArgs& args, int kind)
         p.channels = x->dims[1] / static_cast<double>(*groups);
         p.affine = args.tensor(4) != nullptr;
         p.bias = true;
-        const auto mask = outputMask(args.at(9), 3);
+        const auto mask = normOutputMask(args.at(9), 3);
         return normBackward(name, p, mask ? (*mask)[0] != 0 : true, precision, "GroupNorm backward");
     }
     default:

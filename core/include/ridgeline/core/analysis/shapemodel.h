@@ -18,6 +18,9 @@ namespace ridgeline::core {
 // One operator call as the profiler wrote it. The texts are the trace's JSON, as stored
 // (Operator::inputDims, ...): "[[512], [141, 512], [512, 512], [], []]", "[\"c10::BFloat16\", ...]",
 // "[\"\", \"\", \"\", \"1\", \"1\"]". Any of them may be empty (not recorded).
+// A TensorList argument (cat, foreach, fused optimizers) records its tensors' dims but not their
+// element type ("TensorList"): such a call has no model unless the caller, knowing the type, puts
+// it in inputTypes in place of "TensorList" ("c10::BFloat16", or one name per tensor).
 struct OperatorCall {
     std::string_view name; // "aten::addmm"
     std::string_view inputDims;
