@@ -6,6 +6,7 @@
 // unmodelled in a family the issue lists get a model from us.
 #include "ridgeline/core/analysis/shapemodel.h"
 #include "testutil.h"
+#include "tracelensrows.h"
 
 #include <cmath>
 #include <fstream>
@@ -17,124 +18,10 @@
 #include <vector>
 
 using namespace ridgeline::core;
-using ridgeline::testing::testDataPath;
+using ridgeline::testing::pythonTupleToJson;
+using ridgeline::testing::traceLensRows;
 
 namespace {
-
-// One CSV record: fields separated by commas, a field in double quotes may hold commas, newlines
-// and doubled quotes.
-std::vector<std::vector<std::string>> readTraceLensCsv(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(field);
-            field.clear();
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
-                ++i;
-            row.push_back(field);
-            field.clear();
-            rows.push_back(row);
-            row.clear();
-        } else {
-            field += c;
-        }
-    }
-    if (!field.empty() || !row.empty()) {
-        row.push_back(field);
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-// TraceLens writes the trace's arguments as Python tuples: "((768,), (788, 768), (), ())",
-// "('c10::BFloat16', 'Scalar')", "('', '[16, 16]', 'False')". The trace's own JSON form:
-// "[[768], [788, 768], [], []]", "[\"c10::BFloat16\", \"Scalar\"]", "[\"\", \"[16, 16]\", \"False\"]".
-std::string pythonTupleToJson(const std::string& text)
-{
-    std::string out;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\'')
-                inString = false, out += '"';
-            else if (c == '"' || c == '\\')
-                out += std::string("\\") + c;
-            else
-                out += c;
-            continue;
-        }
-        if (c == '\'') {
-            inString = true;
-            out += '"';
-        } else if (c == '(') {
-            out += '[';
-        } else if (c == ')') {
-            // A one-element tuple's trailing comma: "(768,)".
-            while (!out.empty() && (out.back() == ' ' || out.back() == ','))
-                out.pop_back();
-            out += ']';
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-struct TraceLensRow {
-    std::string name, dims, types, concrete;
-    double gflops = 0, mib = 0;
-    bool modelled = false;
-};
-
-std::vector<TraceLensRow> traceLensRows(const std::string& trace)
-{
-    const auto csv = readTraceLensCsv(testDataPath("tracelens-h100/" + trace + "_reference/unified_perf_summary.csv"));
-    std::vector<TraceLensRow> rows;
-    if (csv.empty())
-        return rows;
-    std::map<std::string, std::size_t> col;
-    for (std::size_t i = 0; i < csv[0].size(); ++i)
-        col[csv[0][i]] = i;
-    for (std::size_t r = 1; r < csv.size(); ++r) {
-        const auto& f = csv[r];
-        if (f.size() != csv[0].size())
-            continue;
-        TraceLensRow row;
-        row.name = f[col.at("name")];
-        row.dims = pythonTupleToJson(f[col.at("Input Dims")]);
-        row.types = pythonTupleToJson(f[col.at("Input type")]);
-        row.concrete = pythonTupleToJson(f[col.at("Concrete Inputs")]);
-        row.modelled = f[col.at("has_perf_model")] == "True";
-        if (row.modelled) {
-            row.gflops = std::stod(f[col.at("GFLOPS")]);
-            row.mib = std::stod(f[col.at("Data Moved (MB)")]);
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
 
 void checkAgainstTraceLens(const std::string& trace, std::size_t expectedRows, std::size_t expectedModelled)
 {

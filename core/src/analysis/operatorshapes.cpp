@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -26,6 +27,16 @@ constexpr std::size_t kNoOperator = GpuOpLink::kNone;
 constexpr std::array<std::string_view, 11> kComposites { "aten::linear", "aten::matmul", "aten::conv1d",
     "aten::conv2d", "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy",
     "aten::contiguous", "aten::clone", "aten::einsum" };
+
+// A trace's JSON text on one line without spaces ("[[512], [141, 512]]" as "[[512],[141,512]]"):
+// traces write Input Dims across lines as often as not. Text that is no JSON is kept as it is.
+std::string compactJson(std::string_view text)
+{
+    if (text.empty())
+        return {};
+    const auto parsed = nlohmann::json::parse(text, nullptr, false);
+    return parsed.is_discarded() ? std::string(text) : parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 bool isComposite(std::string_view name)
 {
@@ -209,8 +220,8 @@ private:
         if (inserted) {
             OperatorShapeRow row;
             row.name = std::string(nameOf(op.nameId));
-            row.inputDims = std::string(text(op.inputDimsId));
-            row.inputTypes = std::string(text(op.inputTypesId));
+            row.inputDims = compactJson(text(op.inputDimsId));
+            row.inputTypes = compactJson(text(op.inputTypesId));
             m_out.rows.push_back(std::move(row));
             m_rowLongest.push_back(-1);
         }

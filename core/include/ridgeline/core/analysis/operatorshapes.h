@@ -27,8 +27,8 @@ struct OperatorLinks;
 // One operator with one set of input shapes and types: the calls that own kernels.
 struct OperatorShapeRow {
     std::string name; // "aten::addmm"
-    std::string inputDims; // the trace's Input Dims, as JSON text
-    std::string inputTypes; // the trace's Input type, as JSON text
+    std::string inputDims; // the trace's Input Dims, as compact JSON text ("[[512],[141,512]]")
+    std::string inputTypes; // the trace's Input type, as compact JSON text
     std::int64_t calls = 0;
     std::int64_t kernels = 0; // launches it owns
     std::int64_t gpuTimeNs = 0; // of those launches
