@@ -4,6 +4,7 @@
 // is imported, its kernels attributed to the operators that own their work, and the rows compared
 // with TraceLens's rows of the same operator and Input Dims. Figures in the checks come from the
 // CSVs; the thresholds are the issue's.
+#include "ridgeline/collectors/ceilings/gpucatalogue.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/operatorshapes.h"
@@ -179,4 +180,56 @@ TEST(OperatorShapes, TraceWithoutShapesIsAsBefore)
     ASSERT_FALSE(kernels.value().empty());
     for (const auto& k : kernels.value())
         EXPECT_NE(k.analysis.figures, FigureSource::Shapes) << k.name;
+}
+
+namespace {
+
+// A launch whose only figures are its operator's work from shapes, on an H100 SXM's datasheet roofs.
+KernelAnalysis judgedOnH100(const std::string& op, const std::string& dims, const std::string& types, double ns)
+{
+    const auto* h100 = ridgeline::collectors::findGpu("NVIDIA H100 80GB HBM3", 9, 0, 132);
+    EXPECT_NE(h100, nullptr);
+    KernelFacts facts;
+    facts.kernelId = 1;
+    facts.durationNs = static_cast<std::int64_t>(ns);
+    if (h100)
+        facts.ceilings = ridgeline::collectors::datasheetCeilings(*h100, 0);
+    const auto model = modelOperator({ op, dims, types, "" });
+    EXPECT_TRUE(model.work.has_value()) << model.reason;
+    if (model.work) {
+        auto call = std::make_shared<const ShapeCall>(ShapeCall { op, *model.work });
+        facts.shapes = ShapeFigures { model.work->flops, model.work->bytes, 1.0, call };
+    }
+    return analyzeKernel(facts);
+}
+
+} // namespace
+
+// Item 4 of the issue: a bf16 GEMM at 600 TFLOP/s on an H100 is compute-bound at about 61 % of its
+// BF16 tensor roof (989.5 TFLOP/s dense: 1,979 with sparsity on the datasheet, halved).
+TEST(OperatorShapes, Bf16GemmAt600TflopsIsComputeBound)
+{
+    // mm (8192×8192)·(8192×8192): 2·8192³ = 1.0995e12 FLOPs; at 600 TFLOP/s that is 1.8326 ms.
+    const double flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
+    const auto a = judgedOnH100("aten::mm", "[[8192, 8192], [8192, 8192]]", R"(["c10::BFloat16", "c10::BFloat16"])",
+        flops / 600e12 * 1e9);
+    EXPECT_EQ(a.figures, FigureSource::Shapes);
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound) << a.reason;
+    ASSERT_TRUE(a.boundUtilization.has_value());
+    EXPECT_NEAR(*a.boundUtilization, 600.0 / 989.5, 0.001);
+    EXPECT_NE(a.reason.find("61 %"), std::string::npos) << a.reason;
+    EXPECT_NE(a.reason.find("from shapes: aten::mm (bf16 GEMM"), std::string::npos) << a.reason;
+}
+
+// Elementwise bf16 add of 2 × 64 Mi elements: 3 × 128 MiB moved; at 2.5 TB/s it is memory-bound
+// (DRAM) at 2.5 / 3.35 = 75 % of the H100 SXM's HBM3.
+TEST(OperatorShapes, ElementwiseAddAt2_5TBsIsMemoryBound)
+{
+    const double bytes = 3.0 * 64.0 * 1048576.0 * 2.0;
+    const auto a = judgedOnH100("aten::add", "[[64, 1048576], [64, 1048576], []]",
+        R"(["c10::BFloat16", "c10::BFloat16", "Scalar"])", bytes / 2.5e12 * 1e9);
+    EXPECT_EQ(a.verdict, VerdictClass::MemoryBound) << a.reason;
+    EXPECT_EQ(a.boundBy, "DRAM");
+    ASSERT_TRUE(a.boundUtilization.has_value());
+    EXPECT_NEAR(*a.boundUtilization, 2.5 / 3.35, 0.001);
 }

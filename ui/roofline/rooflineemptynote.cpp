@@ -34,13 +34,14 @@ QString RooflineEmptyNote::explanation(
     bool noCounters = true;
     for (const auto& u : chart.unplotted) {
         ++reasons[u.reason];
-        noCounters = noCounters && u.kernel < kernels.size() && !kernels[u.kernel].analysis.hasCounters;
+        noCounters = noCounters && u.kernel < kernels.size() && !kernels[u.kernel].analysis.hasFigures();
     }
     QString text = tr("No kernel is on the roofline.");
     if (noCounters) {
         text += QLatin1Char('\n')
             + tr("None of the %n kernel(s) of this session has hardware counters (FLOPs and bytes moved): traces of "
-                 "the PyTorch profiler and Nsight Systems hold times only.",
+                 "Nsight Systems hold times only, and so do those of the PyTorch profiler unless recorded with "
+                 "record_shapes=True (then FLOPs and bytes follow from the operators' shapes).",
                 nullptr, static_cast<int>(chart.unplotted.size()));
         text += QLatin1Char('\n')
             + tr("Counters come from a capture (Capture ▸ New Capture, or ridgeline capture --metrics roofline) "

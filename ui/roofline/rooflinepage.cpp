@@ -28,6 +28,7 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     , m_charts(new QSplitter(Qt::Vertical, this))
     , m_device(new QComboBox(this))
     , m_rank(new QComboBox(this))
+    , m_source(new QComboBox(this))
     , m_mode(new QComboBox(this))
     , m_colour(new QComboBox(this))
     , m_status(new QLabel(this))
@@ -38,6 +39,12 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     toolbar->addWidget(new QLabel(tr("  Rank "), toolbar));
     toolbar->addWidget(m_rank);
     toolbar->addWidget(new QLabel(tr("  Points "), toolbar));
+    m_source->addItem(tr("Kernels"), int(RooflinePoints::Kernels));
+    m_source->addItem(tr("Operators"), int(RooflinePoints::Operators));
+    m_source->setToolTip(tr("Kernels: one point per kernel (name and device). Operators: one point per PyTorch "
+                            "operator, input dims and types, its FLOPs and bytes worked out from its shapes (hollow: "
+                            "from shapes, not counted; traces recorded with record_shapes=True)."));
+    toolbar->addWidget(m_source);
     m_mode->addItem(tr("Combined"), int(core::RooflinePointMode::Combined));
     m_mode->addItem(tr("Per precision"), int(core::RooflinePointMode::PerPrecision));
     m_mode->setToolTip(tr("Combined: one point per kernel and memory level, all its FLOPs against the ceiling of "
@@ -77,6 +84,8 @@ RooflinePage::RooflinePage(SelectionModel* selection, QWidget* parent)
     connect(m_rank, &QComboBox::currentIndexChanged, this, &RooflinePage::applyFilter);
     connect(m_mode, &QComboBox::currentIndexChanged, this,
         [this] { m_view->setPointMode(core::RooflinePointMode(m_mode->currentData().toInt())); });
+    connect(m_source, &QComboBox::currentIndexChanged, this,
+        [this] { m_view->setPointSource(RooflinePoints(m_source->currentData().toInt())); });
     connect(m_colour, &QComboBox::currentIndexChanged, this,
         [this] { m_view->setColouring(RooflineColouring(m_colour->currentData().toInt())); });
     connect(m_view, &RooflineView::chartRebuilt, this, &RooflinePage::updateStatus);
@@ -109,6 +118,7 @@ void RooflinePage::setDocument(SessionDocumentPtr doc)
     m_device->setEnabled(m_device->count() > 2);
     m_rank->setEnabled(m_rank->count() > 2);
     m_colour->setEnabled(m_doc && m_doc->operators);
+    m_source->setEnabled(m_doc && m_doc->operators && !m_doc->operators->shapePoints.empty());
     m_view->setDocument(m_doc);
     m_collectives->setDocument(m_doc);
     m_collectives->setVisible(!m_collectives->chartModel().empty());
@@ -183,12 +193,20 @@ void RooflinePage::updateStatus()
     std::map<std::string, int> reasons;
     for (const auto& u : chart.unplotted)
         ++reasons[u.reason];
-    QString text = tr(
-        "%n kernel(s) on the chart as %1 point(s), sized by their share of kernel time.", nullptr, int(plotted.size()))
-                       .arg(chart.points.size());
+    const bool operators = m_view->showsOperators();
+    QString text = operators
+        ? tr("%n operator shape(s) on the chart as %1 point(s), hollow (from shapes), sized by their share of kernel "
+             "time.",
+              nullptr, int(plotted.size()))
+              .arg(chart.points.size())
+        : tr("%n kernel(s) on the chart as %1 point(s), sized by their share of kernel time.", nullptr,
+              int(plotted.size()))
+              .arg(chart.points.size());
     for (const auto& [reason, count] : reasons)
         text += QLatin1Char(' ')
-            + tr("%n kernel(s) not on the chart: %1.", nullptr, count).arg(QString::fromStdString(reason));
+            + (operators ? tr("%n operator shape(s) not on the chart: %1.", nullptr, count)
+                         : tr("%n kernel(s) not on the chart: %1.", nullptr, count))
+                  .arg(QString::fromStdString(reason));
     if (!m_view->arrows().empty())
         text += QLatin1Char(' ') + tr("%n arrow(s) from the baseline session.", nullptr, int(m_view->arrows().size()));
     m_status->setText(text);

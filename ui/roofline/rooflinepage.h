@@ -36,6 +36,7 @@ public:
     QComboBox* deviceFilter() const { return m_device; }
     QComboBox* rankFilter() const { return m_rank; }
     QComboBox* pointMode() const { return m_mode; }
+    QComboBox* pointSource() const { return m_source; } // kernels, or PyTorch operator shapes
     QComboBox* colouring() const { return m_colour; } // by verdict, or by PyTorch operator
     QAction* levelAction(const QString& level) const; // "DRAM", "L2", "L1"
     QLabel* status() const { return m_status; }
@@ -51,6 +52,7 @@ private:
     QSplitter* m_charts;
     QComboBox* m_device;
     QComboBox* m_rank;
+    QComboBox* m_source;
     QComboBox* m_mode;
     QComboBox* m_colour;
     QList<QAction*> m_levels;

@@ -40,7 +40,7 @@ void drawMarker(QPainter* painter, const RooflineMarker& m, QPointF centre, cons
     if (m.hollow) { // from shapes: an outline in the verdict's colour
         painter->setPen(QPen(fill.darker(130), 2.0));
         painter->setBrush(Qt::NoBrush);
-        painter->drawPath(shapePath(m.shape, centre, std::max<qreal>(m.radius - 1.0, 1.0)));
+        painter->drawPath(shapePath(m.shape, centre, std::max<qreal>(qreal(m.radius) - 1.0, 1.0)));
         return;
     }
     painter->setPen(QPen(fill.darker(170), 1.0));

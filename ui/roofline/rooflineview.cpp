@@ -160,7 +160,27 @@ void RooflineView::setColouring(RooflineColouring colouring)
 
 bool RooflineView::byOperator() const
 {
-    return m_colouring == RooflineColouring::Operator && m_doc && m_doc->operators;
+    return m_colouring == RooflineColouring::Operator && m_doc && m_doc->operators && !showsOperators();
+}
+
+void RooflineView::setPointSource(RooflinePoints points)
+{
+    m_pointSource = points;
+    rebuild();
+}
+
+bool RooflineView::showsOperators() const
+{
+    return m_pointSource == RooflinePoints::Operators && m_doc && m_doc->operators
+        && !m_doc->operators->shapePoints.empty();
+}
+
+std::span<const core::KernelSummary> RooflineView::pointRows() const
+{
+    if (!m_doc)
+        return {};
+    return showsOperators() ? std::span<const core::KernelSummary>(m_doc->operators->shapePoints)
+                            : std::span<const core::KernelSummary>(m_doc->report.kernels);
 }
 
 QStringList RooflineView::legendNames() const
@@ -223,12 +243,11 @@ void RooflineView::rebuildLegend()
 
 void RooflineView::rebuild()
 {
-    m_chart
-        = m_doc ? core::buildRooflineChart(m_doc->ceilings, m_doc->report.kernels, m_options) : core::RooflineChart {};
+    m_chart = m_doc ? core::buildRooflineChart(m_doc->ceilings, pointRows(), m_options) : core::RooflineChart {};
     m_arrows.clear();
     m_baselineChart = {};
     m_fullAxes = m_chart.axes;
-    if (m_doc && m_baseline) {
+    if (m_doc && m_baseline && !showsOperators()) {
         core::RooflineChartOptions options = m_options;
         options.deviceIds.clear(); // the baseline's device ids are its own; kernels pair by name
         m_baselineChart = core::buildRooflineChart(m_baseline->ceilings, m_baseline->report.kernels, options);
@@ -240,12 +259,11 @@ void RooflineView::rebuild()
         }
     }
     m_ceilings->set(m_chart);
-    if (m_doc)
+    if (m_doc && !showsOperators()) // its points index the kernel summaries
         m_operatorColours.build(*m_doc, m_chart);
     rebuildPoints();
     rebuildLegend();
-    m_emptyNote->update(m_doc != nullptr, m_chart,
-        m_doc ? std::span<const core::KernelSummary>(m_doc->report.kernels) : std::span<const core::KernelSummary> {});
+    m_emptyNote->update(m_doc != nullptr, m_chart, pointRows());
     for (std::size_t i = 5; i < m_legend.size(); ++i) {
         const char* level = i == 5 ? "DRAM" : i == 6 ? "L2" : "L1";
         const bool shown = std::find(m_options.levels.begin(), m_options.levels.end(), level) != m_options.levels.end();
@@ -263,7 +281,7 @@ void RooflineView::rebuildPoints()
     markers.reserve(m_chart.points.size());
     const bool operators = byOperator();
     for (const auto& p : m_chart.points) {
-        const auto& row = m_doc->report.kernels[p.kernel];
+        const auto& row = pointRows()[p.kernel];
         markers.push_back({ QPointF(p.intensity, p.flopsPerS),
             static_cast<float>(core::rooflinePointRadius(p.timeShare)),
             operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
@@ -361,7 +379,7 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
     if (index < 0 || !m_doc)
         return {};
     const auto& p = m_chart.points[static_cast<std::size_t>(index)];
-    const auto& row = m_doc->report.kernels[p.kernel];
+    const auto& row = pointRows()[p.kernel];
     QString where = text(row.deviceName) + QStringLiteral(" · ") + text(p.level);
     if (!p.precision.empty())
         where += QStringLiteral(" · ") + text(p.precision);
@@ -373,7 +391,7 @@ QString RooflineView::toolTipAt(QPoint viewPos) const
     const QString fullName = row.displayName() == row.name
         ? QString()
         : QStringLiteral("<br><small><code>%1</code></small>").arg(text(row.name).toHtmlEscaped());
-    const QString op = m_operatorColours.operatorOf(p.kernel);
+    const QString op = showsOperators() ? QString() : m_operatorColours.operatorOf(p.kernel);
     const QString launchedBy
         = op.isEmpty() ? QString() : QStringLiteral("<br>") + tr("Launched by %1").arg(op).toHtmlEscaped();
     return QStringLiteral("<b>%1</b>%2<br>%3<br>%4<br>%5%6")
@@ -427,7 +445,8 @@ void RooflineView::mouseReleaseEvent(QMouseEvent* event)
                 std::pow(10.0, mapping.yMinLog + fy * (mapping.yMaxLog - mapping.yMinLog)));
         };
         zoomToValues(QRectF(value(m_pressPos), value(pos)));
-    } else if (const int index = pointAt(pos); index >= 0) {
+    } else if (const int index = pointAt(pos); index >= 0 && !showsOperators()) {
+        // An operator point is no kernel: it selects nothing in the kernel table.
         const auto& p = m_chart.points[static_cast<std::size_t>(index)];
         const KernelSelection selection { p.nameId, p.deviceId, -1 };
         highlight(selection);

@@ -13,6 +13,7 @@
 #include "session/sessiondocument.h"
 
 #include <QChartView>
+#include <span>
 #include <vector>
 
 class QLogValueAxis;
@@ -27,6 +28,9 @@ class RooflinePointsItem;
 
 // What the points' colour says: the kernel's verdict, or the operator that launched most of its time.
 enum class RooflineColouring { Verdict, Operator };
+// What a point is: a kernel (name and device), or a PyTorch operator shape whose work is known
+// from its shapes (core::shapeSummaries: one per operator, input dims and types).
+enum class RooflinePoints { Kernels, Operators };
 
 class RooflineView final : public QChartView {
     Q_OBJECT
@@ -42,6 +46,11 @@ public:
     // By operator needs a session with operators; without, points keep their verdict colours.
     void setColouring(RooflineColouring colouring);
     RooflineColouring colouring() const { return m_colouring; }
+    // Operators needs a session with modelled operator shapes; without, the points are kernels.
+    void setPointSource(RooflinePoints points);
+    bool showsOperators() const; // operator points chosen, and the session has some
+    // The rows the points were built from: the kernel summaries, or the operator shapes.
+    std::span<const core::KernelSummary> pointRows() const;
     const RooflineOperatorColours& operatorColours() const { return m_operatorColours; }
     // The legend's entries as chosen now: verdicts or operators, then the memory levels shown.
     QStringList legendNames() const;
@@ -99,6 +108,7 @@ private:
     RooflineEmptyNote* m_emptyNote; // why the chart has no points, over its plot area
     std::vector<QScatterSeries*> m_legend; // empty series: verdict colours and level shapes
     std::vector<QScatterSeries*> m_operatorLegend; // empty series: operator colours (by operator only)
+    RooflinePoints m_pointSource = RooflinePoints::Kernels;
     RooflineColouring m_colouring = RooflineColouring::Verdict;
     RooflineOperatorColours m_operatorColours;
     QRubberBand* m_band;

@@ -34,17 +34,24 @@ public:
         : m_links(links)
     {
         const auto& ops = links.operators;
-        m_byThread.resize(ops.size());
+        // The keys sorted side by side, not through indexes into the operators: a third of the
+        // time of linking a large trace went to the cache misses of the indirect compare.
+        struct Key {
+            std::int64_t processId, threadId, startNs, endNs, id;
+            std::size_t index;
+        };
+        std::vector<Key> keys(ops.size());
         for (std::size_t i = 0; i < ops.size(); ++i)
-            m_byThread[i] = i;
-        std::sort(m_byThread.begin(), m_byThread.end(), [&ops](std::size_t a, std::size_t b) {
-            const auto& x = ops[a];
-            const auto& y = ops[b];
+            keys[i] = { ops[i].processId, ops[i].threadId, ops[i].startNs, ops[i].endNs, ops[i].id, i };
+        std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
             // Of two with the same times the later id is the inner one (the importer nests an
             // operator inside an identical one listed before it).
             return std::tie(x.processId, x.threadId, x.startNs, y.endNs, x.id)
                 < std::tie(y.processId, y.threadId, y.startNs, x.endNs, y.id);
         });
+        m_byThread.resize(ops.size());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            m_byThread[i] = keys[i].index;
         for (std::size_t i = 0; i < ops.size(); ++i) {
             if (ops[i].externalId != 0)
                 m_byExternal.push_back({ ops[i].processId, ops[i].externalId, i });

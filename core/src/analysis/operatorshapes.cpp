@@ -270,6 +270,31 @@ Result<OperatorShapes> modelOperatorShapes(SessionReader& reader, const Operator
     return ShapeAttribution(reader, links).run();
 }
 
+std::vector<KernelSummary> shapeSummaries(const OperatorShapes& shapes)
+{
+    std::vector<KernelSummary> out;
+    for (std::size_t i = 0; i < shapes.rows.size(); ++i) {
+        const OperatorShapeRow& row = shapes.rows[i];
+        if (!row.work)
+            continue;
+        KernelSummary k;
+        k.nameId = -1 - static_cast<std::int64_t>(i);
+        k.deviceId = row.deviceId;
+        k.name = row.name + (row.inputDims.empty() ? std::string() : " " + row.inputDims);
+        k.mangledName = k.name;
+        k.shortName = k.name;
+        k.launches = row.calls;
+        k.totalNs = row.gpuTimeNs;
+        k.minNs = k.maxNs = row.calls > 0 ? row.gpuTimeNs / row.calls : 0;
+        k.shareOfKernelTime = shapes.kernelTimeNs > 0
+            ? static_cast<double>(row.gpuTimeNs) / static_cast<double>(shapes.kernelTimeNs)
+            : 0.0;
+        k.analysis = row.analysis;
+        out.push_back(std::move(k));
+    }
+    return out;
+}
+
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader)
 {
     auto links = linkOperators(reader, [](SessionReader&) -> Result<KernelVerdicts> { return KernelVerdicts {}; });

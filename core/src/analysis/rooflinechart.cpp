@@ -111,7 +111,7 @@ void setRoof(RooflinePoint& p)
 // Why a kernel with this analysis has no point.
 std::string unplottedReason(const KernelAnalysis& a, const std::vector<std::string>& levels)
 {
-    if (!a.hasCounters)
+    if (!a.hasFigures())
         return "no hardware counters";
     if (!a.flops || !(*a.flops > 0))
         return "no floating-point work counted (a log scale cannot show zero)";

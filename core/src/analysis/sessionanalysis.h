@@ -5,6 +5,7 @@
 #include "ridgeline/core/analysis/roofline.h"
 
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +34,9 @@ private:
     std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
     std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
     std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
-    // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h), by kernel id.
-    std::unordered_map<std::int64_t, ShapeFigures> m_shapes;
+    // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h), by kernel
+    // id: derived once per open reader (SessionReader::derived), shared by every load.
+    std::shared_ptr<const std::unordered_map<std::int64_t, ShapeFigures>> m_shapes;
 };
 
 } // namespace ridgeline::core::detail

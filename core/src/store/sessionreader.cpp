@@ -100,6 +100,18 @@ Result<SessionReader> SessionReader::openEditableImage(std::string_view image, c
 void SessionReader::forgetCachedRows()
 {
     m_impl->cache = {};
+    m_impl->derived.clear();
+}
+
+std::shared_ptr<const void> SessionReader::derived(std::string_view key) const
+{
+    const auto it = m_impl->derived.find(key);
+    return it == m_impl->derived.end() ? nullptr : it->second;
+}
+
+void SessionReader::keepDerived(std::string_view key, std::shared_ptr<const void> value)
+{
+    m_impl->derived[std::string(key)] = std::move(value);
 }
 
 Result<SessionReader> SessionReader::openImageAs(std::string_view image, const std::string& name, bool editable)

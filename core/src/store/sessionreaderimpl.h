@@ -85,6 +85,7 @@ struct SessionReader::Impl {
         std::optional<TimeSpan> gpuTimeSpan;
     };
     RowCache cache;
+    std::map<std::string, std::shared_ptr<const void>, std::less<>> derived; // SessionReader::derived
 
     // `slot`'s value, read with `load` the first time.
     template <typename T, typename Load> Result<T> once(std::optional<T>& slot, Load&& load)

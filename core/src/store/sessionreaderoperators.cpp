@@ -87,6 +87,15 @@ Result<bool> SessionReader::hasOperators()
     return any.value() != 0;
 }
 
+Result<bool> SessionReader::mayHaveOperatorShapes()
+{
+    // '[' is 0x5B and '\\' 0x5C: a range of the strings' UNIQUE index.
+    auto any = m_impl->db.queryInt("SELECT EXISTS(SELECT 1 FROM strings WHERE value >= '[' AND value < '\\')");
+    if (any.hasError())
+        return inFile(m_impl->path, any.error());
+    return any.value() != 0;
+}
+
 Result<std::vector<Operator>> SessionReader::operators()
 {
     return operatorsById({});

@@ -334,6 +334,53 @@ private Q_SLOTS:
         page.setDocument(base);
         QVERIFY(!page.colouring()->isEnabled());
     }
+
+    // A real H100 PyTorch trace with shapes (BERT small; TraceLens's, tests/data/tracelens-h100):
+    // its kernels are on the roofline as hollow points (figures from shapes), one point per
+    // operator shape under "Points: Operators", and Details says where the figures come from.
+    void rooflineAndDetailsShowFiguresFromShapes()
+    {
+        const std::string trace = RIDGELINE_TEST_DATA_DIR "/tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz";
+        auto doc = importAndRead(trace, m_dir.file("bert.ridge"));
+        QVERIFY(doc && doc->operators);
+        QVERIFY(!doc->operators->shapePoints.empty());
+        ui::SelectionModel selection;
+        ui::RooflinePage page(&selection);
+        page.resize(1000, 700);
+        page.show(); // points get their places in a shown chart
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setDocument(doc);
+        auto* view = page.view();
+        QVERIFY(page.pointSource()->isEnabled());
+        QVERIFY(!view->chartModel().points.empty());
+        for (const auto& marker : view->pointsItem()->markers())
+            QVERIFY(marker.hollow); // no counters in the trace: every point is from shapes
+        page.pointSource()->setCurrentIndex(page.pointSource()->findData(int(ui::RooflinePoints::Operators)));
+        QVERIFY(view->showsOperators());
+        const auto& points = view->chartModel().points;
+        QVERIFY(!points.empty());
+        bool addmm = false;
+        for (const auto& p : points) {
+            const auto& row = view->pointRows()[p.kernel];
+            QVERIFY2(row.name.rfind("aten::", 0) == 0, row.name.c_str());
+            addmm = addmm || row.name == "aten::addmm [[512],[141,512],[512,512],[],[]]";
+        }
+        QVERIFY(addmm);
+        QVERIFY(view->toolTipAt(view->viewPosition(0)).contains(QStringLiteral("from shapes")));
+        QVERIFY(testing::savePicture(page.grab(), QStringLiteral("operator-shapes-roofline")));
+        page.pointSource()->setCurrentIndex(page.pointSource()->findData(int(ui::RooflinePoints::Kernels)));
+        QVERIFY(!view->showsOperators());
+
+        ui::DetailsPane pane(&selection);
+        pane.setDocument(doc);
+        const auto& top = doc->report.kernels.front(); // the longest: the addmm (141×512)·(512×512) GEMM
+        QCOMPARE(top.analysis.figures, core::FigureSource::Shapes);
+        QVERIFY(selectAndWait(selection, pane, { top.nameId, top.deviceId, -1 }));
+        const QString text = pane.browser()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("from shapes")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("aten::addmm")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("M=141, N=512, K=512")), qPrintable(text));
+    }
 };
 
 RIDGELINE_UI_TEST(tst_operatorviews, TestOperatorViews)

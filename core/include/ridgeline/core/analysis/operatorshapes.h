@@ -10,6 +10,7 @@
 // to their time. Computed when read, like the links: derived data that costs the import nothing.
 #pragma once
 
+#include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/analysis/shapemodel.h"
 #include "ridgeline/core/base/result.h"
@@ -48,6 +49,11 @@ struct OperatorShapes {
 };
 
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader, const OperatorLinks& links);
+
+// The modelled rows as the roofline draws kernels: one point per operator shape (the roofline's
+// "Points: operators"). name: "aten::addmm [[512],[141,512],...]", nameId: -1 - its row's index
+// (no kernel name), launches: its calls, totalNs: its kernel time, the analysis its row's.
+std::vector<KernelSummary> shapeSummaries(const OperatorShapes& shapes);
 // The same, linking the operators first (without verdicts: they are what this feeds).
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader);
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ridgeline/core/analysis/operatorlookup.h"
+#include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/output/operatorgroups.h"
 
@@ -20,6 +21,8 @@ struct SessionOperators {
     OperatorLookup lookup;
     OperatorGroups byOperator;
     OperatorGroups byModule;
+    // One roofline point per modelled operator shape (operatorshapes.h: shapeSummaries).
+    std::vector<KernelSummary> shapePoints;
     // External id against time containment, as the report gives them (OperatorReport).
     std::int64_t byExternalId = 0, externalIdDisagrees = 0;
     std::size_t memoryBytes() const;

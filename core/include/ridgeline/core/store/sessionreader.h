@@ -65,8 +65,13 @@ public:
     // one session thousands of times, each time changed, instead of opening thousands.
     static Result<SessionReader> openEditableImage(std::string_view image, const std::string& name);
     // Forgets what was cached from the rows (meta, devices, ceilings, processes, threads, kernel
-    // names, metric names, counts, the GPU time span, longest durations).
+    // names, metric names, counts, the GPU time span, longest durations, derived data).
     void forgetCachedRows();
+    // Data a layer above derives from the rows (the analysis' figures from operator shapes), kept
+    // for the reader's life under `key` so that the views of one open session derive it once. The
+    // reader never looks inside; null when nothing is kept under the key.
+    std::shared_ptr<const void> derived(std::string_view key) const;
+    void keepDerived(std::string_view key, std::shared_ptr<const void> value);
 
     SessionReader(SessionReader&&) noexcept;
     SessionReader& operator=(SessionReader&&) noexcept;
@@ -125,6 +130,9 @@ public:
     Result<std::vector<Operator>> operators();
     // Whether the session has any (without reading them).
     Result<bool> hasOperators();
+    // False when no operator can carry shapes: no string of the session is JSON array text (as
+    // "Input Dims" are). One index probe; true may still find none.
+    Result<bool> mayHaveOperatorShapes();
     // The operators with these ids (missing ids are skipped), in the order given. One pass over
     // every operator (they have no index): for a few operators whose chunks are known, use
     // operatorsInChunks.
