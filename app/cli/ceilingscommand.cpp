@@ -51,8 +51,10 @@ void writeTable(const std::vector<const collectors::GpuSpec*>& gpus)
 {
     std::cout << kConventions << '\n';
     for (const auto* gpu : gpus) {
-        std::cout << fmt::format("\n{}  (CC {}.{}, {} SMs, boost {:.0f} MHz)\n", gpu->name, gpu->ccMajor, gpu->ccMinor,
-            gpu->smCount, gpu->boostClockHz / 1e6);
+        const std::string boost = gpu->boostClockHz > 0 ? fmt::format("boost {:.0f} MHz", gpu->boostClockHz / 1e6)
+                                                        : std::string("boost clock not published");
+        std::cout << fmt::format(
+            "\n{}  (CC {}.{}, {} SMs, {})\n", gpu->name, gpu->ccMajor, gpu->ccMinor, gpu->smCount, boost);
         for (const auto& ceiling : collectors::datasheetCeilings(*gpu, 0))
             std::cout << fmt::format("  {:<12} {}\n", ceiling.resource, humanValue(ceiling));
         // Cache bandwidths only where a vendor or a published measurement gives them.
@@ -75,7 +77,8 @@ void writeJson(const std::vector<const collectors::GpuSpec*>& gpus)
                 { { "resource", ceiling.resource }, { "value", ceiling.value }, { "unit", ceiling.unit } });
         list.push_back({ { "name", gpu->name },
             { "compute_capability", fmt::format("{}.{}", gpu->ccMajor, gpu->ccMinor) }, { "sm_count", gpu->smCount },
-            { "boost_clock_hz", gpu->boostClockHz }, { "source", gpu->source }, { "ceilings", std::move(ceilings) } });
+            { "boost_clock_hz", gpu->boostClockHz > 0 ? json(gpu->boostClockHz) : json(nullptr) },
+            { "source", gpu->source }, { "ceilings", std::move(ceilings) } });
     }
     const json document = {
         { "conventions", { { "tensor", "dense" }, { "links", "per direction" } } },

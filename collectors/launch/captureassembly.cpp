@@ -103,9 +103,12 @@ core::Result<SessionCeilings> ceilingsFor(const std::string& session, const Asse
     for (const auto& [uuid, rows] : byUuid) {
         const core::Device& device = *rows.front();
         std::vector<core::Ceiling> ceilings;
-        if (const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount))
-            ceilings = datasheetCeilings(*spec, device.id);
-        else
+        const auto gpu = resolveGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
+        if (gpu.spec != nullptr)
+            ceilings = datasheetCeilings(*gpu.spec, device.id);
+        if (!gpu.note.empty())
+            addOnce(out.warnings, gpu.note);
+        if (gpu.spec == nullptr)
             addOnce(out.warnings,
                 fmt::format("GPU \"{}\" is not in Ridgeline's catalogue: no datasheet ceilings", device.name));
         // Kernels come back in the order of their ids: the first of this GPU whose peaks give ceilings.

@@ -187,6 +187,31 @@ TEST_F(NcuCsvImport, NerscMetricSetWithoutDurationOrDeviceName)
     EXPECT_NE(meta("warning").find("does not name GPU 0"), std::string::npos);
 }
 
+// No device name, but CC 8.6 and launch__sm_count 80 (raw-unnamed-a10g.csv, hand-written): only
+// the A10G has both in the catalogue (the A10 has 72 SMs, the A40 and RTX A6000 84), so its datasheet
+// ceilings are used, and the warning says which entry was taken and why. The device stays unnamed:
+// `--gpu` may still name it.
+TEST_F(NcuCsvImport, UnnamedGpuMatchedByComputeCapabilityAndSmCount)
+{
+    const auto summary = import("raw-unnamed-a10g.csv");
+    EXPECT_EQ(summary.kernels, 1);
+    const auto devices = m_reader->devices().value();
+    ASSERT_EQ(devices.size(), 1u);
+    EXPECT_EQ(devices[0].name, "unknown GPU");
+    EXPECT_EQ(devices[0].smCount, 80);
+    EXPECT_TRUE(contains(summary.warnings,
+        "GPU 0: no GPU name in the file; CC 8.6 with 80 SMs matched \"NVIDIA A10G\", the only catalogue entry with "
+        "both",
+        collectors::WarningKind::UnnamedGpu));
+    EXPECT_FALSE(contains(summary.warnings, "no datasheet ceilings", collectors::WarningKind::UnnamedGpu));
+    // The A10G's DRAM figure (600 GB/s), from the datasheet catalogue.
+    const auto ceilings = m_reader->ceilings().value();
+    const auto dram = std::find_if(ceilings.begin(), ceilings.end(),
+        [](const auto& c) { return c.resource == "DRAM" && c.source == core::CeilingSource::Datasheet; });
+    ASSERT_NE(dram, ceilings.end());
+    EXPECT_DOUBLE_EQ(dram->value, 600e9);
+}
+
 TEST_F(NcuCsvImport, OlderColumnSetAndUnknownGpu)
 {
     const auto summary = import("raw-old-columns.csv");

@@ -9,6 +9,7 @@
 #include "ridgeline/core/store/sessionreader.h"
 #include "testutil.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <map>
@@ -32,6 +33,7 @@ struct Imported {
     std::map<std::int64_t, std::map<std::string, core::MetricValue>> metrics; // by kernel id, name
     std::map<std::int64_t, core::KernelAnalysis> analyses;
     std::map<std::string, std::string> meta;
+    std::vector<core::Ceiling> ceilings;
     collectors::ImportSummary summary;
 };
 
@@ -51,6 +53,7 @@ Imported readSession(const std::string& session, collectors::ImportSummary summa
         out.names[name.id] = name;
     out.devices = r.devices().value();
     out.meta = r.meta().value();
+    out.ceilings = r.ceilings().value();
     for (const auto& k : out.kernels) {
         auto metrics = r.metrics(k.id);
         EXPECT_TRUE(metrics.ok());
@@ -245,6 +248,24 @@ TEST_F(NcuRepImport, CounterCeilingsArePeakSustainedTimesClock)
         EXPECT_EQ(it->second.source, core::CeilingSource::Counters) << core::toString(resource);
         EXPECT_NEAR(it->second.value, value, value * 1e-9) << core::toString(resource);
     }
+}
+
+// The report's GPU, "NVIDIA GeForce RTX 4060 Laptop GPU" (CC 8.9, 24 SMs), is in the catalogue: its
+// datasheet ceilings come with the session (256 GB/s: 16 Gbps GDDR6 x 128 bits), no warning says
+// otherwise, and the counter ceilings still win (CounterCeilingsArePeakSustainedTimesClock).
+TEST_F(NcuRepImport, TheRtx4060LaptopGpuIsInTheCatalogue)
+{
+    const auto s = import({ report(1) });
+    for (const auto& w : s.summary.warnings)
+        EXPECT_EQ(w.text.find("Ridgeline's catalogue"), std::string::npos) << w.text;
+    const auto dram = std::find_if(s.ceilings.begin(), s.ceilings.end(),
+        [](const auto& c) { return c.resource == "DRAM" && c.source == core::CeilingSource::Datasheet; });
+    ASSERT_NE(dram, s.ceilings.end());
+    EXPECT_DOUBLE_EQ(dram->value, 256e9);
+    EXPECT_NE(dram->note.find("data-check.eu"), std::string::npos) << dram->note;
+    // The device keeps the clock its report gives (2,010 MHz), not the catalogue's 2,370 MHz.
+    ASSERT_EQ(s.devices.size(), 1U);
+    EXPECT_EQ(s.devices.front().coreClockKhz, 2010000);
 }
 
 TEST_F(NcuRepImport, SeveralReportsMakeOneSession)

@@ -54,14 +54,20 @@ std::int64_t kilohertz(double hz)
     return std::isfinite(khz) && khz > 0 && khz < 9.0e15 ? static_cast<std::int64_t>(khz) : 0;
 }
 
-std::optional<std::vector<core::Ceiling>> catalogueCeilings(core::Device& device)
+bool isUnnamedGpu(const core::Device& device)
 {
-    const GpuSpec* spec = findGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
-    if (spec == nullptr)
+    return device.name.empty() || device.name == "unknown GPU";
+}
+
+std::optional<CatalogueMatch> catalogueCeilings(core::Device& device)
+{
+    const std::string_view name = isUnnamedGpu(device) ? std::string_view() : std::string_view(device.name);
+    auto found = resolveGpu(name, device.ccMajor, device.ccMinor, device.smCount);
+    if (found.spec == nullptr)
         return std::nullopt;
     if (device.coreClockKhz == 0)
-        device.coreClockKhz = kilohertz(spec->boostClockHz);
-    return datasheetCeilings(*spec, device.id);
+        device.coreClockKhz = kilohertz(found.spec->boostClockHz);
+    return CatalogueMatch { datasheetCeilings(*found.spec, device.id), std::move(found.note) };
 }
 
 core::Status writeDevice(core::SessionWriter& writer, const core::Device& device, const CeilingsByDevice& ceilings)

@@ -34,11 +34,21 @@ core::Result<core::SessionWriter> beginSession(
 // with meta `source` and `origin`.
 core::Status beginImport(core::SessionWriter& writer, std::string_view source, std::string_view origin);
 
-// The datasheet ceilings of a device the catalogue knows (collectors/ceilings/gpucatalogue.h);
-// nullopt when it does not (the importer warns in its own words, naming the device as its file
-// does). The one clock rule of every importer: a device keeps the core clock its file reports,
-// and one that reports none gets the catalogue's boost clock, in kHz rounded to the nearest.
-std::optional<std::vector<core::Ceiling>> catalogueCeilings(core::Device& device);
+// The datasheet ceilings of a device the catalogue knows (collectors/ceilings/gpucatalogue.h,
+// resolveGpu): by its name, loosely, or, for a device its file leaves unnamed ("" or "unknown GPU"),
+// by its CC and SM count when exactly one entry has both. `note` is empty when the name is an
+// entry's, else resolveGpu's sentence saying which entry was taken and why (the importer warns with
+// it). nullopt when nothing fits (the importer warns in its own words, naming the device as its
+// file does). The one clock rule of every importer: a device keeps the core clock its file
+// reports, and one that reports none gets the catalogue's boost clock, in kHz rounded to the nearest.
+struct CatalogueMatch {
+    std::vector<core::Ceiling> ceilings;
+    std::string note;
+};
+std::optional<CatalogueMatch> catalogueCeilings(core::Device& device);
+
+// Whether the file left the device unnamed: no name, or the "unknown GPU" importers give it.
+bool isUnnamedGpu(const core::Device& device);
 
 // Hz, as files give clocks, to the kHz of core::Device, rounded to the nearest; 0 for nothing
 // sensible (negative, not finite, out of range).

@@ -86,6 +86,31 @@ struct SessionState {
     }
 };
 
+// The datasheet ceilings of one device of the file (by its name, loosely, or by its CC and SM count
+// when the file does not name it), with a warning whenever the match is not exact or there is none.
+void lookUpCeilings(
+    const ParsedTrace& trace, std::int64_t fileId, core::Device& device, SessionState& state, ImportWarnings& warnings)
+{
+    const bool unnamed = device.name.empty();
+    if (unnamed)
+        device.name = "unknown GPU";
+    auto found = importing::catalogueCeilings(device);
+    if (found) {
+        state.ceilings[device.id] = std::move(found->ceilings);
+        if (!found->note.empty())
+            warnings.emplace_back(unnamed ? WarningKind::UnnamedGpu : WarningKind::Other,
+                fmt::format("GPU {} of {}: {}", fileId, trace.name, found->note));
+    } else if (unnamed) {
+        warnings.emplace_back(WarningKind::UnnamedGpu,
+            fmt::format(
+                "{} does not describe GPU {} (no deviceProperties): no datasheet ceilings for it", trace.name, fileId));
+    } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
+        warnings.push_back(fmt::format("GPU \"{}\" of {} is not in Ridgeline's catalogue: no datasheet ceilings "
+                                       "for device {}",
+            device.name, trace.name, device.id));
+    }
+}
+
 // Devices the file's GPU ops ran on, described by deviceProperties where it can: file id -> session id.
 core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
     core::SessionWriter& writer, const ParsedTrace& trace, SessionState& state, ImportWarnings& warnings)
@@ -105,18 +130,7 @@ core::Result<std::map<std::int64_t, std::int64_t>> writeDevices(
         }
         device.id = state.nextDeviceId++;
         device.host = trace.hostName;
-        if (device.name.empty()) {
-            device.name = "unknown GPU";
-            warnings.emplace_back(WarningKind::UnnamedGpu,
-                fmt::format("{} does not describe GPU {} (no deviceProperties): no datasheet ceilings for it",
-                    trace.name, fileId));
-        } else if (auto ceilings = importing::catalogueCeilings(device)) {
-            state.ceilings[device.id] = std::move(*ceilings);
-        } else if (!isAmdGpu(device.name)) { // AMD GPUs have their own warning
-            warnings.push_back(fmt::format("GPU \"{}\" of {} is not in Ridgeline's catalogue: no datasheet ceilings "
-                                           "for device {}",
-                device.name, trace.name, device.id));
-        }
+        lookUpCeilings(trace, fileId, device, state, warnings);
         RIDGELINE_TRY(importing::writeDevice(writer, device, state.ceilings));
         ids[fileId] = device.id;
         state.devices.emplace(device.id, device);

@@ -114,22 +114,25 @@ std::string describe(const core::Device& device)
 void lookUpCeilings(Devices& devices, ImportWarnings& warnings)
 {
     for (auto& [id, device] : devices.byId) {
-        if (device.name.empty()) {
+        const bool unnamed = device.name.empty();
+        if (unnamed)
             device.name = "unknown GPU";
+        auto found = importing::catalogueCeilings(device);
+        if (found) {
+            if (!found->note.empty())
+                warnings.emplace_back(unnamed ? WarningKind::UnnamedGpu : WarningKind::Other,
+                    fmt::format("GPU {}: {}", device.ordinal, found->note));
+            devices.ceilings[id] = std::move(found->ceilings);
+        } else if (unnamed) {
             warnings.emplace_back(WarningKind::UnnamedGpu,
                 fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it (collect "
                             "device__attribute_display_name, e.g. with --page raw)",
                     device.ordinal, describe(device)));
-            continue;
-        }
-        auto found = importing::catalogueCeilings(device);
-        if (!found) {
+        } else {
             warnings.push_back(
                 fmt::format("GPU {}{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
                     quotedField(device.name), describe(device), id));
-            continue;
         }
-        devices.ceilings[id] = std::move(*found);
     }
 }
 

@@ -51,11 +51,8 @@ void selectDevices(Activity& activity)
     }
     for (auto& [id, d] : activity.devices) {
         d.ccMajor = std::max(d.ccMajor, 0);
-        if (d.name.empty()) {
-            d.name = "unknown GPU";
-            activity.warnings.emplace_back(WarningKind::UnnamedGpu,
-                fmt::format("the export does not describe GPU {}: no datasheet ceilings for it", id));
-        }
+        if (d.name.empty())
+            d.name = "unknown GPU"; // lookUpCeilings warns
     }
 }
 
@@ -63,15 +60,22 @@ std::map<std::int64_t, std::vector<core::Ceiling>> lookUpCeilings(Activity& acti
 {
     std::map<std::int64_t, std::vector<core::Ceiling>> ceilings;
     for (auto& [id, device] : activity.devices) {
-        if (device.name == "unknown GPU")
-            continue;
+        const bool unnamed = importing::isUnnamedGpu(device);
         auto found = importing::catalogueCeilings(device);
+        if (!found && unnamed) {
+            activity.warnings.emplace_back(WarningKind::UnnamedGpu,
+                fmt::format("the export does not describe GPU {}: no datasheet ceilings for it", id));
+            continue;
+        }
         if (!found) {
             activity.warnings.push_back(fmt::format(
                 "GPU '{}' is not in Ridgeline's catalogue: no datasheet ceilings for device {}", device.name, id));
             continue;
         }
-        ceilings[id] = std::move(*found);
+        if (!found->note.empty())
+            activity.warnings.emplace_back(
+                unnamed ? WarningKind::UnnamedGpu : WarningKind::Other, fmt::format("GPU {}: {}", id, found->note));
+        ceilings[id] = std::move(found->ceilings);
     }
     return ceilings;
 }

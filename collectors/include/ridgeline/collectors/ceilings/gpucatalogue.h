@@ -7,6 +7,8 @@
 // - Link bandwidths (NVLink, PCIe) are per direction, aggregated over all links: half the
 //   "bidirectional" totals datasheets print (NVLink 900 GB/s -> 450 GB/s), as core::Device stores them.
 // - Resources a GPU does not have (FP8 on Ampere, NVLink on L4) are absent from `peaks`.
+// - Figures a datasheet does not print are derived (SMs x per-SM rate x boost clock) and say so in
+//   the entry's comment and `source`, as do figures that could not be checked ("unverified").
 #pragma once
 
 #include "ridgeline/core/model/model.h"
@@ -30,7 +32,7 @@ struct GpuSpec {
     int ccMajor = 0;
     int ccMinor = 0;
     int smCount = 0;
-    double boostClockHz = 0;
+    double boostClockHz = 0; // 0: NVIDIA publishes none (H20, GB200); nothing is derived from it
     // Dense peaks by resource: FLOP/s (ops/s for INT8) or bytes/s.
     core::ResourceMap<double> peaks;
     std::string source; // where the figures come from (URL or document and table)
@@ -50,16 +52,27 @@ std::vector<const GpuSpec*> matchingGpus(
     std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
 
 // A GPU named loosely, as a user types it or a file spells it ("A100-PCIE-40GB",
-// "NVIDIA A100-PG509-200"): the exact entry when there is one; else the entries whose model word
-// ("a100") the name holds, narrowed by the name's other words and by CC and SM count, the first
-// in catalogue order when several remain; else the first entry with that CC and SM count.
-// `note` says what it was treated as whenever the match was not exact, e.g.
-// "treated as NVIDIA A100 SXM4 40GB: CC 8.0, 108 SMs". spec is null when nothing fits.
+// "NVIDIA A100-PG509-200"), with the CC and SM count its file reports (0: not known):
+// - the exact entry when there is one (findGpu), with no note;
+// - else, for a name, the entries whose model word (the first word with a digit: "a100") is the
+//   name's, whose variant words ("ti", "laptop", "nvl", "mig", ...) are the name's, and whose CC and
+//   SM count fit, narrowed by the name's other words; the first in catalogue order when several
+//   remain. The note says what it was treated as: "\"NVIDIA A100-PG509-200\" treated as NVIDIA A100
+//   SXM4 40GB: CC 8.0, 108 SMs (the first of 4 catalogue entries it fits)". A named GPU is never
+//   matched by CC and SM count alone (an RTX 3080 Ti has the A10G's);
+// - else, for no name (a file that does not name its GPU), the one entry with that CC and SM count,
+//   when exactly one has both: "no GPU name in the file; CC 8.6 with 80 SMs matched \"NVIDIA A10G\",
+//   the only catalogue entry with both".
+// spec is null when nothing fits.
 struct GpuResolution {
     const GpuSpec* spec = nullptr;
     std::string note;
 };
 GpuResolution resolveGpu(std::string_view deviceName, int ccMajor = 0, int ccMinor = 0, int smCount = 0);
+
+// The entries with this compute capability and SM count (both needed: empty when either is 0), in
+// catalogue order.
+std::vector<const GpuSpec*> gpusWithComputeCapability(int ccMajor, int ccMinor, int smCount);
 
 // A device name as the catalogue compares it: "NVIDIA A100-SXM4-80GB" -> "a100 sxm4 80gb".
 std::string normalizedGpuName(std::string_view deviceName);
