@@ -85,7 +85,7 @@ struct KernelAnalysis {
     bool hasCounters = false;
     FigureSource figures = FigureSource::None; // of flopsByPrecision and bytesByLevel
     std::optional<ShapeFigures> shapes; // what the figures came from when FigureSource::Shapes
-    bool hasFigures() const { return figures != FigureSource::None; }
+    bool hasFigures() const { return hasCounters || figures != FigureSource::None; }
 
     ResourceMap<double> flopsByPrecision; // compute resource (FP32, FP16_tensor, ...) -> FLOPs
     ResourceMap<double> bytesByLevel; // DRAM, L2, L1 -> bytes; NVLink, PCIe -> the busier direction's
