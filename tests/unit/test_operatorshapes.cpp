@@ -151,9 +151,9 @@ TEST(OperatorShapes, ShapeReportJson)
     EXPECT_EQ(j["gpu_time_ns"], report.value().shapes.kernelTimeNs);
     EXPECT_EQ(j["modelled_gpu_time_ns"], report.value().shapes.modelledTimeNs);
     ASSERT_FALSE(j["shapes"].empty());
-    for (const char* key : { "name", "input_dims", "input_types", "calls", "gpu_time_ns", "flops_per_call",
-             "bytes_per_call", "model", "precision", "flops_per_s", "bytes_per_s", "verdict", "bound_by",
-             "pct_of_roof" })
+    for (const char* key :
+        { "name", "input_dims", "input_types", "calls", "gpu_time_ns", "flops_per_call", "bytes_per_call", "model",
+            "precision", "flops_per_s", "bytes_per_s", "verdict", "bound_by", "pct_of_roof" })
         EXPECT_TRUE(j["shapes"][0].contains(key)) << key;
     // The first row is the longest: addmm (512) + (141×512)·(512×512) in bf16, 17 calls (TraceLens's first row).
     const auto& first = j["shapes"][0];
@@ -211,8 +211,8 @@ TEST(OperatorShapes, Bf16GemmAt600TflopsIsComputeBound)
 {
     // mm (8192×8192)·(8192×8192): 2·8192³ = 1.0995e12 FLOPs; at 600 TFLOP/s that is 1.8326 ms.
     const double flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
-    const auto a = judgedOnH100("aten::mm", "[[8192, 8192], [8192, 8192]]", R"(["c10::BFloat16", "c10::BFloat16"])",
-        flops / 600e12 * 1e9);
+    const auto a = judgedOnH100(
+        "aten::mm", "[[8192, 8192], [8192, 8192]]", R"(["c10::BFloat16", "c10::BFloat16"])", flops / 600e12 * 1e9);
     EXPECT_EQ(a.figures, FigureSource::Shapes);
     EXPECT_EQ(a.verdict, VerdictClass::ComputeBound) << a.reason;
     ASSERT_TRUE(a.boundUtilization.has_value());
@@ -232,4 +232,26 @@ TEST(OperatorShapes, ElementwiseAddAt2_5TBsIsMemoryBound)
     EXPECT_EQ(a.boundBy, "DRAM");
     ASSERT_TRUE(a.boundUtilization.has_value());
     EXPECT_NEAR(*a.boundUtilization, 2.5 / 3.35, 0.001);
+}
+
+// A float32 GEMM whose kernels ran on tensor cores as TF32 (HTA's trace_filter trace, an A100:
+// aten::mm launching cutlass_80_tensorop_s1688gemm_*) is judged against the TF32 tensor roof; its
+// 47 TFLOP/s would be impossible on the 19.5 TFLOP/s FP32 pipe.
+TEST(OperatorShapes, Fp32GemmOnTf32KernelsIsOnTheTf32Pipe)
+{
+    auto session = importShapeTrace("kineto/trace_filter/sampled_rank-0.json.gz");
+    ASSERT_TRUE(session->reader);
+    auto shapes = modelOperatorShapes(*session->reader);
+    ASSERT_TRUE(shapes.ok());
+    int tf32 = 0;
+    for (const auto& row : shapes.value().rows) {
+        if (!row.work || row.work->family != "GEMM" || row.work->precision != "fp32")
+            continue;
+        ASSERT_TRUE(row.work->pipe.has_value());
+        if (*row.work->pipe == Resource::TF32Tensor) {
+            ++tf32;
+            EXPECT_NE(row.work->formula.find("TF32 tensor pipe"), std::string::npos) << row.work->formula;
+        }
+    }
+    EXPECT_GT(tf32, 0);
 }

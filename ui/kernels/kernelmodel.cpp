@@ -60,7 +60,7 @@ constexpr KernelColumn kKernelColumns[] = {
         [](const core::KernelSummary& r) -> QVariant {
             const auto verdict = QString::fromLatin1(core::toString(r.analysis.verdict));
             return r.analysis.figures == core::FigureSource::Shapes ? KernelModel::tr("%1 (shapes)").arg(verdict)
-                                                                     : verdict;
+                                                                    : verdict;
         },
         [](const core::KernelSummary& r) -> QVariant {
             return QString::fromLatin1(core::toString(r.analysis.verdict));

@@ -197,10 +197,10 @@ void RooflinePage::updateStatus()
     QString text = operators
         ? tr("%n operator shape(s) on the chart as %1 point(s), hollow (from shapes), sized by their share of kernel "
              "time.",
-              nullptr, int(plotted.size()))
+            nullptr, int(plotted.size()))
               .arg(chart.points.size())
         : tr("%n kernel(s) on the chart as %1 point(s), sized by their share of kernel time.", nullptr,
-              int(plotted.size()))
+            int(plotted.size()))
               .arg(chart.points.size());
     for (const auto& [reason, count] : reasons)
         text += QLatin1Char(' ')

@@ -144,8 +144,7 @@ int RooflinePointsItem::markerAt(QPointF scenePos) const
 const QPixmap& RooflinePointsItem::sprite(const RooflineMarker& m, qreal dpr)
 {
     const int radius = std::clamp(static_cast<int>(std::lround(m.radius)), 1, 64);
-    const quint32 key
-        = (static_cast<quint32>(m.hollow) << 24) | (static_cast<quint32>(m.color) << 16)
+    const quint32 key = (static_cast<quint32>(m.hollow) << 24) | (static_cast<quint32>(m.color) << 16)
         | (static_cast<quint32>(m.shape) << 8) | static_cast<quint32>(radius);
     auto it = m_sprites.find(key);
     if (it != m_sprites.end())

@@ -282,10 +282,10 @@ void RooflineView::rebuildPoints()
     const bool operators = byOperator();
     for (const auto& p : m_chart.points) {
         const auto& row = pointRows()[p.kernel];
-        markers.push_back({ QPointF(p.intensity, p.flopsPerS),
-            static_cast<float>(core::rooflinePointRadius(p.timeShare)),
-            operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
-            shapeOf(p.level), row.analysis.figures == core::FigureSource::Shapes });
+        markers.push_back(
+            { QPointF(p.intensity, p.flopsPerS), static_cast<float>(core::rooflinePointRadius(p.timeShare)),
+                operators ? m_operatorColours.colourOf(p.kernel) : static_cast<quint8>(row.analysis.verdict),
+                shapeOf(p.level), row.analysis.figures == core::FigureSource::Shapes });
     }
     QList<QColor> palette;
     if (operators)

@@ -8,8 +8,8 @@
 #pragma once
 
 #include "common/selectionmodel.h"
-#include "rooflineoperatorcolours.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
+#include "rooflineoperatorcolours.h"
 #include "session/sessiondocument.h"
 
 #include <QChartView>

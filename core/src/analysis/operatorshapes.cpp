@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string_view>
 #include <tuple>
 
@@ -24,9 +24,9 @@ constexpr std::size_t kNoOperator = GpuOpLink::kNone;
 // matmul -> mm/bmm, conv2d -> convolution, scaled_dot_product_attention -> its flash, efficient
 // or cuDNN kernel's operator, to -> _to_copy -> copy_). They own a kernel only when no modelled
 // operator below them does; the one below knows more (copy_ both dtypes, addmm the bias).
-constexpr std::array<std::string_view, 11> kComposites { "aten::linear", "aten::matmul", "aten::conv1d",
-    "aten::conv2d", "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy",
-    "aten::contiguous", "aten::clone", "aten::einsum" };
+constexpr std::array<std::string_view, 11> kComposites { "aten::linear", "aten::matmul", "aten::conv1d", "aten::conv2d",
+    "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy", "aten::contiguous",
+    "aten::clone", "aten::einsum" };
 
 // A trace's JSON text on one line without spaces ("[[512], [141, 512]]" as "[[512],[141,512]]"):
 // traces write Input Dims across lines as often as not. Text that is no JSON is kept as it is.
@@ -35,12 +35,21 @@ std::string compactJson(std::string_view text)
     if (text.empty())
         return {};
     const auto parsed = nlohmann::json::parse(text, nullptr, false);
-    return parsed.is_discarded() ? std::string(text) : parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return parsed.is_discarded() ? std::string(text)
+                                 : parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 bool isComposite(std::string_view name)
 {
     return std::find(kComposites.begin(), kComposites.end(), name) != kComposites.end();
+}
+
+// cuBLAS and CUTLASS name a float32 GEMM or convolution that runs on tensor cores as TF32 so:
+// "sm80_xmma_gemm_f32f32_tf32f32_...", "cutlass_80_tensorop_s1688gemm_..." (single precision on the
+// m16n8k8 TF32 instruction). Only asked of kernels whose operator's inputs are float32.
+bool namesTf32(std::string_view kernelName)
+{
+    return kernelName.find("tf32") != std::string_view::npos || kernelName.find("s1688") != std::string_view::npos;
 }
 
 // What is known of each operator name (by string id).
@@ -52,8 +61,8 @@ struct NameFacts {
 
 // The outermost operator with a model on the chain from `innermost` up, composites giving way to
 // a modelled operator below them; kNoOperator when none has a model.
-std::size_t owningOperator(const OperatorLinks& links, std::size_t innermost,
-    const std::unordered_map<std::int64_t, NameFacts>& names)
+std::size_t owningOperator(
+    const OperatorLinks& links, std::size_t innermost, const std::unordered_map<std::int64_t, NameFacts>& names)
 {
     std::size_t owner = kNoOperator;
     for (std::size_t at = innermost; at != kNoOperator; at = links.parent[at]) {
@@ -87,6 +96,11 @@ public:
     Result<OperatorShapes> run()
     {
         RIDGELINE_TRY(loadNames());
+        auto kernelNames = m_reader.kernelNames();
+        if (kernelNames.hasError())
+            return kernelNames.error();
+        for (const auto& k : kernelNames.value())
+            m_kernelNames[k.id] = k.demangled.empty() ? k.raw : k.demangled;
         RIDGELINE_TRY(detail::loadDevices(m_reader, m_devices, m_ceilings));
         // Each kernel to the operator call that owns its work, or (unmodelled) to its innermost cpu_op.
         std::map<std::size_t, OwnedKernels> owned; // by operator index, in id order
@@ -166,8 +180,8 @@ private:
         auto [it, inserted] = m_models.try_emplace(key);
         if (inserted) {
             const std::string_view name = nameOf(op.nameId);
-            auto model = modelOperator(
-                { name, text(op.inputDimsId), text(op.inputTypesId), text(op.concreteInputsId) });
+            auto model
+                = modelOperator({ name, text(op.inputDimsId), text(op.inputTypesId), text(op.concreteInputsId) });
             if (model.work)
                 it->second.first = std::make_shared<const ShapeCall>(ShapeCall { std::string(name), *model.work });
             else
@@ -176,10 +190,35 @@ private:
         return it->second;
     }
 
+    // A float32 GEMM or convolution whose kernels ran as TF32 (their names say so): its FLOPs are
+    // judged against the TF32 tensor roof, not the FP32 one it would exceed.
+    std::shared_ptr<const ShapeCall> onItsPipe(
+        const std::shared_ptr<const ShapeCall>& call, const OwnedKernels& kernels)
+    {
+        const OperatorWork& w = call->work;
+        if (w.pipe != Resource::FP32 || (w.family != "GEMM" && w.family != "convolution"))
+            return call;
+        const bool tf32 = std::any_of(kernels.gpuOps.begin(), kernels.gpuOps.end(), [&](std::size_t i) {
+            const auto it = m_kernelNames.find(m_links.gpuOps[i].nameId);
+            return it != m_kernelNames.end() && namesTf32(it->second);
+        });
+        if (!tf32)
+            return call;
+        auto& variant = m_tf32Calls[call.get()];
+        if (!variant) {
+            ShapeCall onTensorCores = *call;
+            onTensorCores.work.pipe = Resource::TF32Tensor;
+            onTensorCores.work.formula += "; on the TF32 tensor pipe, as its kernel's name says";
+            variant = std::make_shared<const ShapeCall>(std::move(onTensorCores));
+        }
+        return variant;
+    }
+
     void attribute(std::size_t opIndex, const OwnedKernels& kernels)
     {
         const auto& op = m_links.operators[opIndex];
-        const auto& [call, reason] = modelOf(op);
+        const auto& [modelled, reason] = modelOf(op);
+        const auto call = modelled ? onItsPipe(modelled, kernels) : modelled;
         const std::size_t rowIndex = rowFor(op);
         OperatorShapeRow& row = m_out.rows[rowIndex];
         row.calls += 1;
@@ -209,7 +248,8 @@ private:
             const double share = kernels.timeNs > 0
                 ? static_cast<double>(g.durationNs()) / static_cast<double>(kernels.timeNs)
                 : 1.0 / count;
-            m_out.byKernel[g.sourceId] = ShapeFigures { call->work.flops * share, call->work.bytes * share, share, call };
+            m_out.byKernel[g.sourceId]
+                = ShapeFigures { call->work.flops * share, call->work.bytes * share, share, call };
         }
     }
 
@@ -254,6 +294,8 @@ private:
     SessionReader& m_reader;
     const OperatorLinks& m_links;
     std::unordered_map<std::int64_t, NameFacts> m_names;
+    std::unordered_map<std::int64_t, std::string> m_kernelNames; // kernel_names.id -> demangled (else raw)
+    std::map<const ShapeCall*, std::shared_ptr<const ShapeCall>> m_tf32Calls; // a call's TF32 variant
     std::map<std::int64_t, std::string> m_texts;
     std::map<CallKey, std::pair<std::shared_ptr<const ShapeCall>, std::string>> m_models;
     std::map<RowKey, std::size_t> m_rowIndex;

@@ -277,7 +277,7 @@ KernelAnalysis LaunchAccumulator::result() const
     a.hasCounters = m_counters.launches > 0;
     // Counters win: shapes stand in only for a kernel none of whose launches was counted.
     const FigureSums& sums = a.hasCounters ? m_counters : m_shapes;
-    a.figures = a.hasCounters ? FigureSource::Counters
+    a.figures = a.hasCounters   ? FigureSource::Counters
         : m_shapes.launches > 0 ? FigureSource::Shapes
                                 : FigureSource::None;
     if (a.figures == FigureSource::Shapes)

@@ -113,8 +113,9 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
     const std::string uncapped = withoutCeilings(a);
     if (a.utilization.empty()) {
         a.verdict = VerdictClass::Unknown;
-        a.reason = fmt::format("unknown: no ceilings for {} to compare the counters with",
-            deviceName.empty() ? "this device" : deviceName);
+        a.reason = fmt::format("unknown: no ceilings for {} to compare the {} with",
+            deviceName.empty() ? "this device" : deviceName,
+            a.figures == FigureSource::Shapes ? "figures from shapes" : "counters");
         if (!uncapped.empty())
             a.reason += " (" + uncapped + ")";
         return;

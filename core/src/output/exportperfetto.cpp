@@ -138,7 +138,9 @@ void addVerdict(nlohmann::json& args, const KernelAnalysis& analysis)
     args["reason"] = analysis.reason;
     args["pct_of_roof"]
         = analysis.boundUtilization ? nlohmann::json(*analysis.boundUtilization * 100.0) : nlohmann::json(nullptr);
-    if (analysis.hasCounters) {
+    if (analysis.figures == FigureSource::Shapes)
+        args["figures_from"] = "shapes";
+    if (analysis.hasFigures()) {
         args["achieved_flops_per_s"] = optionalNumber(analysis.achievedFlopsPerS);
         if (auto dram = analysis.intensity.find(Resource::DRAM); dram != analysis.intensity.end())
             args["ai_dram"] = dram->second;

@@ -220,6 +220,9 @@ nlohmann::json kernelJson(const KernelSummary& r)
         { "bound_by", a.boundBy.empty() ? json(nullptr) : json(a.boundBy) },
         { "reason", a.reason },
         { "pct_of_roof", a.boundUtilization ? json(*a.boundUtilization * 100.0) : json(nullptr) },
+        // Where the FLOPs and bytes come from: "counters", "shapes" (the operator's; ROOFLINE.md), or null.
+        { "figures_from",
+            a.hasFigures() ? json(toString(a.hasCounters ? FigureSource::Counters : a.figures)) : json(nullptr) },
         { "flops", optionalJson(a.flops) },
         { "flops_by_precision", byResourceJson(a.flopsByPrecision) },
         { "bytes", byResourceJson(a.bytesByLevel) },

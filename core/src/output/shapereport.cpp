@@ -36,7 +36,8 @@ ShapeRates shapeRatesOf(const OperatorShapeRow& row)
         r.bytesPerS = row.bytes / seconds;
     }
     const auto& u = row.analysis.utilization;
-    const auto top = std::max_element(u.begin(), u.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto top
+        = std::max_element(u.begin(), u.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     if (top != u.end()) {
         r.nearestRoof = top->second;
         r.nearestResource = toString(top->first);
@@ -84,8 +85,8 @@ void writeShapeTable(std::ostream& out, const ShapeReport& report, std::size_t s
                                              : std::string("no model");
         fmt::print(out, "{:>6.2f}%  {:>11}  {:>6}  {:>11}  {:>11}  {:>12}  {:>11}  {:<22}  {:>6}  {}  {}  {}\n", share,
             formatDuration(static_cast<double>(row.gpuTimeNs)), formatCount(row.calls), shapeOrDash(r.flopsPerCall, ""),
-            shapeOrDash(r.bytesPerCall, "B"), shapeOrDash(r.flopsPerS, "FLOP/s"), shapeOrDash(r.bytesPerS, "B/s"), verdict,
-            r.nearestRoof ? fmt::format("{:.0f}%", *r.nearestRoof * 100.0) : std::string("-"), row.name,
+            shapeOrDash(r.bytesPerCall, "B"), shapeOrDash(r.flopsPerS, "FLOP/s"), shapeOrDash(r.bytesPerS, "B/s"),
+            verdict, r.nearestRoof ? fmt::format("{:.0f}%", *r.nearestRoof * 100.0) : std::string("-"), row.name,
             row.inputDims.empty() ? "-" : row.inputDims, row.inputTypes.empty() ? "-" : row.inputTypes);
     }
 }
@@ -105,12 +106,11 @@ void writeShapeCsv(std::ostream& out, const ShapeReport& report, std::size_t sho
         const OperatorWork* w = row.work ? &*row.work : nullptr;
         fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csvField(row.name),
             csvField(row.inputDims), csvField(row.inputTypes), row.calls, row.kernels, row.gpuTimeNs,
-            shapeNumber(r.flopsPerCall), shapeNumber(r.bytesPerCall), csvField(w ? w->family : ""), csvField(w ? w->precision : ""),
-            w && w->pipe ? toString(*w->pipe) : "", shapeNumber(r.flopsPerS), shapeNumber(r.bytesPerS),
-            w ? toString(row.analysis.verdict) : "", csvField(w ? row.analysis.boundBy : ""),
+            shapeNumber(r.flopsPerCall), shapeNumber(r.bytesPerCall), csvField(w ? w->family : ""),
+            csvField(w ? w->precision : ""), w && w->pipe ? toString(*w->pipe) : "", shapeNumber(r.flopsPerS),
+            shapeNumber(r.bytesPerS), w ? toString(row.analysis.verdict) : "", csvField(w ? row.analysis.boundBy : ""),
             shapeNumber(r.nearestRoof ? std::optional<double>(*r.nearestRoof * 100.0) : std::nullopt),
-            csvField(r.nearestResource), csvField(w ? w->formula : ""),
-            csvField(w ? row.analysis.reason : row.reason));
+            csvField(r.nearestResource), csvField(w ? w->formula : ""), csvField(w ? row.analysis.reason : row.reason));
     }
 }
 
@@ -149,7 +149,8 @@ nlohmann::json shapeRowJson(const OperatorShapeRow& row)
         { "bytes_per_s", shapeOptionalJson(r.bytesPerS) },
         { "verdict", toString(w ? row.analysis.verdict : VerdictClass::Unknown) },
         { "bound_by", w ? row.analysis.boundBy : std::string() },
-        { "pct_of_roof", shapeOptionalJson(r.nearestRoof ? std::optional<double>(*r.nearestRoof * 100.0) : std::nullopt) },
+        { "pct_of_roof",
+            shapeOptionalJson(r.nearestRoof ? std::optional<double>(*r.nearestRoof * 100.0) : std::nullopt) },
         { "nearest_roof", r.nearestResource },
         { "reason", w ? row.analysis.reason : row.reason },
     };

@@ -21,10 +21,10 @@ Status SessionWriter::addOperators(std::span<const Operator> ops)
     for (const auto& op : ops) {
         OperatorRow row { op.id, op.processId, op.threadId, op.parentId, 0, 0, op.startNs, op.endNs, op.externalId,
             op.sequenceNumber, 0, 0, 0, 0, 0 };
-        const std::pair<std::int64_t*, const std::string*> strings[] = { { &row.domainId, &op.domain },
-            { &row.nameId, &op.name }, { &row.inputDimsId, &op.inputDims }, { &row.inputTypesId, &op.inputTypes },
-            { &row.moduleId, &op.module }, { &row.callStackId, &op.callStack },
-            { &row.concreteInputsId, &op.concreteInputs } };
+        const std::pair<std::int64_t*, const std::string*> strings[]
+            = { { &row.domainId, &op.domain }, { &row.nameId, &op.name }, { &row.inputDimsId, &op.inputDims },
+                  { &row.inputTypesId, &op.inputTypes }, { &row.moduleId, &op.module },
+                  { &row.callStackId, &op.callStack }, { &row.concreteInputsId, &op.concreteInputs } };
         for (const auto& [id, text] : strings) {
             auto interned = internString(*text);
             if (interned.hasError())

@@ -340,7 +340,8 @@ private Q_SLOTS:
     // operator shape under "Points: Operators", and Details says where the figures come from.
     void rooflineAndDetailsShowFiguresFromShapes()
     {
-        const std::string trace = RIDGELINE_TEST_DATA_DIR "/tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz";
+        const std::string trace
+            = RIDGELINE_TEST_DATA_DIR "/tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz";
         auto doc = importAndRead(trace, m_dir.file("bert.ridge"));
         QVERIFY(doc && doc->operators);
         QVERIFY(!doc->operators->shapePoints.empty());
