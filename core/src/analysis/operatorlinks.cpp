@@ -2,6 +2,7 @@
 #include "ridgeline/core/analysis/operatorlinks.h"
 
 #include "ridgeline/core/analysis/sessiontimeline.h"
+#include "sessionanalysis.h"
 #include "timeline/sessiongpuops.h"
 
 #include <algorithm>
@@ -154,7 +155,23 @@ LinkedOpKind kindOf(const detail::SessionGpuOp& g)
 
 Result<OperatorLinks> linkOperators(SessionReader& reader)
 {
-    return linkOperators(reader, kernelVerdicts);
+    // Linked once: the kernels' verdicts use their figures from shapes, which need these links.
+    auto linked = linkOperators(reader, [](SessionReader&) -> Result<KernelVerdicts> { return KernelVerdicts {}; });
+    if (linked.hasError())
+        return linked.error();
+    auto shapes = detail::kernelShapeFigures(reader, &linked.value());
+    if (shapes.hasError())
+        return shapes.error();
+    auto verdicts = kernelVerdicts(reader);
+    if (verdicts.hasError())
+        return verdicts.error();
+    for (auto& link : linked.value().gpuOps) {
+        if (link.kind != LinkedOpKind::Kernel && link.kind != LinkedOpKind::Collective)
+            continue;
+        if (auto it = verdicts.value().find(link.sourceId); it != verdicts.value().end())
+            link.verdict = it->second;
+    }
+    return linked;
 }
 
 Result<OperatorLinks> linkOperators(SessionReader& reader, const KernelVerdictSource& verdicts)

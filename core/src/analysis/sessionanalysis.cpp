@@ -38,12 +38,11 @@ Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& device
 
 namespace {
 
-using KernelShapes = std::unordered_map<std::int64_t, ShapeFigures>;
 constexpr std::string_view kKernelShapesKey = "analysis/kernel-shapes";
 
-// The kernels' figures from their operators' shapes, worked out once per open reader: the kernel
-// table, the operators and the timeline of one session each need them. Null when there are none.
-Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& reader)
+} // namespace
+
+Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& reader, const OperatorLinks* links)
 {
     if (auto kept = reader.derived(kKernelShapesKey))
         return std::static_pointer_cast<const KernelShapes>(kept);
@@ -55,7 +54,7 @@ Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& re
     if (withShapes.hasError())
         return withShapes.error();
     if (withShapes.value()) {
-        auto shapes = modelOperatorShapes(reader);
+        auto shapes = links ? modelOperatorShapes(reader, *links) : modelOperatorShapes(reader);
         if (shapes.hasError())
             return shapes.error();
         if (!shapes.value().byKernel.empty())
@@ -65,8 +64,6 @@ Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& re
     reader.keepDerived(kKernelShapesKey, figures ? figures : std::make_shared<const KernelShapes>());
     return figures;
 }
-
-} // namespace
 
 Result<SessionFacts> SessionFacts::load(SessionReader& reader)
 {
@@ -100,7 +97,7 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
         anyNccl = anyNccl || isNcclKernelName(name);
     }
     // Without counters, a kernel's FLOPs and bytes may come from its PyTorch operator's shapes.
-    auto shapes = kernelShapeFigures(reader);
+    auto shapes = kernelShapeFigures(reader, nullptr);
     if (shapes.hasError())
         return shapes.error();
     facts.m_shapes = std::move(shapes).value();

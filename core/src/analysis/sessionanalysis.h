@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Loads what the roofline needs from a session: devices, ceilings, counters and collectives.
+// Loads what the roofline needs from a session: devices, ceilings, counters, collectives and the
+// figures from operator shapes.
 #pragma once
 
 #include "ridgeline/core/analysis/roofline.h"
@@ -9,6 +10,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace ridgeline::core {
+struct OperatorLinks;
+} // namespace ridgeline::core
+
 namespace ridgeline::core::detail {
 
 // What a kernel's own record tells the analysis; the rest (device, counters, ...) is the caller's.
@@ -17,6 +22,14 @@ KernelFacts launchFacts(const Kernel& kernel);
 // A session's devices by id and their ceilings by device id.
 Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& devices,
     std::map<std::int64_t, std::vector<Ceiling>>& ceilings);
+
+using KernelShapes = std::unordered_map<std::int64_t, ShapeFigures>;
+
+// The kernels' figures from their operators' shapes (operatorshapes.h), worked out once per open
+// reader (SessionReader::derived): the kernel table, the operators and the timeline of one session
+// each need them. From `links` when given (else the operators are linked for it). Empty or null
+// when there are none.
+Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& reader, const OperatorLinks* links);
 
 class SessionFacts {
 public:
@@ -36,7 +49,7 @@ private:
     std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
     // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h), by kernel
     // id: derived once per open reader (SessionReader::derived), shared by every load.
-    std::shared_ptr<const std::unordered_map<std::int64_t, ShapeFigures>> m_shapes;
+    std::shared_ptr<const KernelShapes> m_shapes;
 };
 
 } // namespace ridgeline::core::detail
