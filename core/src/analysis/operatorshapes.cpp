@@ -59,6 +59,12 @@ struct NameFacts {
     bool composite = false;
 };
 
+// A kernel's time; a hostile file's end before its start counts as none.
+std::int64_t timeOf(const GpuOpLink& g)
+{
+    return std::max<std::int64_t>(g.durationNs(), 0);
+}
+
 // The outermost operator with a model on the chain from `innermost` up, composites giving way to
 // a modelled operator below them; kNoOperator when none has a model.
 std::size_t owningOperator(
@@ -108,7 +114,7 @@ public:
             const GpuOpLink& g = m_links.gpuOps[i];
             if (g.kind != LinkedOpKind::Kernel && g.kind != LinkedOpKind::Collective)
                 continue;
-            m_out.kernelTimeNs = saturatingAdd(m_out.kernelTimeNs, g.durationNs());
+            m_out.kernelTimeNs = saturatingAdd(m_out.kernelTimeNs, timeOf(g));
             if (g.kind != LinkedOpKind::Kernel || g.innermost == kNoOperator || !m_links.isCpuOp(g.innermost))
                 continue;
             std::size_t owner = owningOperator(m_links, g.innermost, m_names);
@@ -116,7 +122,7 @@ public:
                 owner = g.innermost;
             auto& kernels = owned[owner];
             kernels.gpuOps.push_back(i);
-            kernels.timeNs = saturatingAdd(kernels.timeNs, g.durationNs());
+            kernels.timeNs = saturatingAdd(kernels.timeNs, timeOf(g));
         }
         RIDGELINE_TRY(loadTexts(owned));
         for (const auto& [op, kernels] : owned)
@@ -226,8 +232,8 @@ private:
         row.gpuTimeNs = saturatingAdd(row.gpuTimeNs, kernels.timeNs);
         for (const std::size_t i : kernels.gpuOps) {
             const GpuOpLink& g = m_links.gpuOps[i];
-            if (g.durationNs() > m_rowLongest[rowIndex]) {
-                m_rowLongest[rowIndex] = g.durationNs();
+            if (timeOf(g) > m_rowLongest[rowIndex]) {
+                m_rowLongest[rowIndex] = timeOf(g);
                 row.deviceId = g.deviceId;
             }
         }
@@ -246,7 +252,7 @@ private:
             const GpuOpLink& g = m_links.gpuOps[i];
             // In proportion to time; evenly when the calls' kernels took no time at all.
             const double share = kernels.timeNs > 0
-                ? static_cast<double>(g.durationNs()) / static_cast<double>(kernels.timeNs)
+                ? static_cast<double>(timeOf(g)) / static_cast<double>(kernels.timeNs)
                 : 1.0 / count;
             m_out.byKernel[g.sourceId]
                 = ShapeFigures { call->work.flops * share, call->work.bytes * share, share, call };

@@ -232,7 +232,7 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
             m_comm.emplace();
         m_comm->add(*launch.comm);
     }
-    if (launch.figures == FigureSource::Counters)
+    if (launch.hasCounters)
         m_counters.add(launch);
     else if (launch.figures == FigureSource::Shapes)
         m_shapes.add(launch);
