@@ -255,3 +255,15 @@ TEST(OperatorShapes, Fp32GemmOnTf32KernelsIsOnTheTf32Pipe)
     }
     EXPECT_GT(tf32, 0);
 }
+
+// A hostile session's Input Dims nested a million deep: the model gives a reason, and the rows keep
+// the text as it is instead of a JSON tree that would be written out recursively.
+TEST(OperatorShapes, DeeplyNestedDimsAreTextNotJson)
+{
+    const std::string deep = std::string(1'000'000, '[') + std::string(1'000'000, ']');
+    EXPECT_TRUE(traceJsonNestsTooDeep(deep));
+    EXPECT_FALSE(traceJsonNestsTooDeep("[[[4, 1, 768], [4, 196, 768]], []]"));
+    const auto model = modelOperator({ "aten::add", deep, R"(["float", "float"])", "" });
+    EXPECT_FALSE(model.work.has_value());
+    EXPECT_FALSE(model.reason.empty());
+}

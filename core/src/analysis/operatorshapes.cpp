@@ -7,7 +7,6 @@
 #include "sessionanalysis.h"
 
 #include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -20,28 +19,30 @@ namespace {
 
 constexpr std::size_t kNoOperator = GpuOpLink::kNone;
 
-// Composite operators: PyTorch implements them by calling other operators (linear -> addmm,
-// matmul -> mm/bmm, conv2d -> convolution, scaled_dot_product_attention -> its flash, efficient
-// or cuDNN kernel's operator, to -> _to_copy -> copy_). They own a kernel only when no modelled
-// operator below them does; the one below knows more (copy_ both dtypes, addmm the bias).
-constexpr std::array<std::string_view, 11> kComposites { "aten::linear", "aten::matmul", "aten::conv1d", "aten::conv2d",
-    "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy", "aten::contiguous",
-    "aten::clone", "aten::einsum" };
+} // namespace
+
+bool traceJsonNestsTooDeep(std::string_view text)
+{
+    int depth = 0;
+    for (const char c : text) {
+        depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
+        if (depth > 16)
+            return true;
+    }
+    return false;
+}
+
+namespace {
 
 // A trace's JSON text on one line without spaces ("[[512], [141, 512]]" as "[[512],[141,512]]"):
 // traces write Input Dims across lines as often as not. Text that is no JSON is kept as it is.
 std::string compactJson(std::string_view text)
 {
-    if (text.empty())
-        return {};
+    if (text.empty() || traceJsonNestsTooDeep(text))
+        return std::string(text);
     const auto parsed = nlohmann::json::parse(text, nullptr, false);
     return parsed.is_discarded() ? std::string(text)
                                  : parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-bool isComposite(std::string_view name)
-{
-    return std::find(kComposites.begin(), kComposites.end(), name) != kComposites.end();
 }
 
 // cuBLAS and CUTLASS name a float32 GEMM or convolution that runs on tensor cores as TF32 so:
@@ -145,7 +146,7 @@ private:
         for (auto& [id, text] : texts.value()) {
             NameFacts facts;
             facts.modelled = hasShapeModel(text);
-            facts.composite = isComposite(text);
+            facts.composite = isCompositeOperator(text);
             facts.text = std::move(text);
             m_names.emplace(id, std::move(facts));
         }

@@ -6,6 +6,7 @@
 
 #include "shapemodelfamilies.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -258,11 +259,25 @@ const ShapeModelRow* findShapeModelRow(std::string_view name)
     return nullptr;
 }
 
+// Composite operators: PyTorch implements them by calling other operators (linear -> addmm,
+// matmul -> mm/bmm, conv2d -> convolution, scaled_dot_product_attention -> its flash, efficient
+// or cuDNN kernel's operator, to -> _to_copy -> copy_). The one below knows more: addmm the bias,
+// copy_ both element types.
+constexpr std::string_view kCompositeOperators[] { "aten::linear", "aten::matmul", "aten::conv1d", "aten::conv2d",
+    "aten::conv3d", "aten::scaled_dot_product_attention", "aten::to", "aten::_to_copy", "aten::contiguous",
+    "aten::clone", "aten::einsum" };
+
 } // namespace
 
 bool hasShapeModel(std::string_view operatorName)
 {
     return findShapeModelRow(operatorName) != nullptr;
+}
+
+bool isCompositeOperator(std::string_view operatorName)
+{
+    return std::find(std::begin(kCompositeOperators), std::end(kCompositeOperators), operatorName)
+        != std::end(kCompositeOperators);
 }
 
 OperatorModel modelOperator(const OperatorCall& call)

@@ -119,6 +119,8 @@ nlohmann::json shapeTraceJson(const std::string& text)
 {
     if (text.empty())
         return nullptr;
+    if (traceJsonNestsTooDeep(text))
+        return nlohmann::json(text);
     auto parsed = nlohmann::json::parse(text, nullptr, false);
     return parsed.is_discarded() ? nlohmann::json(text) : parsed;
 }

@@ -28,8 +28,10 @@ struct OperatorLinks;
 // One operator with one set of input shapes and types: the calls that own kernels.
 struct OperatorShapeRow {
     std::string name; // "aten::addmm"
-    std::string inputDims; // the trace's Input Dims, as compact JSON text ("[[512],[141,512]]")
-    std::string inputTypes; // the trace's Input type, as compact JSON text
+    // The trace's Input Dims, as compact JSON text ("[[512],[141,512]]"); as the trace wrote it when
+    // it is no JSON or nests too deep (traceJsonNestsTooDeep).
+    std::string inputDims;
+    std::string inputTypes; // the trace's Input type, the same way
     std::int64_t calls = 0;
     std::int64_t kernels = 0; // launches it owns
     std::int64_t gpuTimeNs = 0; // of those launches
@@ -49,6 +51,10 @@ struct OperatorShapes {
 };
 
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader, const OperatorLinks& links);
+
+// Brackets nested deeper (16) than any argument list (a TensorList's [[[4, 1, 768], ...]] is 3):
+// a hostile file's text, never parsed, since a JSON tree that deep is freed and written recursively.
+bool traceJsonNestsTooDeep(std::string_view text);
 
 // The modelled rows as the roofline draws kernels: one point per operator shape (the roofline's
 // "Points: operators"). name: "aten::addmm [[512],[141,512],...]", nameId: -1 - its row's index

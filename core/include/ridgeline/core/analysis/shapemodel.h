@@ -48,6 +48,10 @@ struct OperatorModel {
 // Whether an operator of this name has a model (its call may still lack the shapes it needs).
 bool hasShapeModel(std::string_view operatorName);
 
+// Whether it only dispatches to other operators (aten::linear to aten::addmm, aten::to to
+// aten::copy_, ...): the modelled operator it calls owns the work (operatorshapes.h).
+bool isCompositeOperator(std::string_view operatorName);
+
 // The work of one call, or why there is none. Never throws; hostile or malformed texts give a reason.
 OperatorModel modelOperator(const OperatorCall& call);
 
