@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/analysis/operatorlinks.h"
 
+#include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
-#include "sessionanalysis.h"
 #include "timeline/sessiongpuops.h"
 
 #include <algorithm>
@@ -159,7 +159,7 @@ Result<OperatorLinks> linkOperators(SessionReader& reader)
     auto linked = linkOperators(reader, [](SessionReader&) -> Result<KernelVerdicts> { return KernelVerdicts {}; });
     if (linked.hasError())
         return linked.error();
-    auto shapes = detail::kernelShapeFigures(reader, &linked.value());
+    auto shapes = sessionOperatorShapes(reader, &linked.value());
     if (shapes.hasError())
         return shapes.error();
     auto verdicts = kernelVerdicts(reader);

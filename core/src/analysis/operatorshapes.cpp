@@ -344,6 +344,28 @@ std::vector<KernelSummary> shapeSummaries(const OperatorShapes& shapes)
     return out;
 }
 
+Result<std::shared_ptr<const OperatorShapes>> sessionOperatorShapes(SessionReader& reader, const OperatorLinks* links)
+{
+    constexpr std::string_view kKey = "analysis/operator-shapes";
+    if (auto kept = reader.derived(kKey))
+        return std::static_pointer_cast<const OperatorShapes>(kept);
+    auto withOperators = reader.hasOperators();
+    if (withOperators.hasError())
+        return withOperators.error();
+    auto withShapes = withOperators.value() ? reader.mayHaveOperatorShapes() : Result<bool>(false);
+    if (withShapes.hasError())
+        return withShapes.error();
+    auto shapes = std::make_shared<OperatorShapes>();
+    if (withShapes.value()) {
+        auto modelled = links ? modelOperatorShapes(reader, *links) : modelOperatorShapes(reader);
+        if (modelled.hasError())
+            return modelled.error();
+        *shapes = std::move(modelled).value();
+    }
+    reader.keepDerived(kKey, shapes);
+    return std::shared_ptr<const OperatorShapes>(std::move(shapes));
+}
+
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader)
 {
     auto links = linkOperators(reader, [](SessionReader&) -> Result<KernelVerdicts> { return KernelVerdicts {}; });

@@ -36,35 +36,6 @@ Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& device
     return {};
 }
 
-namespace {
-
-constexpr std::string_view kKernelShapesKey = "analysis/kernel-shapes";
-
-} // namespace
-
-Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& reader, const OperatorLinks* links)
-{
-    if (auto kept = reader.derived(kKernelShapesKey))
-        return std::static_pointer_cast<const KernelShapes>(kept);
-    std::shared_ptr<const KernelShapes> figures;
-    auto withOperators = reader.hasOperators();
-    if (withOperators.hasError())
-        return withOperators.error();
-    auto withShapes = withOperators.value() ? reader.mayHaveOperatorShapes() : Result<bool>(false);
-    if (withShapes.hasError())
-        return withShapes.error();
-    if (withShapes.value()) {
-        auto shapes = links ? modelOperatorShapes(reader, *links) : modelOperatorShapes(reader);
-        if (shapes.hasError())
-            return shapes.error();
-        if (!shapes.value().byKernel.empty())
-            figures = std::make_shared<const KernelShapes>(std::move(shapes.value().byKernel));
-    }
-    // An empty entry says "worked out, none": the next load asks nothing.
-    reader.keepDerived(kKernelShapesKey, figures ? figures : std::make_shared<const KernelShapes>());
-    return figures;
-}
-
 Result<SessionFacts> SessionFacts::load(SessionReader& reader)
 {
     SessionFacts facts;
@@ -97,7 +68,7 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
         anyNccl = anyNccl || isNcclKernelName(name);
     }
     // Without counters, a kernel's FLOPs and bytes may come from its PyTorch operator's shapes.
-    auto shapes = kernelShapeFigures(reader, nullptr);
+    auto shapes = sessionOperatorShapes(reader);
     if (shapes.hasError())
         return shapes.error();
     facts.m_shapes = std::move(shapes).value();
@@ -129,23 +100,19 @@ KernelFacts SessionFacts::factsFor(const Kernel& kernel) const
         f.name = n->second;
     if (auto c = m_commFigures.find(kernel.id); c != m_commFigures.end())
         f.comm = c->second;
-    if (m_shapes) {
-        if (auto s = m_shapes->find(kernel.id); s != m_shapes->end())
-            f.shapes = s->second;
-    }
+    if (auto s = m_shapes->byKernel.find(kernel.id); s != m_shapes->byKernel.end())
+        f.shapes = s->second;
     return f;
 }
 
 std::vector<std::int64_t> SessionFacts::analysedKernelIds() const
 {
     std::vector<std::int64_t> ids;
-    ids.reserve(m_metrics.size() + m_collectives.size() + (m_shapes ? m_shapes->size() : 0));
+    ids.reserve(m_metrics.size() + m_collectives.size() + m_shapes->byKernel.size());
     for (const auto& entry : m_metrics)
         ids.push_back(entry.first);
-    if (m_shapes) {
-        for (const auto& entry : *m_shapes)
-            ids.push_back(entry.first);
-    }
+    for (const auto& entry : m_shapes->byKernel)
+        ids.push_back(entry.first);
     for (const auto& entry : m_collectives)
         ids.push_back(entry.first);
     ids.insert(ids.end(), m_ncclKernels.begin(), m_ncclKernels.end());

@@ -3,16 +3,13 @@
 // figures from operator shapes.
 #pragma once
 
+#include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/analysis/roofline.h"
 
 #include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
-
-namespace ridgeline::core {
-struct OperatorLinks;
-} // namespace ridgeline::core
 
 namespace ridgeline::core::detail {
 
@@ -22,14 +19,6 @@ KernelFacts launchFacts(const Kernel& kernel);
 // A session's devices by id and their ceilings by device id.
 Status loadDevices(SessionReader& reader, std::map<std::int64_t, Device>& devices,
     std::map<std::int64_t, std::vector<Ceiling>>& ceilings);
-
-using KernelShapes = std::unordered_map<std::int64_t, ShapeFigures>;
-
-// The kernels' figures from their operators' shapes (operatorshapes.h), worked out once per open
-// reader (SessionReader::derived): the kernel table, the operators and the timeline of one session
-// each need them. From `links` when given (else the operators are linked for it). Empty or null
-// when there are none.
-Result<std::shared_ptr<const KernelShapes>> kernelShapeFigures(SessionReader& reader, const OperatorLinks* links);
 
 class SessionFacts {
 public:
@@ -47,9 +36,9 @@ private:
     std::unordered_map<std::int64_t, std::string> m_names; // name id -> demangled (else raw) name
     std::vector<std::int64_t> m_ncclKernels; // kernels recognised as NCCL's by their name
     std::unordered_map<std::int64_t, CollectiveFigures> m_commFigures; // by kernel id
-    // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h), by kernel
-    // id: derived once per open reader (SessionReader::derived), shared by every load.
-    std::shared_ptr<const KernelShapes> m_shapes;
+    // Kernels' shares of their PyTorch operators' work from shapes (operatorshapes.h: byKernel):
+    // derived once per open reader (sessionOperatorShapes), shared by every load; never null.
+    std::shared_ptr<const OperatorShapes> m_shapes = std::make_shared<const OperatorShapes>();
 };
 
 } // namespace ridgeline::core::detail

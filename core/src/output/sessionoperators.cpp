@@ -47,10 +47,10 @@ Result<std::optional<SessionOperators>> loadSessionOperators(SessionReader& read
         return moduleReport.error();
     out.byOperator = groupGpuOps(opReport.value(), links, byOp);
     out.byModule = groupGpuOps(moduleReport.value(), links, byModule);
-    auto shapes = modelOperatorShapes(reader, links);
+    auto shapes = sessionOperatorShapes(reader, &links); // worked out with the links, kept
     if (shapes.hasError())
         return shapes.error();
-    out.shapePoints = shapeSummaries(shapes.value());
+    out.shapePoints = shapeSummaries(*shapes.value());
     out.byExternalId = opReport.value().byExternalId;
     out.externalIdDisagrees = opReport.value().externalIdDisagrees;
 

@@ -16,6 +16,7 @@
 #include "ridgeline/core/base/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -62,5 +63,12 @@ bool traceJsonNestsTooDeep(std::string_view text);
 std::vector<KernelSummary> shapeSummaries(const OperatorShapes& shapes);
 // The same, linking the operators first (without verdicts: they are what this feeds).
 Result<OperatorShapes> modelOperatorShapes(SessionReader& reader);
+
+// modelOperatorShapes, worked out once per open reader and kept with it (SessionReader::derived):
+// the kernel table, the operator views, `--by op`'s verdicts and the timeline of one session all
+// need it. From `links` when given. Empty, at the cost of one index probe, when no operator can
+// carry shapes (SessionReader::mayHaveOperatorShapes). Never null.
+Result<std::shared_ptr<const OperatorShapes>> sessionOperatorShapes(
+    SessionReader& reader, const OperatorLinks* links = nullptr);
 
 } // namespace ridgeline::core
