@@ -5,6 +5,7 @@
 #include "ridgeline/core/cluster/clusterreport.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/operatorreport.h"
+#include "ridgeline/core/output/opportunityreport.h"
 #include "ridgeline/core/output/rankreport.h"
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/output/shapereport.h"
@@ -37,6 +38,7 @@ struct ReportCommandOptions {
     std::string by = "kernel"; // what the rows are: kernel | op | module | collective | rank
     std::size_t threads = 0; // --by rank: sessions read at once (0: one per core)
     bool fresh = false; // --by rank: recompute instead of reading stored summaries
+    bool opportunities = false; // rows: the time each would give back at its roof, ranked
 };
 
 // `--by rank`: one row per rank over any number of sessions, read a few at a time (clusterreport.h).
@@ -147,6 +149,20 @@ int runShapeReport(const ReportCommandOptions& options)
     return finishOutput();
 }
 
+// `--opportunities`: the time each operator shape, kernel or copy would give back at its roof.
+int runOpportunityReport(const ReportCommandOptions& options)
+{
+    auto reader = core::SessionReader::open(options.path);
+    if (reader.hasError())
+        return fail(exitCodeFor(reader.error()), reader.error().message);
+    auto built = core::buildOpportunityReport(reader.value());
+    if (built.hasError())
+        return fail(exitCodeFor(built.error()), built.error().message);
+    const auto format = core::reportFormatFromString(options.format).value_or(core::ReportFormat::Table);
+    core::writeOpportunityReport(std::cout, built.value(), format, options.top);
+    return finishOutput();
+}
+
 int runReport(ReportCommandOptions options)
 {
     if (options.by == "rank") {
@@ -160,6 +176,11 @@ int runReport(ReportCommandOptions options)
                         "(ridgeline merge)",
                 options.by, options.paths.size()));
     options.path = options.paths.front();
+    if (options.opportunities) {
+        if (options.by != "kernel" || !options.baseline.empty() || options.hasStep || !options.window.empty())
+            return fail(ExitUsage, "--opportunities takes no --by, --baseline, --window or --step");
+        return runOpportunityReport(options);
+    }
     if (options.by == "collective") {
         if (!options.baseline.empty() || options.hasStep || !options.window.empty())
             return fail(ExitUsage, "--by collective takes no --baseline, --window or --step");
@@ -259,6 +280,9 @@ Runner addReportCommand(CLI::App& app)
     cmd->add_option("-j,--threads", options->threads, "--by rank: sessions read at once (0: one per core)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    cmd->add_flag("--opportunities", options->opportunities,
+        "Rank what each PyTorch operator shape, kernel or copy would give back at its roof: GPU time minus the "
+        "time its FLOPs and bytes take at the roofs of its GPU, largest first, with advice");
     cmd->add_flag("--fresh", options->fresh,
         "--by rank: analyse every session again instead of reading the summaries stored by `ridgeline summarize`");
     return [options, step] {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string_view>
 #include <tuple>
 
@@ -20,6 +21,11 @@ namespace {
 constexpr std::size_t kNoOperator = GpuOpLink::kNone;
 
 } // namespace
+
+bool isFusableFamily(std::string_view family)
+{
+    return family == "elementwise" || family == "norm" || family == "softmax" || family == "reduction";
+}
 
 bool traceJsonNestsTooDeep(std::string_view text)
 {
@@ -128,6 +134,7 @@ public:
         RIDGELINE_TRY(loadTexts(owned));
         for (const auto& [op, kernels] : owned)
             attribute(op, kernels);
+        markFusableChains();
         finishRows();
         return std::move(m_out);
     }
@@ -231,12 +238,21 @@ private:
         row.calls += 1;
         row.kernels += static_cast<std::int64_t>(kernels.gpuOps.size());
         row.gpuTimeNs = saturatingAdd(row.gpuTimeNs, kernels.timeNs);
+        auto& refs = m_rowRefs[rowIndex];
         for (const std::size_t i : kernels.gpuOps) {
             const GpuOpLink& g = m_links.gpuOps[i];
             if (timeOf(g) > m_rowLongest[rowIndex]) {
                 m_rowLongest[rowIndex] = timeOf(g);
                 row.deviceId = g.deviceId;
             }
+            auto& ref = refs[{ g.nameId, g.deviceId }];
+            ref.launches += 1;
+            ref.timeNs = saturatingAdd(ref.timeNs, timeOf(g));
+        }
+        if (call && isFusableFamily(call->work.family)) {
+            m_callRow[opIndex] = rowIndex;
+            for (const std::size_t i : kernels.gpuOps)
+                m_fusableKernel[i] = opIndex;
         }
         if (!call) {
             if (row.reason.empty())
@@ -260,6 +276,40 @@ private:
         }
     }
 
+    // Kernels of fusable calls next to a kernel of another fusable call on the same device (in start
+    // order; any other kernel in between breaks the chain): each such call counts once for its row.
+    void markFusableChains()
+    {
+        if (m_fusableKernel.empty())
+            return;
+        struct Placed {
+            std::int64_t deviceId, startNs;
+            std::size_t owner; // the fusable call, or kNoOperator
+        };
+        std::vector<Placed> order;
+        for (std::size_t i = 0; i < m_links.gpuOps.size(); ++i) {
+            const GpuOpLink& g = m_links.gpuOps[i];
+            if (g.kind != LinkedOpKind::Kernel && g.kind != LinkedOpKind::Collective)
+                continue;
+            const auto it = m_fusableKernel.find(i);
+            order.push_back({ g.deviceId, g.startNs, it == m_fusableKernel.end() ? kNoOperator : it->second });
+        }
+        std::stable_sort(order.begin(), order.end(), [](const Placed& a, const Placed& b) {
+            return std::tie(a.deviceId, a.startNs) < std::tie(b.deviceId, b.startNs);
+        });
+        std::set<std::size_t> chained;
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const Placed& a = order[i - 1];
+            const Placed& b = order[i];
+            if (a.deviceId == b.deviceId && a.owner != kNoOperator && b.owner != kNoOperator && a.owner != b.owner) {
+                chained.insert(a.owner);
+                chained.insert(b.owner);
+            }
+        }
+        for (const std::size_t op : chained)
+            m_out.rows[m_callRow.at(op)].callsInFusableChain += 1;
+    }
+
     std::size_t rowFor(const SessionReader::OperatorSpan& op)
     {
         const RowKey key { op.nameId, op.inputDimsId, op.inputTypesId };
@@ -271,6 +321,7 @@ private:
             row.inputTypes = compactJson(text(op.inputTypesId));
             m_out.rows.push_back(std::move(row));
             m_rowLongest.push_back(-1);
+            m_rowRefs.emplace_back();
         }
         return it->second;
     }
@@ -279,6 +330,13 @@ private:
     // roofs of its device, by the rules of a launch (analyzeKernel).
     void finishRows()
     {
+        for (std::size_t r = 0; r < m_out.rows.size(); ++r) {
+            auto& refs = m_out.rows[r].kernelRefs;
+            for (const auto& [key, ref] : m_rowRefs[r])
+                refs.push_back({ key.first, key.second, ref.launches, ref.timeNs });
+            std::stable_sort(
+                refs.begin(), refs.end(), [](const auto& a, const auto& b) { return a.timeNs > b.timeNs; });
+        }
         for (auto& row : m_out.rows) {
             if (!row.work || row.calls <= 0)
                 continue;
@@ -307,6 +365,12 @@ private:
     std::map<CallKey, std::pair<std::shared_ptr<const ShapeCall>, std::string>> m_models;
     std::map<RowKey, std::size_t> m_rowIndex;
     std::vector<std::int64_t> m_rowLongest; // per row: its longest launch, whose device judges it
+    struct RefSums {
+        std::int64_t launches = 0, timeNs = 0;
+    };
+    std::vector<std::map<std::pair<std::int64_t, std::int64_t>, RefSums>> m_rowRefs; // per row: by (name, device)
+    std::unordered_map<std::size_t, std::size_t> m_fusableKernel; // gpuOps index -> its fusable call (operator index)
+    std::unordered_map<std::size_t, std::size_t> m_callRow; // fusable call -> its row
     std::map<std::int64_t, Device> m_devices;
     std::map<std::int64_t, std::vector<Ceiling>> m_ceilings;
     OperatorShapes m_out;

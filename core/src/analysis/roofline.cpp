@@ -137,6 +137,8 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
                 a.utilization[level] = bytes / seconds / c->second.value;
         }
     }
+    if (a.hasFigures())
+        a.figuresNs = a.durationNs;
     deriveRates(a, seconds, mixOf(a.flopsByPrecision, a.ceilingsUsed));
     classify(a, a.collective, a.deviceName, a.latencyHint);
     if (a.figures == FigureSource::Shapes)
@@ -308,6 +310,7 @@ KernelAnalysis LaunchAccumulator::result() const
     deriveRates(a, sums.durationNs / 1e9, mix);
     // Rates in the sentence are over the launches that were measured (or modelled).
     a.durationNs = sums.durationNs;
+    a.figuresNs = a.figures == FigureSource::None ? 0.0 : sums.durationNs;
     classify(a, a.collective, a.deviceName, a.latencyHint);
     a.tensorEstimated = m_tensorEstimated && a.flopsByPrecision.contains(Resource::FP16Tensor);
     if (a.tensorEstimated)

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,6 +26,18 @@ namespace ridgeline::core {
 
 class SessionReader;
 struct OperatorLinks;
+
+// Launches of one kernel (name and device) that an operator shape row owns.
+struct OwnedKernelRef {
+    std::int64_t nameId = 0; // kernel_names.id
+    std::int64_t deviceId = 0;
+    std::int64_t launches = 0;
+    std::int64_t timeNs = 0;
+};
+
+// The families whose work is memory traffic that a fused kernel would do once for a whole chain:
+// elementwise, norm, softmax and reduction.
+bool isFusableFamily(std::string_view family);
 
 // One operator with one set of input shapes and types: the calls that own kernels.
 struct OperatorShapeRow {
@@ -42,6 +55,10 @@ struct OperatorShapeRow {
     double bytes = 0;
     std::int64_t deviceId = 0; // of its longest launch: whose ceilings judge it
     KernelAnalysis analysis; // the work over the GPU time, against the device's roofs (FigureSource::Shapes)
+    std::vector<OwnedKernelRef> kernelRefs; // its launches by kernel name and device, most time first
+    // Modelled calls of a fusable family (isFusableFamily) whose kernel runs right before or after the
+    // kernel of another fusable call on the same device: links of a chain one fused kernel could do.
+    std::int64_t callsInFusableChain = 0;
 };
 
 struct OperatorShapes {

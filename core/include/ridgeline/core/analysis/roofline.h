@@ -82,6 +82,9 @@ struct KernelAnalysis {
     std::string boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
     std::string reason; // one sentence with the numbers
     double durationNs = 0;
+    // Of durationNs, the time of the launches its figures come from (of an aggregate: the launches
+    // with counters, or else with figures from shapes); rates and utilisations are over this time.
+    double figuresNs = 0;
     bool hasCounters = false;
     FigureSource figures = FigureSource::None; // of flopsByPrecision and bytesByLevel
     std::optional<ShapeFigures> shapes; // what the figures came from when FigureSource::Shapes
