@@ -81,6 +81,8 @@ QVariant RankTableModel::display(const Row& row, int column) const
         return share(s.computeNs, s.spanNs);
     case CommunicationColumn:
         return share(s.communicationNs, s.spanNs);
+    case RecoverableColumn:
+        return s.rankedNs > 0 ? share(s.recoverableNs, s.rankedNs) : QStringLiteral("-");
     case TopKernelColumn:
         return s.topKernels.empty() ? QString()
                                     : tr("%1 (%2)").arg(QString::fromStdString(s.topKernels.front().name),
@@ -114,6 +116,8 @@ QVariant RankTableModel::sortKey(const Row& row, int column) const
         return qint64(s.computeNs);
     case CommunicationColumn:
         return qint64(s.communicationNs);
+    case RecoverableColumn:
+        return qint64(s.recoverableNs);
     case TopKernelColumn:
         return qint64(s.topKernels.empty() ? 0 : s.topKernels.front().timeNs);
     case SessionColumn:
@@ -164,7 +168,7 @@ QVariant RankTableModel::rowData(const Row& row, const QModelIndex& index, int r
 // QT_TR_NOOP: RowTableModel translates them in this class's context.
 const char* const RankTableModel::kTitles[ColumnCount] = { QT_TR_NOOP("Rank"), QT_TR_NOOP("Host"), QT_TR_NOOP("Late"),
     QT_TR_NOOP("Comm wait"), QT_TR_NOOP("Span"), QT_TR_NOOP("Busy"), QT_TR_NOOP("Idle"), QT_TR_NOOP("Compute"),
-    QT_TR_NOOP("Communication"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
+    QT_TR_NOOP("Communication"), QT_TR_NOOP("Recoverable"), QT_TR_NOOP("Top kernel"), QT_TR_NOOP("Session") };
 const char* const RankTableModel::kTips[ColumnCount] = {
     QT_TR_NOOP("The ranks that make the others wait come first, worst first"),
     QT_TR_NOOP("The host the rank ran on"),
@@ -175,6 +179,8 @@ const char* const RankTableModel::kTips[ColumnCount] = {
     QT_TR_NOOP("Span - busy"),
     QT_TR_NOOP("Time compute kernels ran"),
     QT_TR_NOOP("Time collectives ran"),
+    QT_TR_NOOP("GPU time the rank's operators, kernels and copies would give back at their roofs (share of the GPU "
+               "time that has a roof; the Opportunities page ranks them)"),
     QT_TR_NOOP("The kernel with the most time on this rank"),
     QT_TR_NOOP("The session file the rank came from"),
 };

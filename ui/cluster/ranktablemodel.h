@@ -29,6 +29,7 @@ public:
         IdleColumn,
         ComputeColumn,
         CommunicationColumn,
+        RecoverableColumn,
         TopKernelColumn,
         SessionColumn,
         ColumnCount

@@ -28,6 +28,7 @@ const Column kColumns[] = {
     { "communication_ns", [](const RankRow& r) { return r.summary.communicationNs; } },
     { "overlap_ns", [](const RankRow& r) { return r.summary.overlapNs; } },
     { "comm_wait_ns", [](const RankRow& r) { return r.commWaitNs; } },
+    { "recoverable_ns", [](const RankRow& r) { return r.summary.recoverableNs; } },
 };
 
 ColumnStats statsOf(const Column& column, const std::vector<RankRow>& rows)

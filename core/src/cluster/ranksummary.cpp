@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/cluster/ranksummary.h"
 
+#include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/model/demangle.h"
@@ -9,6 +10,7 @@
 #include "timeline/sessiongpuops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -125,6 +127,25 @@ Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size
         auto it = rankOfProcess.find(op.processId);
         auto& r = ranks[it != rankOfProcess.end() ? it->second : -1];
         r.collectives.push_back({ std::move(op.processGroup), std::move(op.collective), op.seq, op.startNs, op.endNs });
+    }
+
+    // Each rank's share of the opportunities: the sums over its devices.
+    auto opportunities = sessionOpportunities(reader);
+    if (opportunities.hasError())
+        return opportunities.error();
+    for (const auto& [rank, devices] : devicesOf) {
+        auto& r = ranks[rank];
+        double ranked = 0, atRoof = 0, recoverable = 0;
+        for (const auto device : devices) {
+            if (auto d = opportunities.value()->byDevice.find(device); d != opportunities.value()->byDevice.end()) {
+                ranked += static_cast<double>(d->second.rankedTimeNs);
+                atRoof += d->second.timeAtRoofNs;
+                recoverable += d->second.recoverableNs;
+            }
+        }
+        r.rankedNs = std::llround(ranked);
+        r.timeAtRoofNs = std::llround(atRoof);
+        r.recoverableNs = std::llround(recoverable);
     }
 
     std::vector<RankSummary> out;

@@ -27,7 +27,8 @@ std::string rankSummaryJson(const RankSummary& s)
         { "devices", s.devices }, { "kernels", s.kernels }, { "collective_ops", s.collectiveOps },
         { "start_ns", s.startNs }, { "end_ns", s.endNs }, { "span_ns", s.spanNs }, { "busy_ns", s.busyNs },
         { "idle_ns", s.idleNs }, { "compute_ns", s.computeNs }, { "communication_ns", s.communicationNs },
-        { "overlap_ns", s.overlapNs }, { "top_kernels", kernels },
+        { "overlap_ns", s.overlapNs }, { "ranked_ns", s.rankedNs }, { "time_at_roof_ns", s.timeAtRoofNs },
+        { "recoverable_ns", s.recoverableNs }, { "top_kernels", kernels },
         // [process group, collective, seq, start, end]: compact, there can be thousands.
         { "collectives", collectives },
         { "activity",
@@ -61,6 +62,9 @@ Result<RankSummary> rankSummaryFromJson(std::string_view text)
         s.computeNs = doc.at("compute_ns").get<std::int64_t>();
         s.communicationNs = doc.at("communication_ns").get<std::int64_t>();
         s.overlapNs = doc.at("overlap_ns").get<std::int64_t>();
+        s.rankedNs = doc.at("ranked_ns").get<std::int64_t>();
+        s.timeAtRoofNs = doc.at("time_at_roof_ns").get<std::int64_t>();
+        s.recoverableNs = doc.at("recoverable_ns").get<std::int64_t>();
         for (const auto& k : doc.at("top_kernels"))
             s.topKernels.push_back({ k.at("name").get<std::string>(), k.at("time_ns").get<std::int64_t>(),
                 k.at("launches").get<std::int64_t>() });

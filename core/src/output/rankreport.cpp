@@ -45,18 +45,18 @@ void writeTable(std::ostream& out, const ClusterReport& r, std::size_t top)
                 ns(s.lateNs), ns(s.lateNs / std::max<std::int64_t>(s.instances, 1)));
         }
     }
-    // 118 columns: a terminal of 120 shows every line whole.
-    fmt::print(out, "{:>6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", "Rank", "Host", "Span",
-        "Busy", "Idle", "Compute", "Comm", "Overlap", "Comm wait", "Top kernel");
+    // 120 columns: a terminal of 120 shows every line whole.
+    fmt::print(out, "{:>6} {:<10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}  {}\n", "Rank", "Host",
+        "Span", "Busy", "Idle", "Compute", "Comm", "Overlap", "Comm wait", "Recoverable", "Top kernel");
     std::size_t shown = 0;
     for (const auto& row : r.ranks) {
         if (top > 0 && shown++ >= top)
             break;
         const auto& s = row.summary;
-        fmt::print(out, "{:>6} {:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n", s.rank,
-            cut(s.host.empty() ? "-" : s.host, 12), ns(s.spanNs), ns(s.busyNs), ns(s.idleNs), ns(s.computeNs),
-            ns(s.communicationNs), ns(s.overlapNs), ns(row.commWaitNs),
-            s.topKernels.empty() ? "-" : cut(s.topKernels.front().name, 20));
+        fmt::print(out, "{:>6} {:<10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}  {}\n", s.rank,
+            cut(s.host.empty() ? "-" : s.host, 10), ns(s.spanNs), ns(s.busyNs), ns(s.idleNs), ns(s.computeNs),
+            ns(s.communicationNs), ns(s.overlapNs), ns(row.commWaitNs), s.rankedNs > 0 ? ns(s.recoverableNs) : "-",
+            s.topKernels.empty() ? "-" : cut(s.topKernels.front().name, 12));
     }
     if (top > 0 && r.ranks.size() > top)
         fmt::print(out, "... {} more ranks (--top 0 lists all)\n", r.ranks.size() - top);
@@ -73,14 +73,16 @@ void writeTable(std::ostream& out, const ClusterReport& r, std::size_t top)
 
 void writeCsv(std::ostream& out, const ClusterReport& r)
 {
-    fmt::print(out, "rank,host,session,devices,kernels,collective_ops,start_ns,end_ns,span_ns,busy_ns,idle_ns,compute_ns,"
-                    "communication_ns,overlap_ns,comm_wait_ns,last_arrivals,top_kernel,top_kernel_ns\n");
+    fmt::print(out,
+        "rank,host,session,devices,kernels,collective_ops,start_ns,end_ns,span_ns,busy_ns,idle_ns,compute_ns,"
+        "communication_ns,overlap_ns,comm_wait_ns,last_arrivals,ranked_ns,time_at_roof_ns,recoverable_ns,top_kernel,"
+        "top_kernel_ns\n");
     for (const auto& row : r.ranks) {
         const auto& s = row.summary;
-        fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.rank, csvField(s.host),
+        fmt::print(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.rank, csvField(s.host),
             csvField(s.session), s.devices, s.kernels, s.collectiveOps, s.startNs, s.endNs, s.spanNs, s.busyNs,
-            s.idleNs, s.computeNs, s.communicationNs, s.overlapNs, row.commWaitNs, row.lastArrivals,
-            s.topKernels.empty() ? "" : csvField(s.topKernels.front().name),
+            s.idleNs, s.computeNs, s.communicationNs, s.overlapNs, row.commWaitNs, row.lastArrivals, s.rankedNs,
+            s.timeAtRoofNs, s.recoverableNs, s.topKernels.empty() ? "" : csvField(s.topKernels.front().name),
             s.topKernels.empty() ? 0 : s.topKernels.front().timeNs);
     }
 }
@@ -98,7 +100,8 @@ void writeJson(std::ostream& out, const ClusterReport& r)
             { "kernels", s.kernels }, { "collective_ops", s.collectiveOps }, { "start_ns", s.startNs },
             { "end_ns", s.endNs }, { "span_ns", s.spanNs }, { "busy_ns", s.busyNs }, { "idle_ns", s.idleNs },
             { "compute_ns", s.computeNs }, { "communication_ns", s.communicationNs }, { "overlap_ns", s.overlapNs },
-            { "comm_wait_ns", row.commWaitNs }, { "last_arrivals", row.lastArrivals }, { "top_kernels", kernels } });
+            { "comm_wait_ns", row.commWaitNs }, { "last_arrivals", row.lastArrivals }, { "ranked_ns", s.rankedNs },
+            { "time_at_roof_ns", s.timeAtRoofNs }, { "recoverable_ns", s.recoverableNs }, { "top_kernels", kernels } });
     }
     json slow = json::array();
     for (const auto& s : r.slowRanks)

@@ -21,7 +21,7 @@ namespace ridgeline::core {
 class SessionReader;
 
 // The layout of a stored summary (its JSON); a summary of another version is recomputed.
-inline constexpr int kRankSummaryVersion = 2; // 2: activity
+inline constexpr int kRankSummaryVersion = 3; // 2: activity; 3: time at roof, recoverable
 
 struct RankKernel {
     std::string name; // short name (shortKernelName)
@@ -78,6 +78,11 @@ struct RankSummary {
     std::int64_t computeNs = 0;
     std::int64_t communicationNs = 0;
     std::int64_t overlapNs = 0;
+    // Opportunities (opportunities.h) over the rank's devices: the GPU time of the rows that have a
+    // roof, the time their work would take at it, and the difference. 0 when nothing has a roof.
+    std::int64_t rankedNs = 0;
+    std::int64_t timeAtRoofNs = 0;
+    std::int64_t recoverableNs = 0;
     std::vector<RankKernel> topKernels; // by time, largest first
     std::vector<RankCollective> collectives; // in start order
     RankActivity activity;
