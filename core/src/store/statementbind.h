@@ -77,7 +77,7 @@ inline void bindNcuRule(sqlite::Statement& stmt, const NcuRule& r)
     bindAll(stmt, r.kernelId, ncuRuleText(r.identifier, kNcuRuleMaxLabel), ncuRuleText(r.name, kNcuRuleMaxLabel),
         ncuRuleText(r.section, kNcuRuleMaxLabel), ncuRuleText(r.type, kNcuRuleMaxLabel),
         ncuRuleText(r.message, kNcuRuleMaxMessage),
-        speedup ? ncuRuleText(r.speedupType, kNcuRuleMaxLabel) : std::string_view(),
+        speedup ? ncuRuleText(r.speedupType, kNcuRuleMaxLabel) : std::string_view(""),
         speedup ? r.speedupPct : std::optional<double>());
 }
 
