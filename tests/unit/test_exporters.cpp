@@ -298,7 +298,7 @@ TEST_F(Exporters, CsvOneFilePerTableWithEveryRow)
         { "devices", c.devices }, { "ceilings", c.ceilings }, { "processes", c.processes }, { "threads", c.threads },
         { "kernel_names", c.kernelNames }, { "kernels", c.kernels }, { "kernel_metrics", c.metrics },
         { "memops", c.memcpys + c.memsets }, { "api_calls", c.apiCalls }, { "nvtx_ranges", c.nvtxRanges },
-        { "comm_ops", c.commOps }, { "verdicts", c.verdicts } };
+        { "comm_ops", c.commOps }, { "verdicts", c.verdicts }, { "ncu_rules", c.ncuRules } };
     ASSERT_EQ(expected.size(), csvTableNames().size());
     for (const auto& table : csvTableNames()) {
         const auto rows = parseCsv(ridgeline::testing::readBytes(dir + "/" + table + ".csv"));

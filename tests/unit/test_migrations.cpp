@@ -3,7 +3,9 @@
 // was written by the v1 writer (make_fixture small) and is never regenerated: when the schema
 // moves on, this test proves the migration from v1 still works.
 #include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/store/sessioncheck.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "tempdir.h"
@@ -199,5 +201,34 @@ TEST(Migrations, V5OperatorsGainConcreteInputsOnOpen)
     }
     // The trace records Concrete Inputs for its cpu_ops; the new import keeps them.
     EXPECT_GT(withConcreteInputs, 0);
+    EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
+}
+
+TEST(Migrations, V6GainsAnEmptyNcuRulesTable)
+{
+    // output0.ncu-rep imported by the v6 writer: its two kernels, no rule results.
+    auto released = openReleased("sessions/v6-ncurep.ridge", 6);
+    ASSERT_TRUE(released.reader);
+    auto rules = released.reader->ncuRules();
+    ASSERT_TRUE(rules.ok()) << rules.error().message;
+    EXPECT_TRUE(rules.value().empty());
+    EXPECT_EQ(released.reader->counts().value().ncuRules, 0);
+    auto old = released.reader->kernels();
+    ASSERT_TRUE(old.ok());
+
+    // The same report imported now: the same kernels, and the report's two rule results.
+    ridgeline::testing::TempDir dir;
+    ASSERT_TRUE(ridgeline::collectors::importNcuRep(
+        { testDataPath("ncu/nersc-gpp/output0.ncu-rep") }, dir.file("s.ridge"), false)
+                    .ok());
+    auto reader = SessionReader::open(dir.file("s.ridge"));
+    ASSERT_TRUE(reader.ok());
+    EXPECT_EQ(reader.value().fileSchemaVersion(), kSchemaVersion);
+    EXPECT_EQ(reader.value().kernels().value(), old.value());
+    EXPECT_EQ(reader.value().ncuRules().value().size(), 2U);
+    auto check = checkSession(released.path);
+    ASSERT_TRUE(check.ok());
+    EXPECT_TRUE(check.value().problems.empty());
+    EXPECT_TRUE(check.value().warnings.empty());
     EXPECT_EQ(ridgeline::testing::readBytes(released.path), released.bytesBefore);
 }

@@ -229,8 +229,9 @@ QString detailsHtml(const DetailsInput& in)
     if (in.details && in.details->launchAnalysis)
         k.analysis = *in.details->launchAnalysis; // the figures of the selected launch alone
     return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis)
-        + (in.operators ? operatorSection(*in.operators) : QString()) + rooflineSection(k) + figuresSection(k.analysis)
-        + launchSection(in) + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())
+        + ncuEstimatesSection(in.ncu) + (in.operators ? operatorSection(*in.operators) : QString()) + rooflineSection(k)
+        + figuresSection(k.analysis) + launchSection(in)
+        + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())
         + namesSection(*in.kernel);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "detailsbaseline.h"
+#include "detailsncu.h"
 #include "detailsoperators.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
@@ -24,6 +25,7 @@ struct DetailsInput {
     QString loadError;
     BaselineDetails baseline; // with a baseline session: the kernel's figures there (delta null otherwise)
     const OperatorDetails* operators = nullptr; // the PyTorch operators that launched it; null: none
+    NcuDetails ncu; // Nsight Compute's rule results ("ncu estimates"); none: no section
 };
 
 QString detailsHtml(const DetailsInput& input);

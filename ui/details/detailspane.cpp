@@ -57,6 +57,7 @@ void DetailsPane::showSelection(const KernelSelection& selection)
     m_error.clear();
     m_stack.reset();
     m_stackError.clear();
+    m_launchNcu.reset();
     ++m_generation; // results of earlier requests are dropped
     if (m_doc && !selection.isEmpty()) {
         const auto& kernels = m_doc->report.kernels;
@@ -97,6 +98,13 @@ void DetailsPane::load()
             loaded.error = QString::fromStdString(details.error().message);
         else
             loaded.details = std::move(details).value();
+        if (launchId >= 0) {
+            auto ncu = core::ncuEstimatesOfLaunch(reader.value(), launchId);
+            if (ncu.hasError() && loaded.error.isEmpty())
+                loaded.error = QString::fromStdString(ncu.error().message);
+            else if (ncu.ok())
+                loaded.launchNcu = std::move(ncu).value();
+        }
         if (operators) {
             auto stack = loadOperatorStack(reader.value(), operators->lookup, nameId, deviceId, launchId);
             if (stack.hasError())
@@ -116,6 +124,7 @@ void DetailsPane::finished(Loaded loaded)
     m_details = std::move(loaded.details);
     m_error = loaded.error.isEmpty() ? QString() : tr("Cannot read the launches: %1").arg(loaded.error);
     m_stack = std::move(loaded.stack);
+    m_launchNcu = std::move(loaded.launchNcu);
     m_stackError = loaded.stackError.isEmpty() ? QString() : tr("Cannot read the operators: %1").arg(loaded.stackError);
     render();
     Q_EMIT detailsLoaded();
@@ -140,6 +149,13 @@ void DetailsPane::render()
         input.baseline.delta = m_comparison.deltaOf(m_kernelIndex);
         if (input.baseline.delta && input.baseline.delta->baseline)
             input.baseline.before = &m_baseline->report.kernels.at(*input.baseline.delta->baseline);
+    }
+    if (m_selection.launchId >= 0) {
+        input.ncu = { m_launchNcu ? &*m_launchNcu : nullptr, true };
+    } else if (m_doc && m_kernel) {
+        const auto ncu = m_doc->report.ncuEstimates.find({ m_kernel->nameId, m_kernel->deviceId });
+        if (ncu != m_doc->report.ncuEstimates.end())
+            input.ncu = { &ncu->second, false };
     }
     OperatorDetails operators;
     if (m_doc && m_kernel && m_doc->operators) {

@@ -7,13 +7,15 @@
 #pragma once
 
 #include "common/selectionmodel.h"
+#include "detailsoperators.h"
 #include "ridgeline/core/analysis/kernelcompare.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
-#include "detailsoperators.h"
+#include "ridgeline/core/analysis/ncuestimates.h"
 #include "session/sessiondocument.h"
 
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 class QTextBrowser;
 
@@ -43,6 +45,7 @@ private:
         QString error;
         std::optional<OperatorStack> stack; // with operators in the session
         QString stackError;
+        std::optional<std::vector<core::NcuEstimate>> launchNcu; // a selected launch's ncu rule results
     };
     void render();
     void load();
@@ -59,6 +62,7 @@ private:
     QString m_error;
     std::optional<OperatorStack> m_stack;
     QString m_stackError;
+    std::optional<std::vector<core::NcuEstimate>> m_launchNcu;
     bool m_loading = false;
     quint64 m_generation = 0;
     QTextBrowser* m_browser;

@@ -2,6 +2,7 @@
 #include "documentreader.h"
 
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/ncuestimates.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/sessionoperators.h"
@@ -85,6 +86,10 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     if (kernels.hasError())
         return kernels.error();
     report.kernels = std::move(kernels).value();
+    auto ncuEstimates = core::ncuEstimatesByKernel(session); // Nsight Compute's rule results, if any
+    if (ncuEstimates.hasError())
+        return ncuEstimates.error();
+    report.ncuEstimates = std::move(ncuEstimates).value();
     if (hooks.tableReady) {
         doc.tableStage = true;
         hooks.tableReady(doc);

@@ -6,7 +6,9 @@
 // profiler metrics") already carry counter names and are stored under them.
 #include "ncucsvinternal.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <fmt/format.h>
 #include <set>
 #include <unordered_map>
@@ -84,6 +86,38 @@ std::optional<std::string_view> counterFor(std::string_view section, std::string
     return std::nullopt;
 }
 
+// The rule result of a rule row (Rule Name set, metric columns empty), or nothing. The CSV names a
+// rule by its identifier only; a speedup ("Estimated Speedup", ncu 2024 on) that is not a number
+// of 0 to 100 % is left out (`badSpeedups` counts it).
+struct DetailsRuleColumns {
+    int name = -1, type = -1, description = -1, speedupType = -1, speedup = -1;
+};
+
+std::optional<core::NcuRule> detailsRule(
+    const CsvRow& row, const DetailsRuleColumns& c, std::string_view section, std::int64_t& badSpeedups)
+{
+    const auto identifier = field(row, c.name);
+    if (identifier.empty())
+        return std::nullopt;
+    core::NcuRule rule;
+    rule.identifier = identifier;
+    rule.name = identifier;
+    rule.section = section;
+    rule.type = field(row, c.type);
+    rule.message = field(row, c.description);
+    const auto speedup = parseNumber(field(row, c.speedup));
+    if (speedup.status == NumberStatus::Ok && speedup.value >= 0 && speedup.value <= core::kNcuMaxSpeedupPct) {
+        rule.speedupPct = speedup.value;
+        std::string type(field(row, c.speedupType));
+        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        if (type == core::kNcuSpeedupLocal || type == core::kNcuSpeedupGlobal)
+            rule.speedupType = type;
+    } else if (speedup.status != NumberStatus::Missing) {
+        ++badSpeedups;
+    }
+    return rule;
+}
+
 // "dram__bytes.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": a counter name, not a label.
 bool isCounterName(std::string_view name)
 {
@@ -108,6 +142,9 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)
             required = c + 1;
     }
 
+    const DetailsRuleColumns ruleColumns { columns[column::RuleName], columns[column::RuleType],
+        columns[column::RuleDescription], columns[column::SpeedupType], columns[column::Speedup] };
+    std::int64_t badSpeedups = 0;
     ParsedProfile profile;
     profile.hasLaunchDims = columns[column::GridSize] >= 0 && columns[column::BlockSize] >= 0;
     profile.page = "details";
@@ -127,9 +164,12 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)
         auto& kernel = profile.kernels[it->second];
 
         const std::string name(field(row, nameColumn));
-        if (name.empty())
-            continue; // a rule row (Rule Name, Rule Description): advice, not a measurement
         const auto section = field(row, sectionColumn);
+        if (name.empty()) { // a rule row (Rule Name, Rule Description): ncu's advice, not a measurement
+            if (auto rule = detailsRule(row, ruleColumns, section, badSpeedups))
+                kernel.rules.push_back(std::move(*rule));
+            continue;
+        }
         const bool counterName = isCounterName(name);
         const std::string key = counterName ? name : fmt::format("details:{}/{}", section, name);
         const auto parsed = parseNumber(field(row, valueColumn));
@@ -169,6 +209,9 @@ core::Result<ParsedProfile> readDetailsPage(const CsvFile& file)
         if (!numericNames.contains(name) && seen.insert(name).second)
             skipped.push_back(name);
     }
+    if (badSpeedups > 0)
+        profile.warnings.push_back(fmt::format(
+            "{} estimated speedups of {} are not numbers of 0 to 100 % and were left out", badSpeedups, file.path));
     profile.skippedColumns = static_cast<std::int64_t>(skipped.size());
     if (!skipped.empty())
         profile.warnings.push_back(skippedWarning(skipped, "metric"));

@@ -137,6 +137,7 @@ struct ImportedKernel {
     int staticSharedBytes = 0;
     int dynamicSharedBytes = 0;
     KernelMetrics metrics; // by ParsedProfile::metricNames index: ncu names (or "details:<Section>/<Name>"), base units
+    std::vector<core::NcuRule> rules; // ncu's rule results (kernelId set when written)
 };
 
 struct ParsedProfile {
@@ -179,6 +180,12 @@ inline constexpr const char* SectionName = "Section Name";
 inline constexpr const char* MetricName = "Metric Name";
 inline constexpr const char* MetricUnit = "Metric Unit";
 inline constexpr const char* MetricValue = "Metric Value";
+// Rule rows of the details page (metric columns empty); the speedup columns from ncu 2024 on.
+inline constexpr const char* RuleName = "Rule Name";
+inline constexpr const char* RuleType = "Rule Type";
+inline constexpr const char* RuleDescription = "Rule Description";
+inline constexpr const char* SpeedupType = "Estimated Speedup Type";
+inline constexpr const char* Speedup = "Estimated Speedup";
 } // namespace column
 
 // Column index by name in a header; -1 when absent.

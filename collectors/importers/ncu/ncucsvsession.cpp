@@ -297,6 +297,15 @@ core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvF
         }
     }
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    // Nsight Compute's own rule results ("ncu estimates"), on the kernels' session ids.
+    std::vector<core::NcuRule> rules;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        for (auto rule : kernels[i].rules) {
+            rule.kernelId = records[i].id;
+            rules.push_back(std::move(rule));
+        }
+    }
+    RIDGELINE_TRY(writer.addNcuRules(rules));
     RIDGELINE_TRY(importing::endImport(writer, summary.warnings));
 
     summary.kernels = static_cast<std::int64_t>(kernels.size());

@@ -23,6 +23,7 @@ struct ReportStats {
     std::int64_t results = 0;
     std::int64_t textMetrics = 0; // string values other than the device name: not stored
     std::int64_t nonFinite = 0; // NaN or infinite values: not stored
+    std::int64_t badSpeedups = 0; // rule speedups that are not numbers of 0 to 100 %: not stored
 };
 
 // What one import holds in memory is bounded, whatever the file says: a hostile report of tiny

@@ -222,6 +222,66 @@ core::Status ReportFraming::read()
     return {};
 }
 
+// "OPT", "WRN", ...: a rule message's type as ncu prints it (RuleMessage.type).
+const char* ncuRuleType(std::uint32_t type)
+{
+    switch (type) {
+    case 1:
+        return "OK";
+    case 2:
+        return "WRN";
+    case 3:
+        return "ERR";
+    case 4:
+        return "OPT";
+    default:
+        return "INF";
+    }
+}
+
+// A speedup's type (RuleSpeedup.type): 1 in the real reports, whose rules (TheoreticalOccupancy,
+// AchievedOccupancy without their parent rule) estimate a local speedup; 2 taken as global.
+const char* ncuSpeedupType(std::uint32_t type)
+{
+    switch (type) {
+    case 1:
+        return core::kNcuSpeedupLocal;
+    case 2:
+        return core::kNcuSpeedupGlobal;
+    default:
+        return "";
+    }
+}
+
+// The messages of a result's rule results, one NcuRule each; a rule with no message (it found
+// nothing to say) gives none. A speedup that is not a number of 0 to 100 % is left out and
+// counted. (The session writer cuts texts longer than a session keeps.)
+void addRuleResults(const ncurep::ProfileResult& result, ImportedKernel& kernel, std::int64_t& badSpeedups)
+{
+    for (const auto& rule : result.rule_results()) {
+        for (const auto& item : rule.body().items()) {
+            if (!item.has_message() && !item.has_speedup())
+                continue;
+            core::NcuRule out;
+            out.identifier = rule.identifier();
+            out.name = rule.display_name();
+            out.section = rule.section();
+            out.type = ncuRuleType(item.message().type());
+            out.message = item.message().text();
+            if (item.has_speedup()) {
+                const double pct = item.speedup().percent();
+                if (std::isfinite(pct) && pct >= 0 && pct <= core::kNcuMaxSpeedupPct) {
+                    out.speedupPct = pct;
+                    out.speedupType = ncuSpeedupType(item.speedup().type());
+                } else {
+                    ++badSpeedups;
+                }
+            }
+            kernel.rules.push_back(std::move(out));
+        }
+    }
+}
+
 // Pass 2: results [begin, end) into kernels; stops at the first bad one.
 struct ResultBatch {
     std::vector<ImportedKernel> kernels;
@@ -229,6 +289,7 @@ struct ResultBatch {
     std::optional<core::Error> error; // of the result after the last kernel
     std::int64_t textMetrics = 0;
     std::int64_t nonFinite = 0;
+    std::int64_t badSpeedups = 0; // rule speedups that are not numbers of 0 to 100 %
     std::string textExample;
 };
 
@@ -324,6 +385,7 @@ core::Status ResultConverter::add(const ResultSpan& span, std::int64_t id, Resul
         if (name == "launch__device_id")
             kernel.deviceIndex = value >= 0 && value < 65536 ? static_cast<int>(value) : 0;
     }
+    addRuleResults(result, kernel, batch.badSpeedups);
     batch.kernels.push_back(std::move(kernel));
     batch.values.push_back(values);
     return {};
@@ -385,6 +447,7 @@ core::Result<ReportStats> parseReport(
         }
         stats.textMetrics += batch.textMetrics;
         stats.nonFinite += batch.nonFinite;
+        stats.badSpeedups += batch.badSpeedups;
         if (textExample.empty())
             textExample = batch.textExample;
         if (batch.error)
@@ -408,6 +471,9 @@ core::Result<ReportStats> parseReport(
     if (stats.nonFinite > 0)
         warnings.push_back(
             fmt::format("{} values of {} are not finite numbers and were not imported", stats.nonFinite, path));
+    if (stats.badSpeedups > 0)
+        warnings.push_back(fmt::format(
+            "{} estimated speedups of {} are not numbers of 0 to 100 % and were left out", stats.badSpeedups, path));
     if (!derived.empty()) {
         std::string names;
         for (const auto& name : derived)

@@ -53,7 +53,7 @@ template <typename Read, typename PrintRow> std::function<Status(std::ostream&)>
 std::vector<std::string> csvTableNames()
 {
     return { "meta", "devices", "ceilings", "processes", "threads", "kernel_names", "kernels", "kernel_metrics",
-        "memops", "api_calls", "nvtx_ranges", "comm_ops", "verdicts" };
+        "memops", "api_calls", "nvtx_ranges", "comm_ops", "verdicts", "ncu_rules" };
 }
 
 Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std::string& directory)
@@ -196,6 +196,13 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
                 [](std::ostream& out, const auto& v) {
                     fmt::print(out, "{},{},{},{},{}\n", v.kernelId, field(toString(v.verdict)), field(v.boundBy),
                         v.utilization ? number(*v.utilization) : std::string(), field(v.reason));
+                }) },
+        { "ncu_rules", "kernel_id,identifier,name,section,type,message,speedup_type,speedup_pct",
+            eachRow([&] { return reader.ncuRules(); },
+                [](std::ostream& out, const auto& r) {
+                    fmt::print(out, "{},{},{},{},{},{},{},{}\n", r.kernelId, field(r.identifier), field(r.name),
+                        field(r.section), field(r.type), field(r.message), field(r.speedupType),
+                        r.speedupPct ? number(*r.speedupPct) : std::string());
                 }) },
     };
 

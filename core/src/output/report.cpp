@@ -238,6 +238,19 @@ nlohmann::json kernelJson(const KernelSummary& r)
     };
 }
 
+// A kernel's ncu rule results (ncuestimates.h), as the JSON rows carry them.
+nlohmann::json ncuEstimatesJson(const std::vector<NcuEstimate>& estimates)
+{
+    using nlohmann::json;
+    json out = json::array();
+    for (const auto& e : estimates)
+        out.push_back({ { "rule", e.rule }, { "name", e.name }, { "section", e.section }, { "type", e.type },
+            { "message", e.message }, { "speedup_pct", optionalJson(e.speedupPct) },
+            { "speedup_type", e.speedupType.empty() ? json(nullptr) : json(e.speedupType) },
+            { "launches", e.launches } });
+    return out;
+}
+
 // Streamed member by member (jsonstream.h): one kernel row's JSON at a time, whatever the rows.
 void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
 {
@@ -256,6 +269,9 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
         json row = kernelJson(report.kernels[i]);
         if (b)
             detail::addBaselineFields(row, *b, i);
+        const auto ncu = report.ncuEstimates.find({ report.kernels[i].nameId, report.kernels[i].deviceId });
+        if (ncu != report.ncuEstimates.end())
+            row["ncu_estimates"] = ncuEstimatesJson(ncu->second);
         doc.element(row);
     }
     doc.endArray();
@@ -318,6 +334,7 @@ Result<KernelReport> buildKernelReport(SessionReader& reader, const TimelineSele
     RIDGELINE_TRY(detail::takeValue(reader.devices(), report.devices));
     RIDGELINE_TRY(detail::takeValue(summarizeKernels(reader), report.kernels));
     RIDGELINE_TRY(addTimeline(reader, timeline, report));
+    RIDGELINE_TRY(detail::takeValue(ncuEstimatesByKernel(reader), report.ncuEstimates));
     return report;
 }
 

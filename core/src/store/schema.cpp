@@ -86,6 +86,7 @@ CREATE INDEX IF NOT EXISTS api_calls_by_thread_time ON api_calls(process_id, thr
 CREATE INDEX IF NOT EXISTS api_calls_by_correlation ON api_calls(process_id, correlation_id);
 CREATE INDEX IF NOT EXISTS nvtx_by_thread_time ON nvtx_ranges(process_id, thread_id, start_ns);
 CREATE INDEX IF NOT EXISTS comm_ops_by_device_time ON comm_ops(device_id, start_ns);
+CREATE INDEX IF NOT EXISTS ncu_rules_by_kernel ON ncu_rules(kernel_id);
 )sql";
 
 struct TableSpec {
@@ -133,6 +134,8 @@ constexpr std::array kTables {
     TableSpec { "kernels", "graph_node_id, graph_range_kernels", 4 },
     // v5: per-rank summaries (cluster/ranksummary.h).
     TableSpec { "rank_summaries", "rank, version, data", 5 },
+    // v7: Nsight Compute's rule results ("ncu estimates").
+    TableSpec { "ncu_rules", "kernel_id, identifier, name, section, type, message, speedup_type, speedup_pct", 7 },
 };
 
 struct Migration {
@@ -237,6 +240,13 @@ Status addConcreteInputsColumn(sqlite::Database& db)
     return {};
 }
 
+constexpr const char* kV7NcuRules = R"sql(
+CREATE TABLE ncu_rules(
+    kernel_id INTEGER NOT NULL, identifier TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
+    section TEXT NOT NULL DEFAULT '', type TEXT NOT NULL DEFAULT '', message TEXT NOT NULL DEFAULT '',
+    speedup_type TEXT NOT NULL DEFAULT '', speedup_pct REAL);
+)sql";
+
 // Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
@@ -256,6 +266,9 @@ constexpr std::array kMigrations {
     Migration {
         5, "CREATE TABLE rank_summaries(rank INTEGER NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL);" },
     Migration { 6, "", addConcreteInputsColumn },
+    // v7: Nsight Compute's own rule results per launch ("ncu estimates": OPT/WRN messages and, from
+    // ncu 2024 on, an estimated speedup in percent, local or global; NULL when none).
+    Migration { 7, kV7NcuRules },
 };
 
 } // namespace

@@ -51,6 +51,8 @@ void writeText(std::ostream& out, const SessionCheck& c)
     fmt::print(out, "  metrics:       {} values\n", formatCount(n.metrics));
     fmt::print(out, "  ceilings:      {}\n", formatCount(n.ceilings));
     fmt::print(out, "  verdicts:      {}\n", formatCount(n.verdicts));
+    if (n.ncuRules > 0)
+        fmt::print(out, "  ncu estimates: {} rule results\n", formatCount(n.ncuRules));
     if (c.span.empty)
         fmt::print(out, "  time span:     no GPU activity\n");
     else
@@ -111,7 +113,7 @@ void writeJson(std::ostream& out, const SessionCheck& c)
                 { "kernel_names", n.kernelNames }, { "kernels", n.kernels }, { "memcpy", n.memcpys },
                 { "memset", n.memsets }, { "collectives", n.commOps }, { "api_calls", n.apiCalls },
                 { "nvtx_ranges", n.nvtxRanges }, { "metrics", n.metrics }, { "ceilings", n.ceilings },
-                { "verdicts", n.verdicts } } },
+                { "verdicts", n.verdicts }, { "ncu_rules", n.ncuRules } } },
         { "span_ns", c.span.durationNs() },
         { "start_ns", c.span.empty ? json(nullptr) : json(c.span.startNs) },
         { "end_ns", c.span.empty ? json(nullptr) : json(c.span.endNs) },

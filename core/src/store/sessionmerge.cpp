@@ -236,6 +236,12 @@ Status copySession(SessionReader& reader, SessionWriter& writer, Offsets& offset
     for (auto& v : verdicts.value())
         v.kernelId = plus(v.kernelId, offsets.kernel);
     RIDGELINE_TRY(writer.setVerdicts(verdicts.value()));
+    auto ncuRules = reader.ncuRules();
+    if (ncuRules.hasError())
+        return ncuRules.error();
+    for (auto& r : ncuRules.value())
+        r.kernelId = plus(r.kernelId, offsets.kernel);
+    RIDGELINE_TRY(writer.addNcuRules(ncuRules.value()));
 
     auto memops = reader.memOps();
     if (memops.hasError())

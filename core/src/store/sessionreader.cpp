@@ -237,7 +237,7 @@ Result<TableCounts> SessionReader::counts()
 {
     return m_impl->once(m_impl->cache.counts, [&]() -> Result<TableCounts> {
         TableCounts c;
-        const std::array<std::pair<std::int64_t*, const char*>, 14> queries { {
+        const std::array<std::pair<std::int64_t*, const char*>, 15> queries { {
             { &c.devices, "SELECT count(*) FROM devices" },
             { &c.processes, "SELECT count(*) FROM processes" },
             { &c.threads, "SELECT count(*) FROM threads" },
@@ -252,6 +252,7 @@ Result<TableCounts> SessionReader::counts()
             { &c.verdicts, "SELECT count(*) FROM verdicts" },
             { &c.ceilings, "SELECT count(*) FROM ceilings" },
             { &c.operators, "SELECT CAST(total(count) AS INTEGER) FROM operator_chunks" },
+            { &c.ncuRules, "SELECT count(*) FROM ncu_rules" },
         } };
         for (const auto& [target, sql] : queries) {
             auto value = m_impl->db.queryInt(sql);

@@ -256,4 +256,33 @@ Result<std::vector<Verdict>> SessionReader::verdicts()
         });
 }
 
+Result<std::vector<NcuRule>> SessionReader::ncuRules(std::optional<std::int64_t> kernelId)
+{
+    // Texts are cut in SQL (a hostile file's megabyte message is never loaded); a speedup that is
+    // not a number of 0 to 100 % reads as none; rules of kernels the session lacks are left out.
+    // `check` reports all three.
+    const std::string sql = fmt::format(
+        "SELECT kernel_id, substr(identifier, 1, {0}), substr(name, 1, {0}), substr(section, 1, {0}), "
+        "substr(type, 1, {0}), substr(message, 1, {1}), substr(speedup_type, 1, {0}), "
+        "CASE WHEN typeof(speedup_pct) IN ('integer', 'real') AND speedup_pct >= 0 AND speedup_pct <= {2} "
+        "THEN speedup_pct END FROM ncu_rules WHERE kernel_id IN (SELECT id FROM kernels){3} ORDER BY kernel_id, rowid",
+        kNcuRuleMaxLabel, kNcuRuleMaxMessage, kNcuMaxSpeedupPct, kernelId ? " AND kernel_id = ?1" : "");
+    std::vector<std::int64_t> args;
+    if (kernelId)
+        args.push_back(*kernelId);
+    return m_impl->collect<NcuRule>(sql, args, [](Statement& s) {
+        NcuRule r;
+        r.kernelId = s.columnInt(0);
+        r.identifier = s.columnText(1);
+        r.name = s.columnText(2);
+        r.section = s.columnText(3);
+        r.type = s.columnText(4);
+        r.message = s.columnText(5);
+        r.speedupPct = s.columnOptionalDouble(7);
+        if (r.speedupPct)
+            r.speedupType = s.columnText(6);
+        return r;
+    });
+}
+
 } // namespace ridgeline::core

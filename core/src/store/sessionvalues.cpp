@@ -86,6 +86,7 @@ const std::array kRules {
     RL_REF("threads", "id", "process_id", "processes", "process"),
     RL_REF("metric_values", "kernel_id", "kernel_id", "kernels", "kernel"),
     RL_REF("verdicts", "kernel_id", "kernel_id", "kernels", "kernel"),
+    RL_REF("ncu_rules", "kernel_id", "kernel_id", "kernels", "kernel"),
     RL_REF("ceilings", "resource", "device_id", "devices", "device"),
     ValueRule { "dangling_id", "ids that point at nothing",
         "SELECT printf('%s id %d: stream_id = %s (not a stream)', t, id, quote(stream_id)) FROM ("
@@ -100,6 +101,15 @@ const std::array kRules {
         "SELECT printf('verdict of kernel %s: utilization = %s', quote(kernel_id), quote(utilization))"
         " FROM verdicts WHERE utilization IS NOT NULL AND (typeof(utilization) NOT IN ('integer', 'real')"
         " OR abs(utilization) > 1.7976931348623157e308)" },
+    // Nsight Compute's rule results: readers cut their texts and read such a speedup as none.
+    ValueRule { "bad_ncu_rule", "ncu rule results with a speedup that is not 0 to 100 % or with text too long (cut)",
+        "SELECT printf('ncu rule %s of kernel %s: speedup_pct = %s, %d bytes of message',"
+        " quote(substr(identifier, 1, 64)), quote(kernel_id), quote(speedup_pct), length(CAST(message AS BLOB)))"
+        " FROM ncu_rules WHERE (speedup_pct IS NOT NULL AND (typeof(speedup_pct) NOT IN ('integer', 'real')"
+        " OR speedup_pct < 0 OR speedup_pct > 100)) OR length(CAST(message AS BLOB)) > 4096"
+        " OR length(CAST(identifier AS BLOB)) > 256 OR length(CAST(name AS BLOB)) > 256"
+        " OR length(CAST(section AS BLOB)) > 256 OR length(CAST(type AS BLOB)) > 256"
+        " OR length(CAST(speedup_type AS BLOB)) > 256" },
     ValueRule { "zero_sized_grid", "kernel launches with a zero-sized grid or block",
         "SELECT printf('kernels id %d: grid %sx%sx%s, block %sx%sx%s', id, quote(grid_x), quote(grid_y),"
         " quote(grid_z), quote(block_x), quote(block_y), quote(block_z)) FROM kernels"

@@ -186,4 +186,9 @@ Status SessionWriter::setVerdicts(std::span<const Verdict> verdicts)
     return withoutId(m_impl->insertRows("verdicts", detail::kInsertVerdict, verdicts, detail::bindVerdict));
 }
 
+Status SessionWriter::addNcuRules(std::span<const NcuRule> rules)
+{
+    return withoutId(m_impl->insertRows("ncu rule results", detail::kInsertNcuRule, rules, detail::bindNcuRule));
+}
+
 } // namespace ridgeline::core

@@ -5,16 +5,19 @@
 #include "details/detailspane.h"
 #include "documents.h"
 #include "qtwarnings.h"
+#include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/core/analysis/advice.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "session/documentreader.h"
 #include "uitest.h"
 
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextBrowser>
+#include <algorithm>
 
 using namespace ridgeline;
 using ui::DetailsPane;
@@ -172,6 +175,65 @@ private Q_SLOTS:
         QVERIFY(shown(pane).contains(q(k.analysis.reason))); // the summary is still there
         selection.clear(nullptr);
         QVERIFY(shown(pane).contains(QStringLiteral("Select a kernel")));
+    }
+
+    // A real Nsight Compute report (tests/data/ncu/nersc-gpp/output0.ncu-rep), loaded as the app
+    // loads it: the reduction kernel's AchievedOccupancy rule result (OPT, a local speedup of
+    // 1 - 16.54 % / 100 % achieved of theoretical occupancy, from the report's own metric) and its
+    // message, its link markup shown as its text; the other kernel's TheoreticalOccupancy.
+    void ncuEstimatesOfARealReport()
+    {
+        const auto path = m_dir.file("output0.ridge");
+        QVERIFY(collectors::importNcuRep(
+            { std::string(RIDGELINE_TEST_DATA_DIR) + "/ncu/nersc-gpp/output0.ncu-rep" }, path, true)
+                    .ok());
+        auto read = ui::readSessionDocument(QString::fromStdString(path));
+        QVERIFY(read.ok());
+        auto doc = std::make_shared<ui::SessionDocument>(std::move(read).value());
+        auto reader = core::SessionReader::open(path);
+        QVERIFY(reader.ok());
+        const auto kernels = reader.value().kernels().value();
+        QCOMPARE(kernels.size(), std::size_t(2));
+        double achieved = 0;
+        for (const auto& m : reader.value().metrics(kernels[1].id).value())
+            if (m.name == "sm__warps_active.avg.pct_of_peak_sustained_active")
+                achieved = m.value;
+        QVERIFY(achieved > 0);
+
+        ui::SelectionModel selection;
+        DetailsPane pane(&selection);
+        pane.setDocument(doc);
+        const auto red = std::find_if(doc->report.kernels.begin(), doc->report.kernels.end(),
+            [](const core::KernelSummary& k) { return k.mangledName == "sigma_gpp_gpu_34_gpu__red"; });
+        QVERIFY(red != doc->report.kernels.end());
+        QVERIFY(selectAndWait(selection, pane, { red->nameId, red->deviceId, -1 }));
+        QString text = shown(pane);
+        QVERIFY2(text.contains(QStringLiteral("ncu estimates")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Achieved Occupancy")));
+        QVERIFY(text.contains(QStringLiteral("OPT")));
+        QVERIFY2(text.contains(QStringLiteral("%1 % (local)").arg(100 - achieved, 0, 'f', 1)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("See the CUDA Best Practices Guide for more details")));
+        QVERIFY(!text.contains(QStringLiteral("@url:")));
+        QVERIFY(!text.contains(QStringLiteral("Theoretical Occupancy"))); // the other kernel's rule
+        // The verdict comes first, ncu's estimates next to it.
+        QVERIFY(text.indexOf(QStringLiteral("Verdict")) < text.indexOf(QStringLiteral("ncu estimates")));
+
+        // One launch: its own rule results, read off the GUI thread.
+        const auto main = std::find_if(doc->report.kernels.begin(), doc->report.kernels.end(),
+            [](const core::KernelSummary& k) { return k.mangledName == "sigma_gpp_gpu_34_gpu"; });
+        QVERIFY(main != doc->report.kernels.end());
+        QVERIFY(selectAndWait(selection, pane, { main->nameId, main->deviceId, kernels[0].id }));
+        text = shown(pane);
+        QVERIFY(text.contains(QStringLiteral("this launch")));
+        QVERIFY(text.contains(QStringLiteral("Theoretical Occupancy")));
+        QVERIFY2(text.contains(QStringLiteral("66.7 % (local)")), qPrintable(text)); // 1 - 4 / 12 warps
+        QVERIFY(text.contains(QStringLiteral("The 4.00 theoretical warps per scheduler")));
+
+        // A session without rule results shows no section.
+        pane.setDocument(m_small);
+        const auto& k = vectorAdd();
+        QVERIFY(selectAndWait(selection, pane, { k.nameId, k.deviceId, -1 }));
+        QVERIFY(!shown(pane).contains(QStringLiteral("ncu estimates")));
     }
 
     void pictureIsNotEmpty()

@@ -217,6 +217,27 @@ struct CommOp {
     bool operator==(const CommOp&) const = default;
 };
 
+// One message of an Nsight Compute rule about a launch ("ncu estimates"; schema v7, table
+// ncu_rules): what ncu's own guided analysis said, kept as the file says it.
+struct NcuRule {
+    std::int64_t kernelId = 0;
+    std::string identifier; // the rule's identifier ("TheoreticalOccupancy")
+    std::string name; // its display name ("Theoretical Occupancy")
+    std::string section; // the section it belongs to ("Occupancy")
+    std::string type; // the message's type as ncu prints it: "OPT", "WRN", "ERR", "INF", "OK" (or the CSV's text)
+    std::string message; // the message text
+    std::optional<double> speedupPct; // ncu's estimated speedup in percent (ncu 2024 and later), when given
+    std::string speedupType; // "local" or "global" (kNcuSpeedupLocal/Global); empty when unknown or none
+    bool operator==(const NcuRule&) const = default;
+};
+inline constexpr const char* kNcuSpeedupLocal = "local"; // the gain within the performance problem itself
+inline constexpr const char* kNcuSpeedupGlobal = "global"; // the proportional decrease of the kernel's run time
+// What a session keeps of a rule's texts (longer text is cut: a hostile report cannot make every
+// reader load megabytes), and the speedups it accepts (ncu's are percentages of 0 to 100).
+inline constexpr std::size_t kNcuRuleMaxMessage = 4096; // bytes of `message`
+inline constexpr std::size_t kNcuRuleMaxLabel = 256; // bytes of `identifier`, `name`, `section`, `type`
+inline constexpr double kNcuMaxSpeedupPct = 100;
+
 // What bounds a kernel (ARCHITECTURE §4), in the order legends and reports list them. The text of
 // each (toString: "compute-bound", ...) is what a session stores in verdicts.verdict and what
 // reports, exports and the app show; text that names none of them reads as Unknown. Unknown stays

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/ncuestimates.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/timeline/timeline.h"
@@ -31,6 +32,8 @@ struct KernelReport {
     std::vector<TimelineSummary> timeline;
     std::optional<TimeWindow> timelineWindow;
     std::optional<std::int64_t> timelineStep;
+    // Nsight Compute's own rule results per kernel (ncuestimates.h): JSON rows' "ncu_estimates".
+    std::map<NcuKernelKey, std::vector<NcuEstimate>> ncuEstimates;
 };
 
 // Which kernel name the terminal table shows: the short one (shortKernelName, cut to fit 120

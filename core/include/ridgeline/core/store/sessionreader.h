@@ -32,7 +32,8 @@ struct TimeQuery {
 
 struct TableCounts {
     std::int64_t devices = 0, processes = 0, threads = 0, kernelNames = 0, kernels = 0, metrics = 0, memcpys = 0,
-                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0, operators = 0;
+                 memsets = 0, apiCalls = 0, nvtxRanges = 0, commOps = 0, verdicts = 0, ceilings = 0, operators = 0,
+                 ncuRules = 0;
 };
 
 // How long kernel launches waited on the GPU after the host call that launched them (Holistic
@@ -162,6 +163,10 @@ public:
     // Interned strings by id; 0 and unknown ids are left out.
     Result<std::map<std::int64_t, std::string>> strings(const std::vector<std::int64_t>& ids);
     Result<std::vector<Verdict>> verdicts();
+    // Nsight Compute's rule results (schema v7; none in older files), ordered by kernel id, then as
+    // stored; of one kernel when `kernelId` is given. A speedup that is not a finite number in
+    // [0, 100] is read as none; `check` reports it.
+    Result<std::vector<NcuRule>> ncuRules(std::optional<std::int64_t> kernelId = std::nullopt);
 
     Result<TableCounts> counts();
     Result<TimeSpan> gpuTimeSpan();

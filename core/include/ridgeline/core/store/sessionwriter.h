@@ -86,6 +86,8 @@ public:
     Result<std::int64_t> internString(std::string_view value);
     // Replaces the verdicts of the given kernels.
     Status setVerdicts(std::span<const Verdict> verdicts);
+    // Nsight Compute's rule results of kernels already written (added, in the order given).
+    Status addNcuRules(std::span<const NcuRule> rules);
 
     // Marks the session complete or partial, builds indexes, leaves a single self-contained
     // file (no -wal) and, for an atomic writer, publishes it under its final name.
