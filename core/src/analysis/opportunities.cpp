@@ -187,6 +187,10 @@ public:
         auto kernels = summarizeKernels(m_reader);
         if (kernels.hasError())
             return kernels.error();
+        auto estimates = ncuEstimatesByKernel(m_reader);
+        if (estimates.hasError())
+            return estimates.error();
+        m_ncuEstimates = std::move(estimates).value();
         m_context.shapes = m_shapes.get();
         addOperatorRows();
         addKernelRows(kernels.value());
@@ -306,6 +310,8 @@ private:
             row.gpuTimeNs = rest.timeNs;
             row.kernels = refs;
             row.analysis = k.analysis;
+            if (auto ncu = m_ncuEstimates.find({ k.nameId, k.deviceId }); ncu != m_ncuEstimates.end())
+                row.ncuEstimates = ncu->second;
             // Figures from shapes are those of the owned launches, not of these.
             const bool ownFigures = k.analysis.hasCounters || k.analysis.comm.has_value();
             if (ownFigures && putOnRoof(k.analysis, rest.timeNs, row))
@@ -435,6 +441,7 @@ private:
     std::shared_ptr<const OperatorShapes> m_shapes;
     std::map<NameDevice, LaunchSums> m_owned; // launches that modelled operator rows own
     std::map<NameDevice, LaunchedBy> m_launchedBy;
+    std::map<NcuKernelKey, std::vector<NcuEstimate>> m_ncuEstimates;
     detail::OpportunityContext m_context;
     Opportunities m_out;
 };

@@ -68,6 +68,9 @@ void writeOpportunityTable(std::ostream& out, const OpportunityReport& report, s
                 opportunityLabel(row));
             if (!row.advice.empty())
                 fmt::print(out, "     {}\n", row.advice.front());
+            for (const auto& e : row.ncuEstimates)
+                if (e.speedupPct)
+                    fmt::print(out, "     ncu estimates: {} {}\n", e.name, ncuSpeedupText(e));
         }
     }
     if (o.unranked.empty())
@@ -185,6 +188,15 @@ nlohmann::json opportunityRowJson(const OpportunityReport& report, const Opportu
         { "advice", r.advice },
         { "kernels", opportunityKernelsJson(report, r.kernels) },
     });
+    if (!r.ncuEstimates.empty()) {
+        nlohmann::json ncu = nlohmann::json::array();
+        for (const auto& e : r.ncuEstimates)
+            ncu.push_back({ { "rule", e.rule }, { "name", e.name }, { "section", e.section }, { "type", e.type },
+                { "message", e.message }, { "speedup_pct", opportunityOptional(e.speedupPct) },
+                { "speedup_type", e.speedupType.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.speedupType) },
+                { "launches", e.launches } });
+        j["ncu_estimates"] = std::move(ncu);
+    }
     return j;
 }
 

@@ -12,6 +12,7 @@
 // "Opportunities", has the rules and the advice.
 #pragma once
 
+#include "ridgeline/core/analysis/ncuestimates.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/base/result.h"
 
@@ -75,6 +76,9 @@ struct Opportunity {
     std::vector<std::string> advice; // most useful first; never empty
     std::vector<OpportunityKernel> kernels; // by time
     KernelAnalysis analysis; // the row's verdict and reason (operator rows: per call)
+    // Kernel rows of sessions from Nsight Compute reports: its own rule results ("ncu estimates",
+    // ncuestimates.h), shown beside ours and never mixed into them.
+    std::vector<NcuEstimate> ncuEstimates;
 };
 
 // GPU time no roof could be put on: listed apart, with its time and why.
