@@ -51,6 +51,19 @@ TEST(Advice, ComputeBoundByPrecision)
     EXPECT_EQ(tensor, adviceFor(input(VerdictClass::ComputeBound, "FP16_tensor", "", 0.8, true)));
 }
 
+// SM-bound without floating point (docs/ROOFLINE.md "Verdict"): instructions, integer and
+// load/store work; nothing about FP32 precision or tensor cores.
+TEST(Advice, SmBoundIsAboutInstructionsNotPrecision)
+{
+    const auto sm = adviceFor(input(VerdictClass::ComputeBound, "SM", "", 0.65, true));
+    EXPECT_TRUE(mentions(sm, "Issue fewer instructions"));
+    EXPECT_TRUE(mentions(sm, "integer"));
+    EXPECT_TRUE(mentions(sm, "load/store"));
+    EXPECT_FALSE(mentions(sm, "tensor cores"));
+    EXPECT_FALSE(mentions(sm, "precision"));
+    EXPECT_NE(sm, adviceFor(input(VerdictClass::ComputeBound, "FP32", "", 0.65, true)));
+}
+
 TEST(Advice, LatencyBoundFollowsTheHint)
 {
     const auto wave = adviceFor(input(VerdictClass::LatencyBound, "", "less than one wave (8 blocks on 132 SMs)"));

@@ -65,6 +65,57 @@ TEST(SpeedOfLight, CountsDoNotOverruleIt)
     EXPECT_EQ(analyzeKernel(f).verdict, VerdictClass::ComputeBound);
 }
 
+// SM >= 60 % but little floating point (docs/ROOFLINE.md "Verdict"): a pipe at FLOP utilisation u
+// is busy for at most 2u of its cycles (an add fills an FMA's slot for 1 FLOP), so below SM / 2 the
+// SM throughput was set by other work. 1 ms launches against an FP32 roof of 19.5 TFLOP/s.
+KernelFacts solFp32(double sm, double mem, double ffma)
+{
+    auto f = sol(sm, mem, mem, 10, 10);
+    f.metrics["sm__sass_thread_inst_executed_op_ffma_pred_on.sum"] = ffma;
+    f.ceilings = { { 0, "FP32", 19.5e12, "FLOP/s", CeilingSource::Datasheet, "test" } };
+    return f;
+}
+
+TEST(SpeedOfLight, SmBoundWithoutFloatingPoint)
+{
+    // 1e8 FFMA = 2e8 FLOP in 1 ms = 0.2 TFLOP/s = 1.03 % of 19.5 TFLOP/s; 2 x 1.03 % < 65 %.
+    auto a = analyzeKernel(solFp32(65, 59, 1e8));
+    EXPECT_EQ(a.verdict, VerdictClass::ComputeBound);
+    EXPECT_EQ(a.boundBy, "SM");
+    EXPECT_DOUBLE_EQ(*a.boundUtilization, 0.65);
+    EXPECT_EQ(a.reason,
+        "compute-bound (SM, not floating point: issue, integer or load/store work): SM 65 % of peak; FP32 1 %; memory "
+        "59 %");
+    // The rule's edge, SM 70 %: FP32 at 36 % (3.51e9 FFMA = 7.02e9 FLOP in 1 ms = 7.02 TFLOP/s) could
+    // be a pipe busy 72 % of the time: FP32 named. At 34 % (3.315e9 FFMA) it could be 68 % at most.
+    a = analyzeKernel(solFp32(70, 50, 3.51e9));
+    EXPECT_EQ(a.boundBy, "FP32");
+    EXPECT_EQ(a.reason, "compute-bound (FP32): SM 70 % of peak; memory 50 %");
+    a = analyzeKernel(solFp32(70, 50, 3.315e9));
+    EXPECT_EQ(a.boundBy, "SM");
+    EXPECT_NE(a.reason.find("SM 70 % of peak; FP32 34 %; memory 50 %"), std::string::npos) << a.reason;
+}
+
+TEST(SpeedOfLight, SmBoundNeedsTheFloatingPointCounted)
+{
+    // Every FP counter at zero: no floating-point work, which needs no ceiling to say.
+    auto f = sol(80, 30, 30, 20, 25);
+    for (const char* op : { "fadd", "fmul", "ffma", "dadd", "dmul", "dfma", "hadd", "hmul", "hfma" })
+        f.metrics[std::string("sm__sass_thread_inst_executed_op_") + op + "_pred_on.sum"] = 0;
+    auto a = analyzeKernel(f);
+    EXPECT_EQ(a.boundBy, "SM");
+    EXPECT_EQ(a.reason,
+        "compute-bound (SM, not floating point: issue, integer or load/store work): SM 80 % of peak; no "
+        "floating-point work; memory 30 %");
+    // FP32 work but no FP32 roof: its pipe cannot be weighed, so nothing is ruled out.
+    f.metrics["sm__sass_thread_inst_executed_op_ffma_pred_on.sum"] = 1e8;
+    a = analyzeKernel(f);
+    EXPECT_EQ(a.boundBy, "SM");
+    EXPECT_EQ(a.reason, "compute-bound (SM): SM 80 % of peak; memory 30 %");
+    // No FP counters at all (DecidesTheClassAsNcuDoes): "compute-bound (SM)" as before.
+    EXPECT_EQ(analyzeKernel(sol(70, 70, 70, 10, 10)).reason, "compute-bound (SM): SM 70 % of peak; memory 70 %");
+}
+
 TEST(SpeedOfLight, AggregatedTimeWeighted)
 {
     // 1 ms memory-bound at 90 % + 3 ms at 40 %: memory 52.5 %, SM 20 % -> latency-bound.
@@ -247,6 +298,40 @@ INSTANTIATE_TEST_SUITE_P(RealA100, SolAgreement,
             name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return name;
     });
+
+// The bundled example (resources/examples, an import of linear-nsight1381.csv.gz named as an
+// A100 SXM4 80GB: FP32 roof 19.5 TFLOP/s), worked out from its kernels and metrics tables.
+TEST(SpeedOfLight, SmBoundOnTheBundledA100Example)
+{
+    auto reader = SessionReader::open(testDataPath("../../resources/examples/a100-linear-ncu.ridge"));
+    ASSERT_TRUE(reader.ok());
+    const auto rows = summarizeKernels(reader.value()).value();
+    const auto row = [&](std::string_view prefix, std::int64_t launches) -> const KernelSummary& {
+        const auto it = std::find_if(rows.begin(), rows.end(),
+            [&](const auto& r) { return r.name.starts_with(prefix) && r.launches == launches; });
+        EXPECT_NE(it, rows.end()) << prefix;
+        return *it;
+    };
+    // The float add (BinaryFunctor<..., AddFunctor<float>>), 587 launches, 24,413,472 ns: SM
+    // 64.96 % and memory 58.76 % time-weighted; 8,203,928,256 FLOP (fadd + fmul + 2 ffma) /
+    // 24.413472 ms = 336 GFLOP/s = 1.72 % of 19.5 TFLOP/s, far under 64.96 % / 2.
+    const auto& add = row("void at::native::unrolled_elementwise_kernel<at::native::BinaryFunctor<float, float, "
+                          "float, at::native::AddFunctor<float> >",
+        587);
+    EXPECT_EQ(add.analysis.verdict, VerdictClass::ComputeBound);
+    EXPECT_EQ(add.analysis.boundBy, "SM");
+    EXPECT_NEAR(*add.analysis.boundUtilization, 0.6496, 1e-4);
+    EXPECT_EQ(add.analysis.reason,
+        "compute-bound (SM, not floating point: issue, integer or load/store work): SM 65 % of peak; FP32 2 %; memory "
+        "59 %; "
+        "AI 0.292 FLOP/B (DRAM), 57 % of the DRAM roof");
+    // ampere_sgemm_128x32_sliced1x4_tn, 21 launches, 2,410,368 ns: SM 65.76 %; 24,098,742,272 FLOP
+    // / 2.410368 ms = 51.27 % of the FP32 roof, whose pipe can be what kept the SM 65.76 % busy.
+    const auto& sgemm = row("ampere_sgemm_128x32_sliced1x4_tn", 21);
+    EXPECT_EQ(sgemm.analysis.boundBy, "FP32");
+    EXPECT_TRUE(sgemm.analysis.reason.starts_with("compute-bound (FP32): SM 66 % of peak; memory 48 %"))
+        << sgemm.analysis.reason;
+}
 
 } // namespace
 

@@ -42,6 +42,17 @@ Advice computeAdvice(std::string_view boundBy)
             "Keep matrix dimensions multiples of 8 (16 for INT8/FP8) so no tensor work is spent on padding.",
             "Overlap the epilogue (bias, activation) with the next tile, or fuse it, so the tensor pipe never "
             "waits." };
+    if (boundBy == "SM")
+        return { "Issue fewer instructions: the SM is busy, but not (or not known to be) with floating point. Nsight "
+                 "Compute's Compute Workload Analysis and Instruction Statistics name the busiest pipe (ALU, FMA, "
+                 "LSU, ...).",
+            "Cut integer and address arithmetic: hoist index computations out of loops, use 32-bit indices where they "
+            "suffice, replace division and modulo by run-time values with multiplications or precomputed "
+            "constants.",
+            "Cut load/store instructions: vector loads and stores (float4, 128-bit) move the same bytes in a quarter "
+            "of the instructions; keep reused values in registers; avoid shared-memory bank conflicts (replays).",
+            "Fuse neighbouring elementwise kernels so the per-element overhead (index math, loads, stores, launch) "
+            "is paid once." };
     return { "Do less arithmetic or use a faster unit for it (tensor cores, lower precision)." };
 }
 

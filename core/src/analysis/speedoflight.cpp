@@ -40,17 +40,42 @@ std::string rooflinePosition(const KernelAnalysis& a, const std::string& level)
 }
 
 // The compute resource doing the most work against its ceiling, for "compute-bound (FP32)".
-std::string busiestPipe(const KernelAnalysis& a)
+struct SolBusiestPipe {
+    std::string name; // empty when no compute resource has a ceiling
+    double utilization = 0;
+};
+
+SolBusiestPipe busiestPipe(const KernelAnalysis& a)
 {
-    std::string best;
+    SolBusiestPipe best;
     double most = -1;
     for (const auto& [res, util] : a.utilization) {
         if (kindOf(res) == ResourceKind::Compute && util > most) {
             most = util;
-            best = toString(res);
+            best = { toString(res), util };
         }
     }
     return best;
+}
+
+// ncu's SM throughput is the highest of the SM's sub-unit throughputs: instruction issue and each
+// pipe's activity (ALU, FMA, FP64, tensor, load/store, ...). A floating-point utilisation here is
+// FLOP/s over the pipe's peak of 2 FLOP per lane and cycle (an FMA); an add or a multiply fills
+// the same issue slot for 1 FLOP, so a pipe at utilisation u was busy for at most 2u of its
+// cycles. Below SM / 2 no floating-point pipe can be the unit that set the SM throughput.
+constexpr double kSolPipeBusyPerFlopShare = 2.0;
+
+// The file rules floating point out as the SM's bound: it counted the floating-point work (and
+// every precision that did some has a ceiling), and the busiest pipe is under SM / 2.
+bool solNotFloatingPoint(const KernelAnalysis& a, const SolBusiestPipe& pipe, double sm)
+{
+    if (a.flopsByPrecision.empty())
+        return false; // no FP counters: nothing is known about the pipes
+    for (const auto& [precision, ops] : a.flopsByPrecision) {
+        if (ops > 0 && !a.ceilingsUsed.contains(precision))
+            return false; // work that cannot be weighed against its pipe
+    }
+    return pipe.utilization * kSolPipeBusyPerFlopShare < sm;
 }
 
 } // namespace
@@ -105,12 +130,21 @@ void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint)
     std::string position;
     if (sm >= kBoundThreshold && sm >= memory) {
         a.verdict = VerdictClass::ComputeBound;
-        a.boundBy = busiestPipe(a);
-        if (a.boundBy.empty())
-            a.boundBy = kSm;
         a.boundUtilization = sm;
-        a.reason = fmt::format(
-            "compute-bound ({}): SM {} of peak; memory {}", a.boundBy, percentText(sm), percentText(memory));
+        const SolBusiestPipe pipe = busiestPipe(a);
+        if (solNotFloatingPoint(a, pipe, sm)) {
+            a.boundBy = kSm;
+            const std::string fp = pipe.utilization > 0 ? fmt::format("{} {}", pipe.name, percentText(pipe.utilization))
+                                                        : std::string("no floating-point work");
+            a.reason = fmt::format(
+                "compute-bound (SM, not floating point: issue, integer or load/store work): SM {} of peak; "
+                "{}; memory {}",
+                percentText(sm), fp, percentText(memory));
+        } else {
+            a.boundBy = pipe.name.empty() ? std::string(kSm) : pipe.name;
+            a.reason = fmt::format(
+                "compute-bound ({}): SM {} of peak; memory {}", a.boundBy, percentText(sm), percentText(memory));
+        }
         position = rooflinePosition(a, resource::DRAM);
     } else if (memory >= kBoundThreshold) {
         // The unit ncu names: the busiest of DRAM, L2 and L1 (SOLBottleneck's breakdown).

@@ -21,7 +21,9 @@ bool hasSolInputs(const std::map<std::string, double>& sol);
 
 // The class by ncu's rule, with the sentence: compute-bound when SM >= 60 % and SM >= memory;
 // memory-bound when memory >= 60 % (the busiest of DRAM, L2, L1 named); latency-bound when both
-// are under 60 %. The roofline position is given beside it where the ceilings are known.
+// are under 60 %. The roofline position is given beside it where the ceilings are known. A
+// compute-bound kernel names its busiest floating-point pipe, unless that pipe is under half the
+// SM throughput: then "compute-bound (SM, not floating point: ...)", bound by "SM".
 void classifyBySpeedOfLight(KernelAnalysis& a, const std::string& hint);
 
 // "L2: 9.8 TB/s, no ceiling known" for each resource that did work but has no ceiling.

@@ -15,7 +15,7 @@ namespace ridgeline::core {
 
 struct AdviceInput {
     VerdictClass verdict = VerdictClass::Unknown;
-    std::string_view boundBy; // FP64, FP32, FP16, tensor, DRAM, L2, L1, NVLink, PCIe, collective, or empty
+    std::string_view boundBy; // FP64, FP32, FP16, tensor, SM, DRAM, L2, L1, NVLink, PCIe, collective, or empty
     std::string_view latencyHint; // KernelAnalysis::latencyHint (latency-bound kernels)
     std::optional<double> boundUtilization; // above 1: the ceiling or the counters are wrong
     bool hasCounters = false;
