@@ -6,6 +6,7 @@
 // report's JSON on all of them.
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/opportunities.h"
+#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/model/metricnames.h"
 #include "ridgeline/core/output/opportunityreport.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -72,28 +73,33 @@ void checkConsistent(const Opportunities& o)
             = std::max({ r.roofTimes.computeNs, r.roofTimes.memoryNs, r.roofTimes.throughputNs, r.roofTimes.linkNs });
         EXPECT_EQ(r.timeAtRoofNs, std::llround(std::min(most, static_cast<double>(r.gpuTimeNs))));
         EXPECT_EQ(r.overRoof, most > 1.0001 * static_cast<double>(r.gpuTimeNs));
-        if (r.computeRoof && r.flops > 0)
+        if (r.computeRoof && r.flops > 0) {
             EXPECT_NEAR(r.flops / *r.computeRoof * 1e9, r.roofTimes.computeNs, 1e-6 * r.roofTimes.computeNs + 1e-6);
-        if (r.memoryRoof && r.kind != OpportunityKind::Kernel)
+        }
+        if (r.memoryRoof && r.kind != OpportunityKind::Kernel) {
             EXPECT_NEAR(r.bytes / *r.memoryRoof * 1e9, r.roofTimes.memoryNs + r.roofTimes.linkNs,
                 1e-6 * r.roofTimes.memoryNs + 1e-6);
+        }
         EXPECT_FALSE(r.advice.empty());
         EXPECT_FALSE(r.limitedBy.empty());
         std::int64_t kernelTime = 0;
         for (const auto& k : r.kernels)
             kernelTime += k.timeNs;
-        if (r.kind != OpportunityKind::Copy)
+        if (r.kind != OpportunityKind::Copy) {
             EXPECT_EQ(kernelTime, r.gpuTimeNs);
-        if (i > 0)
+        }
+        if (i > 0) {
             EXPECT_GE(o.rows[i - 1].recoverableNs, r.recoverableNs);
+        }
         ranked += r.gpuTimeNs;
         atRoof += r.timeAtRoofNs;
         recoverable += r.recoverableNs;
     }
     for (std::size_t i = 0; i < o.unranked.size(); ++i) {
         EXPECT_FALSE(o.unranked[i].reason.empty());
-        if (i > 0)
+        if (i > 0) {
             EXPECT_GE(o.unranked[i - 1].gpuTimeNs, o.unranked[i].gpuTimeNs);
+        }
         apart += o.unranked[i].gpuTimeNs;
     }
     EXPECT_EQ(o.rankedTimeNs, ranked);
@@ -275,13 +281,15 @@ TEST(Opportunities, ReportJsonHasTheFieldsAndTheSums)
             EXPECT_EQ(r.contains("input_dims"), r.at("kind") == "op");
             EXPECT_EQ(r.at("recoverable_ns").get<std::int64_t>(),
                 r.at("gpu_time_ns").get<std::int64_t>() - r.at("time_at_roof_ns").get<std::int64_t>());
-            if (i > 0)
+            if (i > 0) {
                 EXPECT_GE(
                     rows[i - 1].at("recoverable_ns").get<std::int64_t>(), r.at("recoverable_ns").get<std::int64_t>());
+            }
             recoverable += r.at("recoverable_ns").get<std::int64_t>();
         }
-        if (top == 0)
+        if (top == 0) {
             EXPECT_EQ(doc.at("recoverable_ns").get<std::int64_t>(), recoverable);
+        }
         EXPECT_EQ(doc.at("recoverable_ns").get<std::int64_t>(), built.value().opportunities.recoverableNs);
         EXPECT_EQ(doc.at("gpu_time_ns").get<std::int64_t>(), built.value().opportunities.gpuTimeNs);
         EXPECT_EQ(doc.at("unranked").size(), 1u);
@@ -329,4 +337,27 @@ TEST(Opportunities, UtilisationsExtrapolateOverTheRowsTime)
     none.flopsByPrecision[Resource::FP32] = 1e9;
     Opportunity unroofed;
     EXPECT_FALSE(putOnRoof(none, 1'000'000, unroofed));
+}
+
+// `report --by rank` and the Cluster page: a rank's share is the opportunities of its devices; a
+// session of one rank holds them all.
+TEST(Opportunities, RankSummaryCarriesTheRecoverableTime)
+{
+    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    ASSERT_TRUE(session->reader);
+    const Opportunities o = opportunitiesOf(*session->reader);
+    auto ranks = summarizeRanks(*session->reader);
+    ASSERT_TRUE(ranks.ok()) << ranks.error().message;
+    ASSERT_EQ(ranks.value().size(), 1u);
+    const RankSummary& r = ranks.value().front();
+    // Split over devices as doubles and rounded once per rank: within a nanosecond.
+    EXPECT_NEAR(static_cast<double>(r.rankedNs), static_cast<double>(o.rankedTimeNs), 1.0);
+    EXPECT_NEAR(static_cast<double>(r.timeAtRoofNs), static_cast<double>(o.timeAtRoofNs), 1.0);
+    EXPECT_NEAR(static_cast<double>(r.recoverableNs), static_cast<double>(o.recoverableNs), 1.0);
+    EXPECT_GT(r.recoverableNs, 0);
+    // Stored and read back with them.
+    auto back = rankSummaryFromJson(rankSummaryJson(r));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back.value().recoverableNs, r.recoverableNs);
+    EXPECT_EQ(back.value().timeAtRoofNs, r.timeAtRoofNs);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ridgeline/core/output/opportunityreport.h"
 
+#include "ncuestimatesjson.h"
 #include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/model/demangle.h"
@@ -188,15 +189,8 @@ nlohmann::json opportunityRowJson(const OpportunityReport& report, const Opportu
         { "advice", r.advice },
         { "kernels", opportunityKernelsJson(report, r.kernels) },
     });
-    if (!r.ncuEstimates.empty()) {
-        nlohmann::json ncu = nlohmann::json::array();
-        for (const auto& e : r.ncuEstimates)
-            ncu.push_back({ { "rule", e.rule }, { "name", e.name }, { "section", e.section }, { "type", e.type },
-                { "message", e.message }, { "speedup_pct", opportunityOptional(e.speedupPct) },
-                { "speedup_type", e.speedupType.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.speedupType) },
-                { "launches", e.launches } });
-        j["ncu_estimates"] = std::move(ncu);
-    }
+    if (!r.ncuEstimates.empty())
+        j["ncu_estimates"] = detail::ncuEstimatesJson(r.ncuEstimates);
     return j;
 }
 

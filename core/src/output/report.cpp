@@ -4,6 +4,7 @@
 #include "base/enumnames.h"
 #include "base/takevalue.h"
 #include "jsonstream.h"
+#include "ncuestimatesjson.h"
 #include "reportbaseline.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
@@ -238,19 +239,6 @@ nlohmann::json kernelJson(const KernelSummary& r)
     };
 }
 
-// A kernel's ncu rule results (ncuestimates.h), as the JSON rows carry them.
-nlohmann::json ncuEstimatesJson(const std::vector<NcuEstimate>& estimates)
-{
-    using nlohmann::json;
-    json out = json::array();
-    for (const auto& e : estimates)
-        out.push_back({ { "rule", e.rule }, { "name", e.name }, { "section", e.section }, { "type", e.type },
-            { "message", e.message }, { "speedup_pct", optionalJson(e.speedupPct) },
-            { "speedup_type", e.speedupType.empty() ? json(nullptr) : json(e.speedupType) },
-            { "launches", e.launches } });
-    return out;
-}
-
 // Streamed member by member (jsonstream.h): one kernel row's JSON at a time, whatever the rows.
 void writeJson(std::ostream& out, const KernelReport& report, const Totals& totals, const detail::ReportBaseline* b)
 {
@@ -271,7 +259,7 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
             detail::addBaselineFields(row, *b, i);
         const auto ncu = report.ncuEstimates.find({ report.kernels[i].nameId, report.kernels[i].deviceId });
         if (ncu != report.ncuEstimates.end())
-            row["ncu_estimates"] = ncuEstimatesJson(ncu->second);
+            row["ncu_estimates"] = detail::ncuEstimatesJson(ncu->second);
         doc.element(row);
     }
     doc.endArray();
