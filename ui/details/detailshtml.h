@@ -4,6 +4,7 @@
 
 #include "detailsbaseline.h"
 #include "detailsoperators.h"
+#include "detailsopportunity.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 
@@ -24,6 +25,7 @@ struct DetailsInput {
     QString loadError;
     BaselineDetails baseline; // with a baseline session: the kernel's figures there (delta null otherwise)
     const OperatorDetails* operators = nullptr; // the PyTorch operators that launched it; null: none
+    const OpportunityDetails* opportunity = nullptr; // its row on the Opportunities page; null: none
 };
 
 QString detailsHtml(const DetailsInput& input);
