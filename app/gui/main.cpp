@@ -98,8 +98,9 @@ int main(int argc, char** argv)
             "Open SESSION, save a PNG of the window to FILE and exit (works with QT_QPA_PLATFORM=offscreen)."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-        QStringLiteral("With --screenshot: the view to show (table, roofline, timeline, communication, cluster, "
-                       "details; default table). cluster opens every FILE (sessions, folders of them) as one job."),
+        QStringLiteral(
+            "With --screenshot: the view to show (table, roofline, timeline, communication, cluster, opportunities, "
+            "details; default table). cluster opens every FILE (sessions, folders of them) as one job."),
         QStringLiteral("VIEW"), QStringLiteral("table"));
     const QCommandLineOption select(QStringLiteral("select"),
         QStringLiteral("With --screenshot: select the kernel with the most time whose name contains TEXT first "

@@ -348,14 +348,15 @@ private Q_SLOTS:
         QVERIFY(window.viewNames().contains(QStringLiteral("table")));
         QVERIFY(window.viewNames().contains(QStringLiteral("details")));
         QVERIFY(!window.showView(QStringLiteral("bogus")));
-        // The window's own pages: kernels, roofline, timeline, communication, cluster; then one more
-        // added here.
-        QCOMPARE(window.viewNames().mid(0, 6),
+        // The window's own pages: kernels, roofline, timeline, communication, cluster, opportunities;
+        // then one more added here.
+        QCOMPARE(window.viewNames().mid(0, 7),
             QStringList({ QStringLiteral("details"), QStringLiteral("table"), QStringLiteral("roofline"),
-                QStringLiteral("timeline"), QStringLiteral("communication"), QStringLiteral("cluster") }));
+                QStringLiteral("timeline"), QStringLiteral("communication"), QStringLiteral("cluster"),
+                QStringLiteral("opportunities") }));
         auto* page = new QWidget;
         const int index = window.addPage(page, QStringLiteral("&Extra"), QStringLiteral("extra"));
-        QCOMPARE(index, 5);
+        QCOMPARE(index, 6);
         QVERIFY(window.showView(QStringLiteral("extra")));
         QCOMPARE(testing::pagesOf(window)->currentWidget(), page);
         QVERIFY(window.showView(QStringLiteral("table")));
@@ -365,7 +366,8 @@ private Q_SLOTS:
         QVERIFY(lines.contains(QStringLiteral("View ▸ Timeline\tCtrl+3")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Communication\tCtrl+4")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Cluster\tCtrl+5")));
-        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+6")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Opportunities\tCtrl+6")));
+        QVERIFY(lines.contains(QStringLiteral("View ▸ Extra\tCtrl+7")));
         QVERIFY(lines.contains(QStringLiteral("File ▸ Open Cluster (Folder of Sessions)\tCtrl+Shift+O")));
         QVERIFY(lines.contains(QStringLiteral("View ▸ Kernels\tCtrl+1")));
         QVERIFY(lines.contains(QStringLiteral("File ▸ Open Session\tCtrl+O")));

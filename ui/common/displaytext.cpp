@@ -3,6 +3,8 @@
 
 #include "ridgeline/core/base/units.h"
 
+#include <QCoreApplication>
+
 namespace ridgeline::ui {
 
 QString durationLabel(double ns)
@@ -18,6 +20,13 @@ QString durationLabel(std::int64_t ns)
 QString verdictLabel(core::VerdictClass verdict, const std::string& boundBy)
 {
     return QString::fromStdString(core::verdictText(verdict, boundBy));
+}
+
+QString latencyRecoverableNote()
+{
+    return QCoreApplication::translate("ridgeline::ui::OpportunityModel",
+        "Latency-bound: no unit is busy, so a faster unit would not help; its time is recoverable by fewer, larger "
+        "launches (fusing kernels, CUDA graphs, bigger batches).");
 }
 
 QString htmlText(const std::string& text)

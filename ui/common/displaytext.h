@@ -15,6 +15,8 @@ namespace ridgeline::ui {
 QString durationLabel(double ns);
 QString durationLabel(std::int64_t ns);
 QString verdictLabel(core::VerdictClass verdict, const std::string& boundBy);
+// What a latency-bound opportunity's time is recoverable by (the Opportunities page, Details).
+QString latencyRecoverableNote();
 
 // Text for HTML: `text` with &, < and > escaped.
 QString htmlText(const std::string& text);

@@ -223,12 +223,15 @@ QString formatMetric(double value, const std::string& unit)
 
 QString detailsHtml(const DetailsInput& in)
 {
+    const QString opportunity = in.opportunity ? opportunitySection(*in.opportunity) : QString();
+    if (!in.kernel && !opportunity.isEmpty())
+        return opportunity; // a row chosen on the Opportunities page with no kernel (copies)
     if (!in.kernel)
         return QObject::tr("<p>Select a kernel in the table, the roofline or the timeline to see its details.</p>");
     core::KernelSummary k = *in.kernel;
     if (in.details && in.details->launchAnalysis)
         k.analysis = *in.details->launchAnalysis; // the figures of the selected launch alone
-    return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis)
+    return header(in, *in.kernel) + baselineSection(*in.kernel, in.baseline) + verdictSection(k.analysis) + opportunity
         + ncuEstimatesSection(in.ncu) + (in.operators ? operatorSection(*in.operators) : QString()) + rooflineSection(k)
         + figuresSection(k.analysis) + launchSection(in)
         + (in.details ? hostSection(*in.details, in.launchId, in.kernel->launches) : QString())

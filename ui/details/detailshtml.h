@@ -5,6 +5,7 @@
 #include "detailsbaseline.h"
 #include "detailsncu.h"
 #include "detailsoperators.h"
+#include "detailsopportunity.h"
 #include "ridgeline/core/analysis/kerneldetails.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 
@@ -26,6 +27,7 @@ struct DetailsInput {
     BaselineDetails baseline; // with a baseline session: the kernel's figures there (delta null otherwise)
     const OperatorDetails* operators = nullptr; // the PyTorch operators that launched it; null: none
     NcuDetails ncu; // Nsight Compute's rule results ("ncu estimates"); none: no section
+    const OpportunityDetails* opportunity = nullptr; // its row on the Opportunities page; null: none
 };
 
 QString detailsHtml(const DetailsInput& input);

@@ -32,6 +32,7 @@ DetailsPane::DetailsPane(SelectionModel* selection, QWidget* parent)
 void DetailsPane::setDocument(SessionDocumentPtr doc)
 {
     m_doc = std::move(doc);
+    m_opportunity = -1;
     compare();
     showSelection(m_selection);
 }
@@ -40,6 +41,12 @@ void DetailsPane::setBaseline(SessionDocumentPtr baseline)
 {
     m_baseline = std::move(baseline);
     compare();
+    render();
+}
+
+void DetailsPane::setOpportunity(int row)
+{
+    m_opportunity = row;
     render();
 }
 
@@ -166,6 +173,14 @@ void DetailsPane::render()
         operators.stack = m_stack ? &*m_stack : nullptr;
         operators.error = m_stackError;
         input.operators = &operators;
+    }
+    OpportunityDetails opportunity;
+    if (m_doc && m_doc->opportunities) {
+        opportunity.opportunities = m_doc->opportunities.get();
+        opportunity.chosenRow = m_opportunity;
+        opportunity.nameId = m_kernel ? m_selection.nameId : -1;
+        opportunity.deviceId = m_kernel ? m_selection.deviceId : -1;
+        input.opportunity = &opportunity;
     }
     m_browser->setHtml(detailsHtml(input));
 }

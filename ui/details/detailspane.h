@@ -30,6 +30,9 @@ public:
     // The session to compare with: the kernel's baseline figures and changes; null: none.
     void setBaseline(SessionDocumentPtr baseline);
     void showSelection(const KernelSelection& selection);
+    // The ranked row chosen on the Opportunities page (-1: none): its advice is shown while the
+    // selected kernel is one of its kernels.
+    void setOpportunity(int row);
 
     QTextBrowser* browser() const { return m_browser; }
     QWidget* exportWidget() { return this; }
@@ -65,6 +68,7 @@ private:
     std::optional<std::vector<core::NcuEstimate>> m_launchNcu;
     bool m_loading = false;
     quint64 m_generation = 0;
+    int m_opportunity = -1;
     QTextBrowser* m_browser;
 };
 

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/ncuestimates.h"
+#include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/sessionoperators.h"
@@ -140,6 +141,15 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
     if (collectives.hasError())
         return collectives.error();
     doc.collectives = std::make_shared<const core::CollectiveReport>(std::move(collectives).value());
+
+    if (!stages.begin(940, loaderTr("Ranking opportunities")))
+        return cancelledError();
+    // A session whose opportunities cannot be worked out still opens: the page says why.
+    auto opportunities = core::sessionOpportunities(session);
+    if (opportunities.hasError())
+        doc.opportunitiesError = QString::fromStdString(opportunities.error().message);
+    else
+        doc.opportunities = std::move(opportunities).value();
 
     if (!stages.begin(950, loaderTr("Checking values")))
         return cancelledError();

@@ -3,6 +3,7 @@
 // read-only by every view (the views hold a shared_ptr; nothing in it changes after loading).
 #pragma once
 
+#include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/report.h"
@@ -28,6 +29,11 @@ struct SessionDocument {
     // The PyTorch operators: which launched each kernel, the table grouped by operator and module
     // (core::loadSessionOperators); null when the session has none.
     std::shared_ptr<const core::SessionOperators> operators;
+    // The time each operator shape, kernel or copy would give back at its roof, ranked
+    // (core::sessionOpportunities, `ridgeline report --opportunities`); null when it could not be
+    // worked out (opportunitiesError says why) or in the table stage.
+    std::shared_ptr<const core::Opportunities> opportunities;
+    QString opportunitiesError;
     // True for the table stage of an open (ReadHooks::tableReady): the timeline, its analysis and
     // the views built on them follow with the complete document of the same session.
     bool tableStage = false;

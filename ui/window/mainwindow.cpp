@@ -9,6 +9,7 @@
 #include "communication/communicationpage.h"
 #include "details/detailspane.h"
 #include "kernels/kernelpage.h"
+#include "opportunities/opportunitiespage.h"
 #include "recentfiles.h"
 #include "roofline/rooflinepage.h"
 #include "session/examplesessions.h"
@@ -81,8 +82,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(communication, &CommunicationPage::showOnTimelineRequested, this,
         [this, timeline] { m_pages->setCurrentWidget(timeline); });
     createClusterPage();
+    auto* opportunities = new OpportunitiesPage(m_selection, this);
+    opportunities->setObjectName(QStringLiteral("opportunitiesPage"));
+    addPage(opportunities, tr("O&pportunities"), QStringLiteral("opportunities"));
+    connect(this, &MainWindow::documentChanged, opportunities, &OpportunitiesPage::setDocument);
     auto* details = new DetailsPane(m_selection, m_detailsDock);
     setDetailsWidget(details);
+    connect(opportunities, &OpportunitiesPage::opportunityChosen, details, &DetailsPane::setOpportunity);
     connect(this, &MainWindow::documentChanged, details, &DetailsPane::setDocument);
     connect(this, &MainWindow::baselineChanged, details, &DetailsPane::setBaseline);
     connect(details, &DetailsPane::detailsLoaded, this, &MainWindow::detailsLoaded);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// One self-contained HTML page: summary, top kernels, SVG roofline, timeline summary. No script,
+// One self-contained HTML page: summary, top kernels, opportunities, SVG roofline, timeline summary. No script,
 // no external resources; every text from the session goes through htmlEscape.
 #include "exporthtml.h"
 
 #include "exportcommon.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
@@ -42,6 +43,8 @@ td.name { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: 
 td.gpu { min-width: 120px; }
 table.timeline { font-size: 0.82em; display: block; overflow-x: auto; max-width: 100%; }
 td.reason { color: #444; max-width: 380px; }
+td.bar { min-width: 110px; }
+ol.advice { margin: 0; padding-left: 1.3em; }
 table.facts th { background: none; width: 180px; }
 .badge { display: inline-block; padding: 1px 7px; border-radius: 9px; color: #fff; font-size: 0.85em;
          white-space: nowrap; }
@@ -240,6 +243,8 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
     SessionReader* readers[] = { &reader };
     auto collectives = buildCollectiveReport(readers);
     RIDGELINE_EXPORT_TRY(collectives);
+    auto opportunities = sessionOpportunities(reader);
+    RIDGELINE_EXPORT_TRY(opportunities);
 
     const auto file = std::filesystem::path(reader.path()).filename().string();
     fmt::print(out,
@@ -251,6 +256,7 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
         htmlEscape(file), kStyle, htmlEscape(file), kVersion);
     writeSummary(out, reader, meta.value(), devices.value(), counts.value(), span.value());
     writeKernels(out, kernels.value());
+    detail::writeHtmlOpportunities(out, *opportunities.value());
 
     out << "<h2>Roofline</h2>\n";
     if (devices.value().empty()) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Parts of the HTML report (exporters.h): the SVG roofline, the collectives.
+// Parts of the HTML report (exporters.h): the SVG roofline, the collectives, the opportunities.
 #pragma once
 
 #include "ridgeline/core/analysis/kernelsummary.h"
+#include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "ridgeline/core/model/model.h"
 #include "ridgeline/core/output/collectivereport.h"
@@ -29,5 +30,12 @@ RooflineChart htmlRooflineChart(
 
 // The collectives table (bus bandwidth against the link) and the ranks' waits, the slow rank first.
 void writeHtmlCollectives(std::ostream& out, const CollectiveReport& report);
+
+// The ranked opportunities shown (the most recoverable), and as many rows without a roof.
+inline constexpr std::size_t kHtmlOpportunityRows = 20;
+
+// The opportunities (`ridgeline report --opportunities`): the whole job's line, the first
+// kHtmlOpportunityRows ranked rows with their advice, and the time without a roof with the reason.
+void writeHtmlOpportunities(std::ostream& out, const Opportunities& opportunities);
 
 } // namespace ridgeline::core::detail
