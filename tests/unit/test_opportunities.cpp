@@ -4,6 +4,7 @@
 // MIT) from their shapes and the H100 SXM datasheet, and on the bundled A100 example from its
 // Nsight Compute counters; every row's consistency, the order, the time listed apart and the
 // report's JSON on all of them.
+#include "analysis/opportunityadvice.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/cluster/ranksummary.h"
@@ -360,4 +361,49 @@ TEST(Opportunities, RankSummaryCarriesTheRecoverableTime)
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back.value().recoverableNs, r.recoverableNs);
     EXPECT_EQ(back.value().timeAtRoofNs, r.timeAtRoofNs);
+}
+
+// The advice from what the session holds. The ViT trace (real): its layer norms run right after
+// the residual adds, a chain one fused kernel would do. A softmax over attention scores beside
+// batched GEMMs: no real trace here has one (the H100 traces use fused attention already), so the
+// shapes below are made up for the test, not measured.
+TEST(Opportunities, AdviceFromWhatTheSessionHolds)
+{
+    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    ASSERT_TRUE(session->reader);
+    const Opportunities o = opportunitiesOf(*session->reader);
+    const Opportunity* norm = opportunityOf(o, "aten::layer_norm", "[[4,197,768],[],[768],[768],[],[]]");
+    ASSERT_NE(norm, nullptr);
+    const bool fused = std::any_of(norm->advice.begin(), norm->advice.end(),
+        [](const std::string& a) { return a.find("one fused kernel") != std::string::npos; });
+    EXPECT_TRUE(fused);
+
+    OperatorShapes shapes;
+    OperatorShapeRow softmax;
+    softmax.name = "aten::_softmax";
+    softmax.inputDims = "[[8,12,512,512],[],[]]";
+    softmax.calls = 12;
+    softmax.work = OperatorWork {};
+    softmax.work->family = "softmax";
+    OperatorShapeRow bmm;
+    bmm.name = "aten::bmm";
+    bmm.inputDims = "[[96,512,64],[96,64,512]]";
+    bmm.work = OperatorWork {};
+    bmm.work->family = "GEMM";
+    shapes.rows = { softmax, bmm };
+    Opportunity row;
+    row.kind = OpportunityKind::Operator;
+    row.verdict = VerdictClass::MemoryBound;
+    row.analysis.verdict = VerdictClass::MemoryBound;
+    row.analysis.boundBy = "DRAM";
+    detail::OpportunityContext context;
+    context.shapes = &shapes;
+    const auto advice = detail::opportunityAdvice(row, &shapes.rows[0], context);
+    ASSERT_FALSE(advice.empty());
+    EXPECT_NE(advice.front().find("fused attention kernel"), std::string::npos) << advice.front();
+    EXPECT_NE(advice.front().find("[8,12,512,512]"), std::string::npos) << advice.front();
+    // Without batched GEMMs it is just a softmax.
+    shapes.rows.pop_back();
+    for (const auto& a : detail::opportunityAdvice(row, &shapes.rows[0], context))
+        EXPECT_EQ(a.find("fused attention kernel"), std::string::npos) << a;
 }

@@ -34,7 +34,8 @@ QTableView* oppTable(QWidget* parent, QSortFilterProxyModel* proxy)
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setSortIndicatorShown(true);
     view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideMiddle); // kernel names differ at their ends (…128x64_tn, …128x32_tn)
+    // Operator rows read from the left (name, then input dims); kernel rows show short names that fit.
+    view->setTextElideMode(Qt::ElideRight);
     return view;
 }
 
