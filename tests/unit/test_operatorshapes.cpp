@@ -4,14 +4,13 @@
 // is imported, its kernels attributed to the operators that own their work, and the rows compared
 // with TraceLens's rows of the same operator and Input Dims. Figures in the checks come from the
 // CSVs; the thresholds are the issue's.
+#include "importedtrace.h"
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
-#include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/analysis/kernelsummary.h"
 #include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/analysis/rooflinechart.h"
 #include "ridgeline/core/output/shapereport.h"
 #include "ridgeline/core/store/sessionreader.h"
-#include "tempdir.h"
 #include "testutil.h"
 #include "tracelensrows.h"
 
@@ -25,24 +24,6 @@ using namespace ridgeline::core;
 using ridgeline::testing::testDataPath;
 
 namespace {
-
-struct ShapeSession {
-    ridgeline::testing::TempDir dir;
-    std::optional<SessionReader> reader;
-};
-
-std::unique_ptr<ShapeSession> importShapeTrace(const std::string& relative)
-{
-    auto out = std::make_unique<ShapeSession>();
-    const auto path = out->dir.file("s.ridge");
-    auto imported = ridgeline::collectors::importKineto({ testDataPath(relative) }, path, false);
-    EXPECT_TRUE(imported.ok()) << (imported.ok() ? "" : imported.error().message);
-    auto reader = SessionReader::open(path);
-    EXPECT_TRUE(reader.ok());
-    if (reader.ok())
-        out->reader.emplace(std::move(reader).value());
-    return out;
-}
 
 const OperatorShapeRow* shapeRowOf(const OperatorShapes& shapes, const std::string& name, const std::string& dims)
 {
@@ -59,7 +40,7 @@ const OperatorShapeRow* shapeRowOf(const OperatorShapes& shapes, const std::stri
 // modelled, and the kernels get verdicts from it.
 void checkShapeTrace(const std::string& trace)
 {
-    auto session = importShapeTrace("tracelens-h100/" + trace + ".json.gz");
+    auto session = ridgeline::testing::importKinetoTrace("tracelens-h100/" + trace + ".json.gz");
     ASSERT_TRUE(session->reader);
     auto& reader = *session->reader;
     auto shapes = modelOperatorShapes(reader);
@@ -124,7 +105,8 @@ TEST(OperatorShapes, VitAgreesWithTraceLens)
 // aten::addmm it dispatches to. No row is a composite while a modelled operator is below it.
 TEST(OperatorShapes, OutermostModelledOperatorOwnsTheKernels)
 {
-    auto session = importShapeTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
     ASSERT_TRUE(session->reader);
     auto shapes = modelOperatorShapes(*session->reader);
     ASSERT_TRUE(shapes.ok());
@@ -141,7 +123,8 @@ TEST(OperatorShapes, OutermostModelledOperatorOwnsTheKernels)
 // `report --by shape --format json`: the fields the issue names, input_dims as the trace's nested arrays.
 TEST(OperatorShapes, ShapeReportJson)
 {
-    auto session = importShapeTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
     ASSERT_TRUE(session->reader);
     auto report = buildShapeReport(*session->reader);
     ASSERT_TRUE(report.ok());
@@ -169,7 +152,8 @@ TEST(OperatorShapes, ShapeReportJson)
 // analysed as before.
 TEST(OperatorShapes, TraceWithoutShapesIsAsBefore)
 {
-    auto session = importShapeTrace("kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
+    auto session = ridgeline::testing::importKinetoTrace(
+        "kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz");
     ASSERT_TRUE(session->reader);
     auto shapes = modelOperatorShapes(*session->reader);
     ASSERT_TRUE(shapes.ok());
@@ -239,7 +223,7 @@ TEST(OperatorShapes, ElementwiseAddAt2_5TBsIsMemoryBound)
 // 47 TFLOP/s would be impossible on the 19.5 TFLOP/s FP32 pipe.
 TEST(OperatorShapes, Fp32GemmOnTf32KernelsIsOnTheTf32Pipe)
 {
-    auto session = importShapeTrace("kineto/trace_filter/sampled_rank-0.json.gz");
+    auto session = ridgeline::testing::importKinetoTrace("kineto/trace_filter/sampled_rank-0.json.gz");
     ASSERT_TRUE(session->reader);
     auto shapes = modelOperatorShapes(*session->reader);
     ASSERT_TRUE(shapes.ok());

@@ -5,13 +5,12 @@
 // Nsight Compute counters; every row's consistency, the order, the time listed apart and the
 // report's JSON on all of them.
 #include "analysis/opportunityadvice.h"
-#include "ridgeline/collectors/importers/kinetoimporter.h"
+#include "importedtrace.h"
 #include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/model/metricnames.h"
 #include "ridgeline/core/output/opportunityreport.h"
 #include "ridgeline/core/store/sessionreader.h"
-#include "tempdir.h"
 #include "testutil.h"
 
 #include <algorithm>
@@ -30,24 +29,6 @@ namespace {
 // figures there are with sparsity, so halved): BF16 tensor 1,979 / 2 TFLOP/s, HBM3 3.35 TB/s.
 constexpr double kH100Bf16 = 1979e12 / 2;
 constexpr double kH100Dram = 3.35e12;
-
-struct OpportunitySession {
-    ridgeline::testing::TempDir dir;
-    std::optional<SessionReader> reader;
-};
-
-std::unique_ptr<OpportunitySession> importOpportunityTrace(const std::string& relative)
-{
-    auto out = std::make_unique<OpportunitySession>();
-    const auto path = out->dir.file("s.ridge");
-    auto imported = ridgeline::collectors::importKineto({ testDataPath(relative) }, path, false);
-    EXPECT_TRUE(imported.ok()) << (imported.ok() ? "" : imported.error().message);
-    auto reader = SessionReader::open(path);
-    EXPECT_TRUE(reader.ok());
-    if (reader.ok())
-        out->reader.emplace(std::move(reader).value());
-    return out;
-}
 
 Opportunities opportunitiesOf(SessionReader& reader)
 {
@@ -123,7 +104,8 @@ const Opportunity* opportunityOf(const Opportunities& o, const std::string& name
 // The ViT (Falconsai nsfw_image_detection, batch 4, bf16) trace's two largest opportunities.
 TEST(Opportunities, VitTopEntriesFromShapesAndTheDatasheet)
 {
-    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
     ASSERT_TRUE(session->reader);
     const Opportunities o = opportunitiesOf(*session->reader);
     checkConsistent(o);
@@ -177,7 +159,8 @@ TEST(Opportunities, VitTopEntriesFromShapesAndTheDatasheet)
 // 17 calls of the 512x512 projections.
 TEST(Opportunities, BertTopEntryFromShapesAndTheDatasheet)
 {
-    auto session = importOpportunityTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/gaunernst_bert-small-uncased__1016001.json.gz");
     ASSERT_TRUE(session->reader);
     const Opportunities o = opportunitiesOf(*session->reader);
     checkConsistent(o);
@@ -261,7 +244,8 @@ TEST(Opportunities, TimeWithoutARoofIsListedApart)
 // dims for operator rows only; --top cuts the rows, not the totals.
 TEST(Opportunities, ReportJsonHasTheFieldsAndTheSums)
 {
-    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
     ASSERT_TRUE(session->reader);
     auto built = buildOpportunityReport(*session->reader);
     ASSERT_TRUE(built.ok());
@@ -344,7 +328,8 @@ TEST(Opportunities, UtilisationsExtrapolateOverTheRowsTime)
 // session of one rank holds them all.
 TEST(Opportunities, RankSummaryCarriesTheRecoverableTime)
 {
-    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
     ASSERT_TRUE(session->reader);
     const Opportunities o = opportunitiesOf(*session->reader);
     auto ranks = summarizeRanks(*session->reader);
@@ -369,7 +354,8 @@ TEST(Opportunities, RankSummaryCarriesTheRecoverableTime)
 // shapes below are made up for the test, not measured.
 TEST(Opportunities, AdviceFromWhatTheSessionHolds)
 {
-    auto session = importOpportunityTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
+    auto session
+        = ridgeline::testing::importKinetoTrace("tracelens-h100/Falconsai_nsfw_image_detection__1016002.json.gz");
     ASSERT_TRUE(session->reader);
     const Opportunities o = opportunitiesOf(*session->reader);
     const Opportunity* norm = opportunityOf(o, "aten::layer_norm", "[[4,197,768],[],[768],[768],[],[]]");

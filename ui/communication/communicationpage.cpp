@@ -3,6 +3,7 @@
 
 #include "collectivemodel.h"
 #include "common/heatmapview.h"
+#include "common/rowtableview.h"
 #include "common/timeticks.h"
 #include "instancemodel.h"
 #include "rankwaitmodel.h"
@@ -23,30 +24,6 @@
 namespace ridgeline::ui {
 
 namespace {
-
-QTableView* makeTable(QWidget* parent, QSortFilterProxyModel* proxy)
-{
-    auto* view = new QTableView(parent);
-    view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->setAlternatingRowColors(true);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setSortIndicatorShown(true);
-    view->setWordWrap(false);
-    return view;
-}
-
-QSortFilterProxyModel* makeProxy(QObject* parent, QAbstractItemModel* source)
-{
-    auto* proxy = new QSortFilterProxyModel(parent);
-    proxy->setSourceModel(source);
-    proxy->setSortRole(Qt::UserRole); // every model's SortRole
-    return proxy;
-}
 
 QWidget* titled(const QString& title, QWidget* content, QWidget* parent, QWidget* extra = nullptr)
 {
@@ -96,12 +73,12 @@ CommunicationPage::CommunicationPage(QWidget* parent)
     , m_collectives(new CollectiveModel(this))
     , m_ranks(new RankWaitModel(this))
     , m_instances(new InstanceModel(this))
-    , m_collectiveProxy(makeProxy(this, m_collectives))
-    , m_rankProxy(makeProxy(this, m_ranks))
-    , m_instanceProxy(makeProxy(this, m_instances))
-    , m_collectiveView(makeTable(this, m_collectiveProxy))
-    , m_rankView(makeTable(this, m_rankProxy))
-    , m_instanceView(makeTable(this, m_instanceProxy))
+    , m_collectiveProxy(makeSortProxy(this, m_collectives))
+    , m_rankProxy(makeSortProxy(this, m_ranks))
+    , m_instanceProxy(makeSortProxy(this, m_instances))
+    , m_collectiveView(makeRowTableView(this, m_collectiveProxy))
+    , m_rankView(makeRowTableView(this, m_rankProxy))
+    , m_instanceView(makeRowTableView(this, m_instanceProxy))
     , m_heatMap(new HeatMapView(this))
     , m_summary(new QLabel(this))
     , m_instanceNote(new QLabel(this))

@@ -2,6 +2,7 @@
 #include "opportunitiespage.h"
 
 #include "common/displaytext.h"
+#include "common/rowtableview.h"
 #include "common/selectrow.h"
 #include "opportunitymodel.h"
 #include "recoverablebardelegate.h"
@@ -21,38 +22,12 @@ namespace ridgeline::ui {
 
 namespace {
 
-QTableView* oppTable(QWidget* parent, QSortFilterProxyModel* proxy)
-{
-    auto* view = new QTableView(parent);
-    view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->setAlternatingRowColors(true);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setSortIndicatorShown(true);
-    view->setWordWrap(false);
-    // Operator rows read from the left (name, then input dims); kernel rows show short names that fit.
-    view->setTextElideMode(Qt::ElideRight);
-    return view;
-}
-
 // Columns to their contents, none wider than `cap` but the last, which takes the rest.
 void oppFitColumns(QTableView* view, int cap)
 {
     view->resizeColumnsToContents();
     for (int c = 0; c + 1 < view->model()->columnCount(); ++c)
         view->setColumnWidth(c, std::min(view->columnWidth(c), cap));
-}
-
-QSortFilterProxyModel* oppProxy(QObject* parent, QAbstractItemModel* source)
-{
-    auto* proxy = new QSortFilterProxyModel(parent);
-    proxy->setSourceModel(source);
-    proxy->setSortRole(Qt::UserRole); // both models' SortRole
-    return proxy;
 }
 
 QWidget* oppTitled(QLabel* title, QWidget* content, QWidget* parent)
@@ -86,10 +61,10 @@ OpportunitiesPage::OpportunitiesPage(SelectionModel* selection, QWidget* parent)
     , m_selection(selection)
     , m_model(new OpportunityModel(this))
     , m_unrankedModel(new UnrankedModel(this))
-    , m_proxy(oppProxy(this, m_model))
-    , m_unrankedProxy(oppProxy(this, m_unrankedModel))
-    , m_view(oppTable(this, m_proxy))
-    , m_unrankedView(oppTable(this, m_unrankedProxy))
+    , m_proxy(makeSortProxy(this, m_model))
+    , m_unrankedProxy(makeSortProxy(this, m_unrankedModel))
+    , m_view(makeRowTableView(this, m_proxy))
+    , m_unrankedView(makeRowTableView(this, m_unrankedProxy))
     , m_summary(new QLabel(this))
     , m_unrankedTitle(new QLabel(this))
     , m_status(new QLabel(this))

@@ -7,6 +7,7 @@
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/version.h"
+#include "tracejson.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -126,22 +127,6 @@ void writeOpportunityCsv(std::ostream& out, const OpportunityReport& report, std
     }
 }
 
-// The trace's JSON text as JSON (nested arrays), or the text itself when it does not parse.
-nlohmann::json opportunityTraceJson(const std::string& text)
-{
-    if (text.empty())
-        return nullptr;
-    if (traceJsonNestsTooDeep(text))
-        return nlohmann::json(text);
-    auto parsed = nlohmann::json::parse(text, nullptr, false);
-    return parsed.is_discarded() ? nlohmann::json(text) : parsed;
-}
-
-nlohmann::json opportunityOptional(const std::optional<double>& value)
-{
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json opportunityKernelsJson(const OpportunityReport& report, const std::vector<OpportunityKernel>& kernels)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -160,8 +145,8 @@ nlohmann::json opportunityRowJson(const OpportunityReport& report, const Opportu
         { "kind", toString(r.kind) },
     };
     if (r.kind == OpportunityKind::Operator) {
-        j["input_dims"] = opportunityTraceJson(r.inputDims);
-        j["input_types"] = opportunityTraceJson(r.inputTypes);
+        j["input_dims"] = detail::traceTextJson(r.inputDims);
+        j["input_types"] = detail::traceTextJson(r.inputTypes);
     } else if (r.kind == OpportunityKind::Kernel) {
         j["full_name"] = r.fullName;
     }
@@ -178,8 +163,8 @@ nlohmann::json opportunityRowJson(const OpportunityReport& report, const Opportu
         { "bytes", r.bytes },
         { "memory_level", r.memoryLevel },
         { "roof",
-            { { "compute_flops_per_s", opportunityOptional(r.computeRoof) },
-                { "memory_bytes_per_s", opportunityOptional(r.memoryRoof) } } },
+            { { "compute_flops_per_s", detail::optionalNumberJson(r.computeRoof) },
+                { "memory_bytes_per_s", detail::optionalNumberJson(r.memoryRoof) } } },
         { "roof_times_ns",
             { { "compute", r.roofTimes.computeNs }, { "memory", r.roofTimes.memoryNs },
                 { "throughput", r.roofTimes.throughputNs }, { "link", r.roofTimes.linkNs } } },

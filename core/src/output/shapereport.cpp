@@ -4,6 +4,7 @@
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/version.h"
+#include "tracejson.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -114,45 +115,29 @@ void writeShapeCsv(std::ostream& out, const ShapeReport& report, std::size_t sho
     }
 }
 
-// The trace's JSON text as JSON (nested arrays), or the text itself when it does not parse.
-nlohmann::json shapeTraceJson(const std::string& text)
-{
-    if (text.empty())
-        return nullptr;
-    if (traceJsonNestsTooDeep(text))
-        return nlohmann::json(text);
-    auto parsed = nlohmann::json::parse(text, nullptr, false);
-    return parsed.is_discarded() ? nlohmann::json(text) : parsed;
-}
-
-nlohmann::json shapeOptionalJson(const std::optional<double>& value)
-{
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json shapeRowJson(const OperatorShapeRow& row)
 {
     const ShapeRates r = shapeRatesOf(row);
     const OperatorWork* w = row.work ? &*row.work : nullptr;
     nlohmann::json j = {
         { "name", row.name },
-        { "input_dims", shapeTraceJson(row.inputDims) },
-        { "input_types", shapeTraceJson(row.inputTypes) },
+        { "input_dims", detail::traceTextJson(row.inputDims) },
+        { "input_types", detail::traceTextJson(row.inputTypes) },
         { "calls", row.calls },
         { "kernels", row.kernels },
         { "gpu_time_ns", row.gpuTimeNs },
-        { "flops_per_call", shapeOptionalJson(r.flopsPerCall) },
-        { "bytes_per_call", shapeOptionalJson(r.bytesPerCall) },
+        { "flops_per_call", detail::optionalNumberJson(r.flopsPerCall) },
+        { "bytes_per_call", detail::optionalNumberJson(r.bytesPerCall) },
         { "model", w ? nlohmann::json(w->family) : nlohmann::json(nullptr) },
         { "precision", w ? nlohmann::json(w->precision) : nlohmann::json(nullptr) },
         { "pipe", w && w->pipe ? nlohmann::json(toString(*w->pipe)) : nlohmann::json(nullptr) },
         { "formula", w ? nlohmann::json(w->formula) : nlohmann::json(nullptr) },
-        { "flops_per_s", shapeOptionalJson(r.flopsPerS) },
-        { "bytes_per_s", shapeOptionalJson(r.bytesPerS) },
+        { "flops_per_s", detail::optionalNumberJson(r.flopsPerS) },
+        { "bytes_per_s", detail::optionalNumberJson(r.bytesPerS) },
         { "verdict", toString(w ? row.analysis.verdict : VerdictClass::Unknown) },
         { "bound_by", w ? row.analysis.boundBy : std::string() },
         { "pct_of_roof",
-            shapeOptionalJson(r.nearestRoof ? std::optional<double>(*r.nearestRoof * 100.0) : std::nullopt) },
+            detail::optionalNumberJson(r.nearestRoof ? std::optional<double>(*r.nearestRoof * 100.0) : std::nullopt) },
         { "nearest_roof", r.nearestResource },
         { "reason", w ? row.analysis.reason : row.reason },
     };
