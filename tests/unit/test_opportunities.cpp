@@ -87,6 +87,7 @@ void checkConsistent(const Opportunities& o)
     EXPECT_EQ(o.rankedTimeNs, ranked);
     EXPECT_EQ(o.timeAtRoofNs, atRoof);
     EXPECT_EQ(o.recoverableNs, recoverable);
+    EXPECT_EQ(o.unrankedTimeNs, apart);
     EXPECT_EQ(o.gpuTimeNs, ranked + apart);
 }
 

@@ -129,9 +129,7 @@ void OpportunitiesPage::setDocument(SessionDocumentPtr doc)
 void OpportunitiesPage::fillSummary()
 {
     const auto* o = m_doc ? m_doc->opportunities.get() : nullptr;
-    std::int64_t apart = 0;
-    for (const auto& u : m_unrankedModel->rows())
-        apart += u.gpuTimeNs;
+    const std::int64_t apart = o ? o->unrankedTimeNs : 0;
     m_unrankedTitle->setText(QStringLiteral("<b>%1</b>")
                                  .arg(tr("No roof: %1 of GPU time (%2 %), and why")
                                           .arg(durationLabel(apart))

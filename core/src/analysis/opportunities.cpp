@@ -119,8 +119,9 @@ bool putOnRoof(const KernelAnalysis& a, std::int64_t gpuTimeNs, Opportunity& row
         }
     }
     row.overRoof = most > time * 1.0001;
-    row.timeAtRoofNs = std::llround(std::min(most, time));
-    row.recoverableNs = static_cast<std::int64_t>(time) - row.timeAtRoofNs;
+    const std::int64_t gpuNs = std::max<std::int64_t>(gpuTimeNs, 0);
+    row.timeAtRoofNs = std::min(saturatingRound(std::min(most, time)), gpuNs);
+    row.recoverableNs = gpuNs - std::max<std::int64_t>(row.timeAtRoofNs, 0);
 
     row.flops = 0;
     for (const auto& [precision, ops] : a.flopsByPrecision)
@@ -410,8 +411,8 @@ private:
             const auto add = [&](std::int64_t deviceId, double share) {
                 auto& d = m_out.byDevice[deviceId];
                 const double ns = static_cast<double>(row.gpuTimeNs) * share;
-                d.gpuTimeNs = saturatingAdd(d.gpuTimeNs, static_cast<std::int64_t>(ns));
-                d.rankedTimeNs = saturatingAdd(d.rankedTimeNs, static_cast<std::int64_t>(ns));
+                d.gpuTimeNs = saturatingAdd(d.gpuTimeNs, saturatingRound(ns));
+                d.rankedTimeNs = saturatingAdd(d.rankedTimeNs, saturatingRound(ns));
                 d.timeAtRoofNs += static_cast<double>(row.timeAtRoofNs) * share;
                 d.recoverableNs += static_cast<double>(row.recoverableNs) * share;
             };
@@ -423,6 +424,7 @@ private:
                 add(k.deviceId, static_cast<double>(k.timeNs) / static_cast<double>(row.gpuTimeNs));
         }
         for (const UnrankedTime& time : m_out.unranked) {
+            m_out.unrankedTimeNs = saturatingAdd(m_out.unrankedTimeNs, time.gpuTimeNs);
             auto& d = m_out.byDevice[time.deviceId];
             d.gpuTimeNs = saturatingAdd(d.gpuTimeNs, time.gpuTimeNs);
         }

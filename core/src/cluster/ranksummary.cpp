@@ -143,9 +143,9 @@ Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size
                 recoverable += d->second.recoverableNs;
             }
         }
-        r.rankedNs = std::llround(ranked);
-        r.timeAtRoofNs = std::llround(atRoof);
-        r.recoverableNs = std::llround(recoverable);
+        r.rankedNs = saturatingRound(ranked);
+        r.timeAtRoofNs = saturatingRound(atRoof);
+        r.recoverableNs = saturatingRound(recoverable);
     }
 
     std::vector<RankSummary> out;

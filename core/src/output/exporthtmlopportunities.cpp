@@ -80,9 +80,7 @@ void writeOppHtmlRanked(std::ostream& out, const Opportunities& o)
 
 void writeOppHtmlUnranked(std::ostream& out, const Opportunities& o)
 {
-    std::int64_t apart = 0;
-    for (const auto& u : o.unranked)
-        apart += u.gpuTimeNs;
+    const std::int64_t apart = o.unrankedTimeNs;
     const std::size_t shown = std::min(o.unranked.size(), kHtmlOpportunityRows);
     fmt::print(out,
         "<h3>No roof: {} ({:.1f} % of GPU time)</h3>\n<p class=\"note\">GPU time with no figures (no "

@@ -77,9 +77,7 @@ void writeOpportunityTable(std::ostream& out, const OpportunityReport& report, s
     }
     if (o.unranked.empty())
         return;
-    std::int64_t apart = 0;
-    for (const auto& u : o.unranked)
-        apart += u.gpuTimeNs;
+    const std::int64_t apart = o.unrankedTimeNs;
     const std::size_t shown = opportunityShown(o.unranked.size(), top);
     fmt::print(out, "\nNo roof for {} ({:.1f} % of GPU time){}:\n", opportunityTime(apart),
         opportunityPercent(apart, o.gpuTimeNs), shown < o.unranked.size() ? fmt::format(", the top {}", shown) : "");
@@ -197,6 +195,7 @@ void writeOpportunityJson(std::ostream& out, const OpportunityReport& report, st
         { "session", { { "path", report.path } } },
         { "gpu_time_ns", o.gpuTimeNs },
         { "ranked_gpu_time_ns", o.rankedTimeNs },
+        { "unranked_gpu_time_ns", o.unrankedTimeNs },
         { "time_at_roof_ns", o.timeAtRoofNs },
         { "recoverable_ns", o.recoverableNs },
         { "opportunities", rows },

@@ -104,6 +104,7 @@ struct DeviceOpportunity {
 struct Opportunities {
     std::int64_t gpuTimeNs = 0; // kernels (collectives included), copies and memsets: the sum of their times
     std::int64_t rankedTimeNs = 0; // of it, the rows'
+    std::int64_t unrankedTimeNs = 0; // of it, the time listed apart (with no roof)
     std::int64_t timeAtRoofNs = 0; // the rows' sums
     std::int64_t recoverableNs = 0;
     std::vector<Opportunity> rows; // by recoverable time, largest first
