@@ -164,14 +164,6 @@ struct LaunchedBy {
     std::int64_t timeNs = -1;
 };
 
-std::vector<OpportunityKernel> kernelRefsOf(const OperatorShapeRow& row)
-{
-    std::vector<OpportunityKernel> refs;
-    for (const auto& r : row.kernelRefs)
-        refs.push_back({ r.nameId, r.deviceId, r.launches, r.timeNs });
-    return refs;
-}
-
 class OpportunityFinder {
 public:
     explicit OpportunityFinder(SessionReader& reader)
@@ -258,7 +250,7 @@ private:
             row.deviceId = shape.deviceId;
             row.calls = shape.calls;
             row.gpuTimeNs = shape.gpuTimeNs;
-            row.kernels = kernelRefsOf(shape);
+            row.kernels = shape.kernelRefs;
             row.analysis = shape.analysis;
             if (putOnRoof(shape.analysis, shape.gpuTimeNs, row, static_cast<double>(shape.calls))) {
                 rank(std::move(row), &shape);

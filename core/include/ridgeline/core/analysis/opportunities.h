@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ridgeline/core/analysis/ncuestimates.h"
+#include "ridgeline/core/analysis/operatorshapes.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/base/result.h"
 
@@ -32,12 +33,7 @@ enum class OpportunityKind : std::uint8_t { Operator, Kernel, Copy };
 const char* toString(OpportunityKind kind);
 
 // Launches of one kernel (name and device) a row stands for: what the desktop selects for it.
-struct OpportunityKernel {
-    std::int64_t nameId = 0;
-    std::int64_t deviceId = 0;
-    std::int64_t launches = 0;
-    std::int64_t timeNs = 0;
-};
+using OpportunityKernel = OwnedKernelRef;
 
 // The time each roof alone allows the row's work (ns; 0 where the row has no such figure).
 struct RoofTimes {
