@@ -30,7 +30,7 @@ std::string lower(std::string text)
 }
 
 struct ExpectedTrace {
-    std::int64_t kernels = 0, memcpys = 0, memsets = 0, nccl = 0, apiCalls = 0, ranges = 0;
+    std::int64_t kernels = 0, memcpys = 0, memsets = 0, nccl = 0, apiCalls = 0, ranges = 0, operators = 0;
     std::set<std::string> kernelNames;
     int rank = -1;
     int worldSize = 0;
@@ -53,18 +53,22 @@ ExpectedTrace expectedFrom(const std::string& path)
         if (cat == "kernel") {
             ++e.kernels;
             e.kernelNames.insert(name);
+            // NCCL by HTA's rule, and PyTorch symmetric memory's all-reduce (vllm-b200).
             const bool nccl = name.rfind("nccl", 0) == 0 || name.find("ncclKernel") != std::string::npos
                 || name.find("ncclDevKernel") != std::string::npos
+                || name.find("multimem_all_reduce_kernel") != std::string::npos
                 || (ev.contains("args") && ev["args"].contains("Collective name"));
             e.nccl += nccl ? 1 : 0;
-        } else if (cat == "gpu_memcpy") {
+        } else if (cat == "gpu_memcpy" || cat == "memcpy") { // "Memcpy": PyTorch 1.8 and 1.9
             ++e.memcpys;
-        } else if (cat == "gpu_memset") {
+        } else if (cat == "gpu_memset" || cat == "memset") {
             ++e.memsets;
         } else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime" || cat == "driver") {
             ++e.apiCalls;
         } else if (cat == "user_annotation" || cat == "gpu_user_annotation") {
             ++e.ranges;
+        } else if (cat == "cpu_op" || cat == "python_function" || cat == "operator") { // "Operator": PyTorch 1.x
+            ++e.operators;
         }
     }
     return e;
@@ -128,7 +132,7 @@ std::int64_t firstKernelStartNs(const std::string& text)
 TEST(KinetoImport, EveryTraceImportsWithTheCountsOfAPlainJsonReader)
 {
     const auto files = everyTrace();
-    ASSERT_EQ(files.size(), 13u);
+    ASSERT_EQ(files.size(), 20u);
     for (const auto& path : files) {
         SCOPED_TRACE(path);
         TempDir dir;
@@ -143,6 +147,7 @@ TEST(KinetoImport, EveryTraceImportsWithTheCountsOfAPlainJsonReader)
         EXPECT_EQ(s.commOps, e.nccl);
         EXPECT_EQ(s.apiCalls, e.apiCalls);
         EXPECT_EQ(s.ranges, e.ranges);
+        EXPECT_EQ(s.operators, e.operators);
         ASSERT_EQ(s.ranks.size(), 1u);
         EXPECT_EQ(s.ranks[0], e.rank);
 

@@ -86,7 +86,7 @@ core::Result<ImportResult> importKinetoTraces(const ImportRequest& request)
                 from = fmt::format("{} files (ranks {})", request.inputs.size(), ranks);
             }
             return fmt::format("imported {}, {}, {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
-                plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "NCCL collective"),
+                plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.commOps, "collective"),
                 plural(s.apiCalls, "API call"), plural(s.ranges, "annotation"), plural(s.operators, "operator"), from,
                 request.output);
         });

@@ -38,11 +38,12 @@ std::string_view jsonText(od::value& value)
 
 void operatorArg(std::string_view key, od::value& v, Args& args)
 {
-    if (key == "External id")
+    // PyTorch 1.8 and 1.9 wrote "external id" and "Input dims".
+    if (key == "External id" || key == "external id")
         args.externalId = readInt(v).value_or(0);
     else if (key == "Sequence number")
         args.sequenceNumber = readInt(v).value_or(-1);
-    else if (key == "Input Dims")
+    else if (key == "Input Dims" || key == "Input dims")
         args.inputDims = jsonText(v);
     else if (key == "Input type")
         args.inputTypes = jsonText(v);
@@ -69,6 +70,9 @@ Category classify(std::string_view cat)
         { "user_annotation", Category::Annotation },
         { "gpu_user_annotation", Category::GpuAnnotation },
         { "cpu_op", Category::CpuOp },
+        { "operator", Category::CpuOp }, // PyTorch 1.8 and 1.9
+        { "memcpy", Category::Memcpy }, // PyTorch 1.8 and 1.9
+        { "memset", Category::Memset },
         { "python_function", Category::PythonFunction },
     };
     for (const auto& [name, category] : kCategories) {

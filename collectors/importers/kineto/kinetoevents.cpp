@@ -146,13 +146,6 @@ void parseMemcpyName(std::string_view name, core::MemOp& op)
     op.dstMemory = trim(text.substr(arrow + 2, close - arrow - 2));
 }
 
-bool isNcclKernelName(std::string_view name)
-{
-    // HTA: (^nccl.*)|(.*ncclKernel.*); RCCL kernels keep the nccl prefix.
-    return name.substr(0, 4) == "nccl" || name.find("ncclKernel") != std::string_view::npos
-        || name.find("ncclDevKernel") != std::string_view::npos;
-}
-
 void parseNcclKernelName(std::string_view name, CommInfo& info)
 {
     const auto start = name.find("nccl");

@@ -124,26 +124,28 @@ private:
 // Appends a batch's records to the trace, as if parsed in sequence after what it holds.
 void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
 
-// Nests operators by time on their thread as they stream in, in file order (Kineto writes each
-// thread's operators by start time; a parent that starts with its child may follow it), assigning
-// session ids. An operator is handed back once its nesting is settled: when a later one on its
-// thread starts after it ends, or at finish().
+// Nests a trace's operators exactly, per thread, in integer nanoseconds, and assigns session ids.
+// Kineto writes a thread's cpu_ops by start time and its python_function events after them, so the
+// operators are held until finish(): a python_function read last may hold every cpu_op before it.
 class OperatorNesting {
 public:
     explicit OperatorNesting(std::int64_t firstId = 1)
         : m_nextId(firstId)
     { }
     using Row = core::SessionWriter::OperatorRow;
-    // `op.processId` must already be the session's process id; its id and parent are set here.
-    void add(Row op, std::vector<Row>& settled);
-    // Hands back every operator still open; returns how many since the last finish() overlapped
-    // a neighbour without nesting in it (each is kept under the operator that holds it).
+    // `op.processId` must already be the session's process id; `python`: a python_function event
+    // (of equal times, a Python function holds the operator it calls).
+    void add(Row op, bool python);
+    // Hands back every operator added since the last finish(), nested (parentId: the innermost
+    // operator that holds it; ids in the order they were added), and returns how many of them cross
+    // an operator open on their thread: start inside it and end after it. Those keep their own
+    // times and go under the innermost operator that holds them.
     std::int64_t finish(std::vector<Row>& settled);
 
 private:
-    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Row>> m_open; // (process, tid) -> stack
+    std::vector<Row> m_rows;
+    std::vector<bool> m_python;
     std::int64_t m_nextId;
-    std::int64_t m_overlapping = 0;
 };
 
 // Helpers (kinetoevents.cpp).
@@ -152,8 +154,6 @@ private:
 std::optional<std::int64_t> microsToNs(std::string_view token);
 // "Memcpy HtoD (Pinned -> Device)" -> kind HtoD, "pinned", "device".
 void parseMemcpyName(std::string_view name, core::MemOp& op);
-// NCCL kernels, as Holistic Trace Analysis classifies communication kernels.
-bool isNcclKernelName(std::string_view name);
 // "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(...)" -> collective, algorithm, protocol.
 void parseNcclKernelName(std::string_view name, CommInfo& info);
 // Bytes per element of a PyTorch dtype name ("Float", "BFloat16", "c10::Half", "float32"); 0 unknown.

@@ -3,6 +3,7 @@
 // of every event is looked at once, as raw text, and only the events Ridgeline keeps are
 // unescaped. Nothing but the records kept is allocated; the text is never held whole.
 #include "kinetojson.h"
+#include "ridgeline/core/model/commnames.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -294,11 +295,14 @@ private:
         k.kernel.registersPerThread = toInt(args.registers);
         k.kernel.staticSharedBytes = toInt(args.sharedMemory); // Kineto reports static + dynamic as one figure
         const std::string& name = m_trace.names[static_cast<std::size_t>(k.kernel.nameId)];
-        if (args.hasCollective || isNcclKernelName(name)) {
+        // Communication kernels by the one list (commnames.h): NCCL's, symmetric memory's, custom
+        // all-reduces, DeepEP's.
+        const auto comm = core::communicationKernel(name);
+        if (args.hasCollective || comm) {
             CommInfo info = std::move(args.comm);
             parseNcclKernelName(name, info);
             if (info.collective.empty())
-                info.collective = "unknown";
+                info.collective = comm && !comm->collective.empty() ? std::string(comm->collective) : "unknown";
             if (!args.pgName.empty() || !args.pgDesc.empty()) {
                 info.processGroup = args.pgName;
                 if (!args.pgDesc.empty())

@@ -191,17 +191,16 @@ std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kerne
 core::Status writeOperators(
     core::SessionWriter& writer, std::vector<OperatorNesting::Row>& settled, KinetoImportSummary& summary)
 {
-    // In id order: SQLite appends rows of rising ids without searching the table.
-    std::sort(settled.begin(), settled.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
+    // searching the table.
     RIDGELINE_TRY(writer.addOperatorRows(settled));
     summary.operators += static_cast<std::int64_t>(settled.size());
     settled.clear();
     return {};
 }
 
-// A batch's operators, nested as they come: those whose nesting is settled are written.
-core::Status nestOperators(
-    core::SessionWriter& writer, ParsedTrace& part, SessionState& state, KinetoImportSummary& summary)
+// A batch's operators, held for nesting when the trace has ended.
+core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, SessionState& state)
 {
     if (part.operators.empty())
         return {};
@@ -219,7 +218,6 @@ core::Status nestOperators(
             return id.error();
         domains[python] = id.value();
     }
-    std::vector<OperatorNesting::Row> settled;
     for (const auto& op : part.operators) {
         OperatorNesting::Row row;
         row.processId = state.processOf(op.processId);
@@ -235,26 +233,26 @@ core::Status nestOperators(
         row.moduleId = ids[op.module];
         row.callStackId = ids[op.callStack];
         row.concreteInputsId = ids[op.concreteInputs];
-        state.operators.add(row, settled);
+        state.operators.add(row, op.python);
     }
     part.operators.clear();
     part.strings.resize(1);
     part.stringIndex.clear();
-    return writeOperators(writer, settled, summary);
+    return {};
 }
 
 core::Status writeTrace(
     core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
 {
     traceWarnings(trace, summary.warnings);
-    // The operators still open when the file ended (the rest were written as it was read).
-    RIDGELINE_TRY(nestOperators(writer, trace, state, summary));
+    // The last batch's operators, then all of the trace's, nested.
+    RIDGELINE_TRY(nestOperators(writer, trace, state));
     std::vector<OperatorNesting::Row> settled;
     const auto overlapping = state.operators.finish(settled);
     RIDGELINE_TRY(writeOperators(writer, settled, summary));
     if (overlapping > 0)
-        summary.warnings.push_back(fmt::format("{}: {} operators overlap a neighbour on their thread without nesting "
-                                               "in it; each is kept under the operator that holds it",
+        summary.warnings.push_back(fmt::format("{}: {} operators start inside another on their thread and end after "
+                                               "it; each keeps its times and is kept under the operator that holds it",
             trace.name, overlapping));
     summary.ranks.push_back(trace.rank);
     if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
@@ -380,7 +378,7 @@ core::Status writeHostRecords(
         return added.error();
     summary.ranges += static_cast<std::int64_t>(host.size());
     part.ranges = std::move(gpu);
-    return nestOperators(writer, part, state, summary);
+    return nestOperators(writer, part, state);
 }
 
 // One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written.

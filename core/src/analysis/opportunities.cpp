@@ -272,7 +272,7 @@ private:
     std::string unrankedReason(const KernelSummary& k) const
     {
         const KernelAnalysis& a = k.analysis;
-        if (!a.collective.empty() || a.ncclByName)
+        if (!a.collective.empty() || !a.commByName.empty())
             return "communication: the trace records no message sizes for it, so no bus bandwidth";
         if (a.hasCounters)
             return noRoofReason(k.deviceId);

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
+#include "ridgeline/core/model/commnames.h"
 #include "ridgeline/core/model/metricnames.h"
 #include "ridgeline/core/model/resource.h"
 #include "rooflinemetrics.h"
@@ -66,7 +67,7 @@ void deriveRates(KernelAnalysis& a, double seconds, const MixFigures& mix)
 // Says in the reason that the figures are worked out from the operator's shapes, and how.
 void noteShapeFigures(KernelAnalysis& a, std::int64_t modelled, std::int64_t launches)
 {
-    if (!a.shapes || !a.shapes->call || !a.collective.empty() || a.ncclByName)
+    if (!a.shapes || !a.shapes->call || !a.collective.empty() || !a.commByName.empty())
         return;
     const ShapeFigures& s = *a.shapes;
     const OperatorWork& w = s.call->work;
@@ -110,7 +111,8 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
         if (facts.shapes->bytes > 0)
             a.bytesByLevel[Resource::DRAM] = facts.shapes->bytes;
     }
-    a.ncclByName = facts.collective.empty() && isNcclKernelName(facts.name);
+    if (const auto comm = communicationKernel(facts.name); comm && facts.collective.empty())
+        a.commByName = comm->library;
     a.ceilingsUsed = chooseCeilings(facts);
     a.latencyHint = latencyHint(facts, a.durationNs);
 
@@ -227,7 +229,8 @@ void LaunchAccumulator::add(const KernelAnalysis& launch)
     m_durationNs += launch.durationNs;
     if (!launch.collective.empty())
         m_collective = launch.collective;
-    m_ncclByName = m_ncclByName || launch.ncclByName;
+    if (m_commByName.empty())
+        m_commByName = launch.commByName;
     m_tensorEstimated = m_tensorEstimated || launch.tensorEstimated;
     if (launch.comm) {
         if (!m_comm)
@@ -287,7 +290,7 @@ KernelAnalysis LaunchAccumulator::result() const
     a.flopsByPrecision = sums.ops;
     a.bytesByLevel = sums.bytes;
     a.ceilingsUsed = sums.ceilings;
-    a.ncclByName = m_ncclByName && m_collective.empty();
+    a.commByName = m_collective.empty() ? m_commByName : std::string();
     for (const auto& [res, weighted] : sums.utilization) {
         if (weighted.second > 0)
             a.utilization[res] = weighted.first / weighted.second;
@@ -327,12 +330,6 @@ KernelAnalysis aggregateLaunches(std::span<const KernelAnalysis> launches)
     for (const auto& launch : launches)
         accumulator.add(launch);
     return accumulator.result();
-}
-
-bool isNcclKernelName(std::string_view name)
-{
-    return name.substr(0, 4) == "nccl" || name.find("ncclKernel") != std::string_view::npos
-        || name.find("ncclDevKernel") != std::string_view::npos;
 }
 
 Verdict toVerdict(const KernelAnalysis& a)

@@ -3,6 +3,7 @@
 
 #include "collectivesession.h"
 #include "ridgeline/core/analysis/operatorshapes.h"
+#include "ridgeline/core/model/commnames.h"
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
@@ -65,17 +66,19 @@ Result<SessionFacts> SessionFacts::load(SessionReader& reader)
     for (auto& n : names.value()) {
         auto& name = facts.m_names[n.id];
         name = n.demangled.empty() ? std::move(n.raw) : std::move(n.demangled);
-        anyNccl = anyNccl || isNcclKernelName(name);
+        anyNccl = anyNccl || isCommunicationKernelName(name);
     }
     // Without counters, a kernel's FLOPs and bytes may come from its PyTorch operator's shapes.
     auto shapes = sessionOperatorShapes(reader);
     if (shapes.hasError())
         return shapes.error();
     facts.m_shapes = std::move(shapes).value();
-    // NCCL kernels are communication whichever importer read them, with or without comm_ops.
+    // Communication kernels (commnames.h) are communication whichever importer read them, with or
+    // without comm_ops.
     if (anyNccl) {
         auto scanned = reader.forEachKernel({}, [&](const Kernel& kernel) {
-            if (auto it = facts.m_names.find(kernel.nameId); it != facts.m_names.end() && isNcclKernelName(it->second))
+            if (auto it = facts.m_names.find(kernel.nameId);
+                it != facts.m_names.end() && isCommunicationKernelName(it->second))
                 facts.m_ncclKernels.push_back(kernel.id);
             return true;
         });

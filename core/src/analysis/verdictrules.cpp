@@ -89,10 +89,11 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         classifyCollective(a, collective); // collectives.cpp: busbw against the link
         return;
     }
-    if (a.ncclByName) {
+    if (!a.commByName.empty()) {
         a.verdict = VerdictClass::CommunicationBound;
         a.boundBy = "collective";
-        a.reason = "communication-bound: an NCCL kernel (the trace records no collective or sizes for it)";
+        a.reason = fmt::format("communication-bound: {} {} kernel (the trace records no collective or sizes for it)",
+            a.commByName == "NCCL" ? "an" : "a", a.commByName);
         return;
     }
     if (!a.hasFigures()) {

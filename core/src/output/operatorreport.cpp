@@ -90,6 +90,50 @@ std::vector<std::size_t> rowsOfOperators(
     return rowOf;
 }
 
+// Each operator's time less the time its children cover within it (their union, clipped to it):
+// children that cross each other, or an operator they cross (hostile or partly overlapping
+// traces), never make a self time negative.
+std::vector<std::int64_t> selfTimes(const OperatorLinks& links)
+{
+    const auto& ops = links.operators;
+    std::vector<std::int64_t> self(ops.size(), 0);
+    std::vector<std::size_t> firstChild(ops.size() + 1, 0); // children of i: [firstChild[i], firstChild[i + 1])
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        self[i] = std::max<std::int64_t>(saturatingSub(ops[i].endNs, ops[i].startNs), 0);
+        if (links.parent[i] != kNone)
+            ++firstChild[links.parent[i] + 1];
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        firstChild[i + 1] += firstChild[i];
+    std::vector<std::size_t> children(firstChild.back());
+    std::vector<std::size_t> next(firstChild.begin(), firstChild.end() - 1);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        if (links.parent[i] != kNone)
+            children[next[links.parent[i]]++] = i;
+    }
+    const auto byStart = [&ops](std::size_t a, std::size_t b) { return ops[a].startNs < ops[b].startNs; };
+    for (std::size_t p = 0; p < ops.size(); ++p) {
+        const auto first = children.begin() + static_cast<std::ptrdiff_t>(firstChild[p]);
+        const auto last = children.begin() + static_cast<std::ptrdiff_t>(firstChild[p + 1]);
+        if (first == last)
+            continue;
+        if (!std::is_sorted(first, last, byStart))
+            std::sort(first, last, byStart);
+        std::int64_t covered = 0;
+        std::int64_t reach = ops[p].startNs; // covered up to here
+        for (auto it = first; it != last; ++it) {
+            const std::int64_t from = std::max(ops[*it].startNs, reach);
+            const std::int64_t to = std::min(ops[*it].endNs, ops[p].endNs);
+            if (to > from) {
+                covered = saturatingAdd(covered, saturatingSub(to, from));
+                reach = to;
+            }
+        }
+        self[p] = std::max<std::int64_t>(saturatingSub(self[p], covered), 0);
+    }
+    return self;
+}
+
 } // namespace
 
 std::optional<ReportGrouping> reportGroupingFromString(std::string_view text)
@@ -135,14 +179,13 @@ Result<OperatorReport> buildOperatorReport(
     Rows rows;
     const auto rowOf = rowsOfOperators(links, by, strings.value(), rows);
 
+    const auto self = selfTimes(links);
     for (std::size_t i = 0; i < ops.size(); ++i) {
-        const std::int64_t duration = saturatingSub(ops[i].endNs, ops[i].startNs);
+        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(ops[i].endNs, ops[i].startNs), 0);
         OperatorReportRow& row = rows[rowOf[i]];
         ++row.calls;
-        row.selfCpuTimeNs = saturatingAdd(row.selfCpuTimeNs, duration);
+        row.selfCpuTimeNs = saturatingAdd(row.selfCpuTimeNs, self[i]);
         const std::size_t parent = links.parent[i];
-        if (parent != kNone)
-            rows[rowOf[parent]].selfCpuTimeNs = saturatingSub(rows[rowOf[parent]].selfCpuTimeNs, duration);
         // By module, an operator's time counts once: for the outermost operator of the module.
         if (by == ReportGrouping::Op || parent == kNone || rowOf[parent] != rowOf[i])
             row.cpuTimeNs = saturatingAdd(row.cpuTimeNs, duration);

@@ -67,9 +67,6 @@ struct KernelFacts {
     std::optional<ShapeFigures> shapes; // its operator's work from shapes, when modelled (used without counters)
 };
 
-// NCCL's kernels (ncclKernel_*, ncclDevKernel_*, nccl*): collectives and peer transfers.
-bool isNcclKernelName(std::string_view name);
-
 // The ceiling a figure was compared against.
 struct CeilingUsed {
     double value = 0; // FLOP/s or B/s, at the clock the kernel ran at when known
@@ -108,7 +105,9 @@ struct KernelAnalysis {
     // rule's two inputs) and the memory units "DRAM", "L2", "L1". Where present they decide the
     // class, as ncu's SOLBottleneck rule does (docs/ROOFLINE.md).
     std::map<std::string, double> speedOfLight;
-    bool ncclByName = false; // an NCCL kernel with no collective recorded for it
+    // The library of a communication kernel by its name (commnames.h: NCCL, symmetric memory, ...)
+    // with no collective recorded for it; empty for any other kernel.
+    std::string commByName;
 
     // Context the verdict was drawn from (kept so launches can be aggregated and re-classified).
     std::string collective;
@@ -172,7 +171,7 @@ private:
     double m_durationNs = 0;
     FigureSums m_counters;
     FigureSums m_shapes;
-    bool m_ncclByName = false;
+    std::string m_commByName;
     std::string m_collective;
     std::optional<CollectiveFigures> m_comm;
     std::string m_deviceName;
