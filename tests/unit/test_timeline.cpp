@@ -5,6 +5,7 @@
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "testutil.h"
 

@@ -4,6 +4,7 @@
 // gives every formula and its source.
 #include "ridgeline/core/analysis/shapemodel.h"
 
+#include "ridgeline/core/model/commnames.h"
 #include "shapemodelfamilies.h"
 
 #include <algorithm>
@@ -286,7 +287,12 @@ OperatorModel modelOperator(const OperatorCall& call)
         const ShapeModelRow* row = findShapeModelRow(call.name);
         if (!row) {
             OperatorModel none;
-            none.reason = fmt::format("no model for {}", call.name);
+            if (const auto comm = communicationOperator(call.name))
+                none.reason = fmt::format("{} is communication ({}): its kernels are judged by message size and link, "
+                                          "not by shapes",
+                    call.name, comm->library);
+            else
+                none.reason = fmt::format("no model for {}", call.name);
             return none;
         }
         std::string why;

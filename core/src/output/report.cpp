@@ -12,6 +12,7 @@
 #include "ridgeline/core/model/metricnames.h"
 #include "ridgeline/core/model/resource.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/version.h"
 #include "timelinereport.h"
 

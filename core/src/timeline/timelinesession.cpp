@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The timeline analysis of a session: its GPU ops (sessiongpuops.h) grouped by rank and device.
 #include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "sessiongpuops.h"
 
@@ -19,27 +20,6 @@ namespace {
 using GroupKey = std::pair<int, std::int64_t>; // rank, device
 
 } // namespace
-
-Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step)
-{
-    auto ranges = reader.nvtxRanges();
-    if (ranges.hasError())
-        return ranges.error();
-    const std::string name = "ProfilerStep#" + std::to_string(step);
-    std::optional<TimeWindow> window;
-    for (const auto& r : ranges.value()) {
-        if (r.name != name)
-            continue;
-        if (!window)
-            window = TimeWindow { r.startNs, r.endNs };
-        window->startNs = std::min(window->startNs, r.startNs);
-        window->endNs = std::max(window->endNs, r.endNs);
-    }
-    if (!window)
-        return makeError(ErrorCode::NotFound,
-            "The session has no profiler step " + std::to_string(step) + " (no range named \"" + name + "\").");
-    return *window;
-}
 
 Result<std::vector<TimelineSummary>> analyzeSessionTimeline(
     SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineSelection& selection)

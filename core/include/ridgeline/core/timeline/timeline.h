@@ -115,12 +115,8 @@ TimelineSummary analyzeTimeline(std::span<TimelineGpuOp> ops, const std::optiona
 // What part of a session to analyse: the whole of it, a window, or a profiler step.
 struct TimelineSelection {
     std::optional<TimeWindow> window;
-    std::optional<std::int64_t> step; // the NVTX / user-annotation range "ProfilerStep#N"
+    std::optional<std::int64_t> step; // profiler step N (profilersteps.h)
 };
-
-// The window of "ProfilerStep#<step>": from the earliest start to the latest end of the ranges with
-// that name (one per process). NotFound when the session has no such range.
-Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step);
 
 // The verdicts of the kernels whose verdict needs more than their duration (counted, or carrying a
 // collective), by kernel id; any other kernel is Unknown. The timeline colours its ops by them but
