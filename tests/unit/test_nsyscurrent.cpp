@@ -309,6 +309,17 @@ TEST_F(NsysCurrent, WholeGraphLaunchesAreGraphLaunches)
     EXPECT_EQ(wholeLaunches, graphRows);
     EXPECT_EQ(ofGraph7, rowsOf(path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "graphId = 7"));
     EXPECT_EQ(nodes, rowsOf(path, "CUPTI_ACTIVITY_KIND_KERNEL", "graphNodeId = 77"));
+
+    collectors::ImportRequest request;
+    request.inputs = { path };
+    request.output = m_dir.file("graphs.ridge");
+    auto imported = collectors::importFiles(request);
+    ASSERT_TRUE(imported.ok()) << imported.error().message;
+    EXPECT_NE(imported.value().summary.find("imported " + std::to_string(kernelRows) + " kernels, "), std::string::npos)
+        << imported.value().summary;
+    EXPECT_NE(imported.value().summary.find(std::to_string(graphRows) + " CUDA graph launches traced as a whole"),
+        std::string::npos)
+        << imported.value().summary;
 }
 
 // nsys 2026.2, two GPUs, PyTorch all-to-all: NCCL's NVTX ranges (ncclSend, ncclRecv, ncclGroupStart)

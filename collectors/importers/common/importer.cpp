@@ -73,8 +73,9 @@ core::Result<ImportResult> importNsys(const ImportRequest& request)
                 plural(s.apiCalls, "API call"), plural(s.nvtxRanges, "NVTX range"), request.inputs.front(),
                 madeBy.empty() ? std::string() : " (" + madeBy + ")", request.output);
             if (s.graphLaunches > 0)
-                summary += fmt::format("; {} traced as a whole (their kernels are not in the export)",
-                    plural(s.graphLaunches, "CUDA graph launch"));
+                summary
+                    += fmt::format("; {} CUDA graph launch{} traced as a whole (their kernels are not in the export)",
+                        s.graphLaunches, s.graphLaunches == 1 ? "" : "es");
             if (s.commOps > 0)
                 summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
             if (s.sizedCommOps > 0)
