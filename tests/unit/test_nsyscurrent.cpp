@@ -219,6 +219,20 @@ TEST_F(NsysCurrent, DevicesOfSchema316And324)
     }
 }
 
+// Derived from a real 3.24 export: TARGET_INFO_GPU without the SM count, which
+// TARGET_INFO_CUDA_DEVICE.numMultiprocessors (3.24+) then gives.
+TEST_F(NsysCurrent, SmCountFromTheCudaDeviceTable)
+{
+    const auto path = copyOf("nsys2026.1-mock.sqlite");
+    ridgeline::testing::execSql(path, "UPDATE TARGET_INFO_GPU SET smCount = 0;");
+    const auto expected = currentExportCount(path, "SELECT numMultiprocessors FROM TARGET_INFO_CUDA_DEVICE");
+    ASSERT_GT(expected, 0);
+    auto reader = import(path);
+    const auto devices = takeValue(reader.devices());
+    ASSERT_EQ(devices.size(), 1u);
+    EXPECT_EQ(devices[0].smCount, expected);
+}
+
 // A CUDA run whose export has CUDA tables but no kernel, copy or memset table (tables are made
 // lazily), and one of a CPU-only run: both import, and say there is no GPU activity.
 TEST_F(NsysCurrent, NoGpuActivityIsAStatementNotAnError)
