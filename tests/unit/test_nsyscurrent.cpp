@@ -293,13 +293,25 @@ TEST_F(NsysCurrent, WholeGraphLaunchesAreGraphLaunches)
         "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT start + 9000, start + 9500, deviceId, contextId, NULL, "
         "streamId, 900002, globalPid, 9, 2 FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1;"
         "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET graphId = 5, graphNodeId = 77 WHERE rowid = "
-        "(SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);");
+        "(SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_KERNEL);"
+        // CUPTI's two rows that are no time on a GPU: no timestamps; a graph whose first node ran on the host.
+        "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT 0, 0, deviceId, contextId, NULL, streamId, 900003, "
+        "globalPid, 9, 2 FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1;"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE SELECT start + 20000, start + 21000, 2147483647, 2147483647, "
+        "NULL, streamId, 900004, globalPid, 9, 2 FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1;");
     const auto kernelRows = rowsOf(path, "CUPTI_ACTIVITY_KIND_KERNEL");
-    const auto graphRows = rowsOf(path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+    const auto leftOut
+        = rowsOf(path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "(start = 0 AND end = 0) OR deviceId = 2147483647");
+    const auto graphRows = rowsOf(path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE") - leftOut;
     auto reader = import(path);
     EXPECT_EQ(m_summary.kernels, kernelRows);
     EXPECT_EQ(m_summary.graphLaunches, graphRows);
     EXPECT_EQ(reader.counts().value().kernels, kernelRows + graphRows);
+    const auto untimed = rowsOf(path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "start = 0 AND end = 0");
+    EXPECT_TRUE(mentions(m_summary.warnings,
+        std::to_string(leftOut) + " CUDA graph launches were left out: " + std::to_string(untimed) + " without times, "
+            + std::to_string(leftOut - untimed) + " that started on the host"));
+    EXPECT_EQ(takeValue(reader.devices()).size(), 1u) << "no device for the launch that started on the host";
     std::map<std::int64_t, std::string> names;
     for (const auto& n : takeValue(reader.kernelNames()))
         names[n.id] = n.demangled;

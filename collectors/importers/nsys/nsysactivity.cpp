@@ -125,9 +125,20 @@ core::Status readGraphLaunches(core::sqlite::Database& db, const Schema& schema,
     const auto sql = fmt::format("SELECT {}, {}, {} FROM {} ORDER BY start", opColumns(schema, kTable),
         schema.column(kTable, "contextId", "0"), schema.column(kTable, "graphId", "0"), kTable);
     std::map<std::int64_t, std::int64_t> nameIds; // graph id -> index into kernelNames
-    return forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
+    std::int64_t untimed = 0, onHost = 0;
+    RIDGELINE_TRY(forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
         core::Kernel k;
         readOpColumns(row, k);
+        // CUPTI: start = end = 0 when no time was taken; deviceId INT_MAX when the graph's first
+        // node ran on the host. Neither is a time on a GPU.
+        if (row.columnInt(0) == 0 && row.columnInt(1) == 0) {
+            ++untimed;
+            return;
+        }
+        if (k.deviceId < 0 || k.deviceId >= std::numeric_limits<std::int32_t>::max()) {
+            ++onHost;
+            return;
+        }
         k.contextId = row.columnInt(6);
         k.graphId = std::max<std::int64_t>(row.columnInt(7), 0);
         auto [it, added] = nameIds.try_emplace(k.graphId, static_cast<std::int64_t>(activity.kernelNames.size()));
@@ -138,7 +149,12 @@ core::Status readGraphLaunches(core::sqlite::Database& db, const Schema& schema,
         k.nameId = it->second;
         activity.kernels.push_back(k);
         activity.graphLaunches += 1;
-    });
+    }));
+    if (untimed + onHost > 0)
+        activity.warnings.push_back(fmt::format("{} CUDA graph launches were left out: {} without times, {} that "
+                                                "started on the host (no GPU named)",
+            untimed + onHost, untimed, onHost));
+    return {};
 }
 
 core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const Enums& enums, Activity& activity)
