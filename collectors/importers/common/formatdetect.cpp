@@ -2,6 +2,7 @@
 #include "ridgeline/collectors/importers/formatdetect.h"
 
 #include "common/inputsource.h"
+#include "common/sqlitetables.h"
 #include "ridgeline/core/store/sessionformat.h"
 
 #include <cstdint>
@@ -121,6 +122,10 @@ core::Result<FileFormat> detectFileFormat(const std::string& path)
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
     const FileFormat format = detectFormat(head);
+    // An SQLite file that is not a session: its tables decide (nsys 2025.5 and later write the
+    // schema after other pages, beyond the bytes read here).
+    if (format == FileFormat::OtherSqlite)
+        return sqliteFormatByTables(path);
     if (format != FileFormat::GzipJson)
         return format;
     // gzip: what is inside decides. A compressed ncu CSV goes to the CSV reader; anything else

@@ -62,15 +62,25 @@ core::Result<ImportResult> importNsys(const ImportRequest& request)
 {
     return resultOf(importNsysSqlite(request.inputs.front(), request.output, request.overwrite),
         FileFormat::NsightSystemsSqlite, [&](const auto& s) {
-            std::string summary
-                = fmt::format("imported {}, {}, {}, {} and {} from {} into {}", plural(s.kernels, "kernel"),
-                    plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"), plural(s.apiCalls, "API call"),
-                    plural(s.nvtxRanges, "NVTX range"), request.inputs.front(), request.output);
+            // Which nsys made the file, as its metadata table says.
+            std::string madeBy;
+            if (!s.productVersion.empty())
+                madeBy = "Nsight Systems " + s.productVersion;
+            if (!s.schemaVersion.empty())
+                madeBy += fmt::format("{}export schema {}", madeBy.empty() ? "" : ", ", s.schemaVersion);
+            std::string summary = fmt::format("imported {}, {}, {}, {} and {} from {}{} into {}",
+                plural(s.kernels, "kernel"), plural(s.memcpys, "memcpy"), plural(s.memsets, "memset"),
+                plural(s.apiCalls, "API call"), plural(s.nvtxRanges, "NVTX range"), request.inputs.front(),
+                madeBy.empty() ? std::string() : " (" + madeBy + ")", request.output);
+            if (s.graphLaunches > 0)
+                summary
+                    += fmt::format("; {} CUDA graph launch{} traced as a whole (their kernels are not in the export)",
+                        s.graphLaunches, s.graphLaunches == 1 ? "" : "es");
             if (s.commOps > 0)
                 summary += fmt::format("; {} carry collectives", plural(s.commOps, "NCCL kernel"));
             if (s.sizedCommOps > 0)
                 summary += fmt::format(" ({} with message sizes from NCCL's NVTX payloads)", s.sizedCommOps);
-            return summary;
+            return summary; // no GPU activity, sizes unknown: the importer's warnings say so
         });
 }
 

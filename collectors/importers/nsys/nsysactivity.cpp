@@ -75,12 +75,14 @@ core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activ
     RIDGELINE_TRY(requireColumns(schema, kTable, { "start", "end", "deviceId" }));
     auto col
         = [&](std::string_view name, std::string_view fallback = "0") { return schema.column(kTable, name, fallback); };
-    const auto sql = fmt::format(
-        "SELECT {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {} ORDER BY start",
-        opColumns(schema, kTable), col("contextId"), stringOf(schema, col("demangledName", "NULL")),
-        stringOf(schema, col("shortName", "NULL")), stringOf(schema, col("mangledName", "NULL")), col("gridX", "1"),
-        col("gridY", "1"), col("gridZ", "1"), col("blockX", "1"), col("blockY", "1"), col("blockZ", "1"),
-        col("registersPerThread"), col("staticSharedMemory"), col("dynamicSharedMemory"), col("graphNodeId"), kTable);
+    // graphNodeId: every schema since 2.x (NULL outside graphs); graphId: schema 3.24 and later.
+    const auto sql
+        = fmt::format("SELECT {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {} ORDER BY start",
+            opColumns(schema, kTable), col("contextId"), stringOf(schema, col("demangledName", "NULL")),
+            stringOf(schema, col("shortName", "NULL")), stringOf(schema, col("mangledName", "NULL")), col("gridX", "1"),
+            col("gridY", "1"), col("gridZ", "1"), col("blockX", "1"), col("blockY", "1"), col("blockZ", "1"),
+            col("registersPerThread"), col("staticSharedMemory"), col("dynamicSharedMemory"), col("graphNodeId"),
+            col("graphId"), kTable);
     std::map<std::string, std::int64_t> nameIds;
     return forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
         core::Kernel k;
@@ -104,9 +106,55 @@ core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activ
         k.registersPerThread = bounded(row.columnInt(16));
         k.staticSharedBytes = bounded(row.columnInt(17));
         k.dynamicSharedBytes = bounded(row.columnInt(18));
-        k.graphId = std::max<std::int64_t>(row.columnInt(19), 0);
+        k.graphNodeId = std::max<std::int64_t>(row.columnInt(19), 0);
+        k.graphId = std::max<std::int64_t>(row.columnInt(20), 0);
         activity.kernels.push_back(k);
     });
+}
+
+core::Status readGraphLaunches(core::sqlite::Database& db, const Schema& schema, Activity& activity)
+{
+    // `nsys profile --cuda-graph-trace=graph`: one row per graph launch, and none of its kernels in
+    // CUPTI_ACTIVITY_KIND_KERNEL (CUPTI's CUpti_ActivityGraphTrace: start, end, deviceId,
+    // contextId, streamId, correlationId of the launch call, graphId; nsys adds globalPid and
+    // graphExecId). Each becomes a kernel named for its graph, so that the GPU time it took is seen.
+    constexpr const char* kTable = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+    if (!schema.has(kTable))
+        return {};
+    RIDGELINE_TRY(requireColumns(schema, kTable, { "start", "end", "deviceId" }));
+    const auto sql = fmt::format("SELECT {}, {}, {} FROM {} ORDER BY start", opColumns(schema, kTable),
+        schema.column(kTable, "contextId", "0"), schema.column(kTable, "graphId", "0"), kTable);
+    std::map<std::int64_t, std::int64_t> nameIds; // graph id -> index into kernelNames
+    std::int64_t untimed = 0, onHost = 0;
+    RIDGELINE_TRY(forEachRow(db, sql, kTable, [&](const core::sqlite::Statement& row) {
+        core::Kernel k;
+        readOpColumns(row, k);
+        // CUPTI: start = end = 0 when no time was taken; deviceId INT_MAX when the graph's first
+        // node ran on the host. Neither is a time on a GPU.
+        if (row.columnInt(0) == 0 && row.columnInt(1) == 0) {
+            ++untimed;
+            return;
+        }
+        if (k.deviceId < 0 || k.deviceId >= std::numeric_limits<std::int32_t>::max()) {
+            ++onHost;
+            return;
+        }
+        k.contextId = row.columnInt(6);
+        k.graphId = std::max<std::int64_t>(row.columnInt(7), 0);
+        auto [it, added] = nameIds.try_emplace(k.graphId, static_cast<std::int64_t>(activity.kernelNames.size()));
+        if (added) {
+            const auto name = fmt::format("CUDA graph {} (whole launch)", k.graphId);
+            activity.kernelNames.emplace_back(name, name);
+        }
+        k.nameId = it->second;
+        activity.kernels.push_back(k);
+        activity.graphLaunches += 1;
+    }));
+    if (untimed + onHost > 0)
+        activity.warnings.push_back(fmt::format("{} CUDA graph launches were left out: {} without times, {} that "
+                                                "started on the host (no GPU named)",
+            untimed + onHost, untimed, onHost));
+    return {};
 }
 
 core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const Enums& enums, Activity& activity)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // GPUs of an Nsight Systems export: TARGET_INFO_GPU (`id` in 2022.1 exports, `deviceId` in older
-// ones, which keep the CUDA properties in TARGET_INFO_CUDA_GPU).
+// ones, which keep the CUDA properties in TARGET_INFO_CUDA_GPU), and TARGET_INFO_CUDA_DEVICE (3.17+).
 #include "common/importsession.h"
 #include "nsysinternal.h"
 
@@ -98,6 +98,24 @@ core::Status readDevices(core::sqlite::Database& db, const Schema& schema, Activ
                 = d.sharedMemoryPerSmBytes ? d.sharedMemoryPerSmBytes : nonNegative(row.columnInt(8));
             d.maxThreadsPerSm
                 = d.maxThreadsPerSm ? d.maxThreadsPerSm : threadsPerSm(row.columnInt(9), row.columnInt(10));
+        }));
+    }
+    // Schema 3.17+: TARGET_INFO_CUDA_DEVICE (gpuId, cudaId, pid), from 3.24 with the SM count and
+    // UUID as CUDA reports them: they fill what TARGET_INFO_GPU left out.
+    constexpr const char* kCudaDevice = "TARGET_INFO_CUDA_DEVICE";
+    if (schema.has(kCudaDevice, "cudaId")
+        && (schema.has(kCudaDevice, "numMultiprocessors") || schema.has(kCudaDevice, "uuid"))) {
+        const auto sql
+            = fmt::format("SELECT cudaId, {}, {} FROM {}", schema.column(kCudaDevice, "numMultiprocessors", "0"),
+                schema.column(kCudaDevice, "uuid", "NULL"), kCudaDevice);
+        RIDGELINE_TRY(forEachRow(db, sql, kCudaDevice, [&](const core::sqlite::Statement& row) {
+            auto it = activity.devices.find(row.columnInt(0));
+            if (it == activity.devices.end())
+                return; // a device TARGET_INFO_GPU does not describe stays unnamed
+            core::Device& d = it->second;
+            d.smCount = d.smCount ? d.smCount : toInt(row.columnInt(1));
+            if (d.uuid.empty() && !row.columnIsNull(2))
+                d.uuid = row.columnText(2);
         }));
     }
     return {};

@@ -94,8 +94,12 @@ core::Status readProcessInfo(core::sqlite::Database& db, const Schema& schema, A
             activity.threadNames[{ pidOf(globalTid), tidOf(globalTid) }] = row.columnText(1);
         }));
     }
-    if (schema.has("EXPORT_META_DATA", "name") && schema.has("EXPORT_META_DATA", "value")) {
-        RIDGELINE_TRY(forEachRow(db, "SELECT name, value FROM EXPORT_META_DATA", "EXPORT_META_DATA",
+    // The export's own name/value rows: EXPORT_META_DATA in schemas 2.x, META_DATA_EXPORT in 3.x
+    // (EXPORT_PRODUCT_VERSION "2026.2.1.210", EXPORT_SCHEMA_VERSION "3.25.0", ...).
+    for (const char* table : { "EXPORT_META_DATA", "META_DATA_EXPORT" }) {
+        if (!schema.has(table, "name") || !schema.has(table, "value"))
+            continue;
+        RIDGELINE_TRY(forEachRow(db, fmt::format("SELECT name, value FROM {}", table), table,
             [&](const core::sqlite::Statement& row) { activity.exportMeta[row.columnText(0)] = row.columnText(1); }));
     }
     return {};

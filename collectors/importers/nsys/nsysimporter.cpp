@@ -11,6 +11,7 @@
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionwriter.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
@@ -149,8 +150,10 @@ core::Result<NsysImportSummary> nsys::writeActivity(
         summary.productVersion = it->second;
         RIDGELINE_TRY(writer.setMeta("nsys_version", it->second));
     }
-    if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end())
+    if (auto it = activity.exportMeta.find("EXPORT_SCHEMA_VERSION"); it != activity.exportMeta.end()) {
+        summary.schemaVersion = it->second;
         RIDGELINE_TRY(writer.setMeta("nsys_export_schema", it->second));
+    }
 
     for (const auto& [id, device] : activity.devices)
         RIDGELINE_TRY(importing::writeDevice(writer, device, ceilings));
@@ -232,12 +235,30 @@ core::Result<NsysImportSummary> nsys::writeActivity(
     if (auto added = writer.addNvtxRanges(activity.nvtxRanges); added.hasError())
         return added.error();
 
-    if (activity.kernels.empty() && activity.memops.empty())
-        activity.warnings.push_back("no GPU activity in the export (no kernels, copies or memsets)");
+    if (const auto unsized = summary.commOps - summary.sizedCommOps; unsized > 0) {
+        // They are communication all the same (their symbols say so); what is missing is the size.
+        const char* why = activity.ncclCalls.empty()
+            ? "the export has no NVTX ranges of NCCL's API calls (NCCL 2.16.2 or later writes them when nsys traces "
+              "NVTX)"
+            : activity.ncclCallsWithPayload == 0
+            ? "NCCL's NVTX ranges in the export (ncclSend, ncclGroupStart, ...) carry no payload (binaryData is "
+              "NULL): only the calls' names are known"
+            : "no NCCL call with a message size in its payload was paired with them";
+        activity.warnings.push_back(
+            fmt::format("{} NCCL kernels count as communication, with message sizes unknown: {}", unsized, why));
+    }
+    summary.gpuActivity = !activity.kernels.empty() || !activity.memops.empty();
+    if (!summary.gpuActivity)
+        activity.warnings.push_back(activity.cudaTables
+                ? "no GPU activity: the export's CUDA tables hold no kernels, copies or memsets; only host-side "
+                  "records (CUDA API calls, NVTX ranges, threads) were imported"
+                : "no GPU activity: the export has no CUDA tables (a CPU-only run, or nsys ran without CUDA "
+                  "tracing); only host-side records (NVTX ranges, processes, threads) were imported");
     RIDGELINE_TRY(importing::endImport(writer, activity.warnings));
 
     summary.devices = static_cast<std::int64_t>(activity.devices.size());
-    summary.kernels = static_cast<std::int64_t>(activity.kernels.size());
+    summary.kernels = static_cast<std::int64_t>(activity.kernels.size()) - activity.graphLaunches;
+    summary.graphLaunches = activity.graphLaunches;
     summary.apiCalls = static_cast<std::int64_t>(activity.apiCalls.size());
     summary.nvtxRanges = static_cast<std::int64_t>(activity.nvtxRanges.size());
     summary.warnings = activity.warnings;
@@ -251,15 +272,19 @@ core::Result<nsys::Activity> nsys::readExport(core::sqlite::Database& db)
         return schema.error();
     if (!schema.value().isNsysExport())
         return core::makeError(core::ErrorCode::BadFile,
-            "an SQLite database, but not an Nsight Systems export (no StringIds, TARGET_INFO_* or "
-            "CUPTI_ACTIVITY_KIND_* "
-            "tables)");
+            "an SQLite database, but not an Nsight Systems export (no StringIds, TARGET_INFO_*, "
+            "CUPTI_ACTIVITY_KIND_* or META_DATA_EXPORT tables)");
     auto enums = nsys::readEnums(db, schema.value());
     if (enums.hasError())
         return enums.error();
     Activity activity;
     RIDGELINE_TRY(nsys::readDevices(db, schema.value(), activity));
+    activity.cudaTables = schema.value().hasTableStartingWith("CUPTI_ACTIVITY_KIND_");
     RIDGELINE_TRY(nsys::readKernels(db, schema.value(), activity));
+    RIDGELINE_TRY(nsys::readGraphLaunches(db, schema.value(), activity));
+    if (activity.graphLaunches > 0) // kernels and whole graph launches, in the order they started
+        std::stable_sort(activity.kernels.begin(), activity.kernels.end(),
+            [](const core::Kernel& a, const core::Kernel& b) { return a.startNs < b.startNs; });
     RIDGELINE_TRY(nsys::readMemOps(db, schema.value(), enums.value(), activity));
     RIDGELINE_TRY(nsys::readApiCalls(db, schema.value(), activity));
     RIDGELINE_TRY(nsys::readNvtx(db, schema.value(), activity));

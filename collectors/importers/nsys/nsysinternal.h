@@ -47,6 +47,8 @@ public:
         std::string_view table, std::initializer_list<std::string_view> columns, std::string_view fallback) const;
     // Does the file look like an nsys export at all?
     bool isNsysExport() const;
+    // Has it a table whose name starts with `prefix` ("CUPTI_ACTIVITY_KIND_")?
+    bool hasTableStartingWith(std::string_view prefix) const;
 
 private:
     std::map<std::string, std::set<std::string>, std::less<>> m_tables;
@@ -101,14 +103,19 @@ struct Activity {
     std::vector<core::NvtxRange> nvtxRanges; // processId holds the pid
     std::map<std::int64_t, std::string> processNames; // pid -> name (PROCESSES)
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
-    std::map<std::string, std::string> exportMeta; // EXPORT_META_DATA
+    std::int64_t graphLaunches = 0; // kernels that are whole CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE)
+    bool cudaTables = false; // the export has a CUPTI_ACTIVITY_KIND_* table (CUDA was traced)
+    std::map<std::string, std::string> exportMeta; // EXPORT_META_DATA / META_DATA_EXPORT
     std::vector<NcclCall> ncclCalls; // NCCL's NVTX ranges, by start
+    std::int64_t ncclCallsWithPayload = 0; // those of them whose payload gave values
     std::map<std::size_t, NcclArgs> ncclArgs; // by index into kernels: the call that launched it
     ImportWarnings warnings;
 };
 
 core::Status readDevices(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readKernels(core::sqlite::Database& db, const Schema& schema, Activity& activity);
+// Whole CUDA graph launches (`--cuda-graph-trace=graph`), added to the kernels (graphId set, no node).
+core::Status readGraphLaunches(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readMemOps(core::sqlite::Database& db, const Schema& schema, const Enums& enums, Activity& activity);
 core::Status readApiCalls(core::sqlite::Database& db, const Schema& schema, Activity& activity);
 core::Status readNvtx(core::sqlite::Database& db, const Schema& schema, Activity& activity);

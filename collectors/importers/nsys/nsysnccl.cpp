@@ -99,6 +99,16 @@ core::Status readNcclCalls(core::sqlite::Database& db, const Schema& schema, Act
         fmt::format(
             "SELECT DISTINCT domainId FROM {} WHERE eventType = {} AND {} = 'NCCL'", kTable, kNvtxDomainCreate, text),
         kTable, [&](const core::sqlite::Statement& row) { domains.insert(row.columnInt(0)); }));
+    if (domains.empty()) {
+        // An export cut to a time window (or a capture started late) can lack the record that
+        // created the domain: a domain without one whose ranges are NCCL API names ("ncclSend",
+        // "ncclGroupStart") is taken for NCCL's.
+        RIDGELINE_TRY(forEachRow(db,
+            fmt::format("SELECT DISTINCT domainId FROM {0} WHERE eventType IN ({1}, {2}) AND domainId <> 0 AND "
+                        "{3} GLOB 'nccl[A-Z]*' AND domainId NOT IN (SELECT domainId FROM {0} WHERE eventType = {4})",
+                kTable, kNvtxPushPopRange, kNvtxStartEndRange, text, kNvtxDomainCreate),
+            kTable, [&](const core::sqlite::Statement& row) { domains.insert(row.columnInt(0)); }));
+    }
     if (domains.empty())
         return {};
     auto schemas = readPayloadSchemas(db, schema);
@@ -131,6 +141,7 @@ core::Status readNcclCalls(core::sqlite::Database& db, const Schema& schema, Act
                     call.values = it->second;
             }
         }
+        activity.ncclCallsWithPayload += call.values.empty() ? 0 : 1;
         activity.ncclCalls.push_back(std::move(call));
     }));
     std::int64_t total = 0;

@@ -226,7 +226,8 @@ void matchNcclCalls(Activity& activity)
         auto it = launches.find(thread);
         matcher.thread(list, it != launches.end() ? it->second : none);
     }
-    if (matcher.unmatched() > 0)
+    // Without payloads there were no sizes to pair (the importer says so in one warning of its own).
+    if (matcher.unmatched() > 0 && activity.ncclCallsWithPayload > 0)
         activity.warnings.push_back(fmt::format("{} NCCL operations could not be paired with the kernel that ran them "
                                                 "(no launch inside their NVTX range, or a group whose kernels do not "
                                                 "match its operations one to one): their kernels have no message sizes",

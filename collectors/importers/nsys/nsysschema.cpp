@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Schema discovery of an Nsight Systems export and its enumerations (ENUM_* tables when the
 // export has them, NVIDIA's documented values otherwise).
+#include "common/sqlitetables.h"
 #include "nsysinternal.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 
@@ -163,11 +164,16 @@ std::string Schema::firstColumn(
 bool Schema::isNsysExport() const
 {
     for (const auto& [name, columns] : m_tables) {
-        if (name == "StringIds" || name == "EXPORT_META_DATA" || name == "NVTX_EVENTS"
-            || name.rfind("TARGET_INFO_", 0) == 0 || name.rfind("CUPTI_ACTIVITY_KIND_", 0) == 0)
+        if (isNsysExportTable(name))
             return true;
     }
     return false;
+}
+
+bool Schema::hasTableStartingWith(std::string_view prefix) const
+{
+    auto it = m_tables.lower_bound(prefix);
+    return it != m_tables.end() && std::string_view(it->first).substr(0, prefix.size()) == prefix;
 }
 
 std::string stringOf(const Schema& schema, const std::string& idExpression)

@@ -22,8 +22,13 @@ enum class FileFormat {
 };
 
 const char* toString(FileFormat format);
-// Classifies the first bytes of a file (a few KiB are plenty).
+// Classifies the first bytes of a file (a few KiB are plenty). An SQLite file that is not a session
+// is an Nsight Systems export only when its first bytes name an export's tables (exports of nsys
+// 2025.4 and older); any other is OtherSqlite here. For the fuzzers and the inside of gzip files.
 FileFormat detectFormat(std::string_view head);
+// The same for a file, and an SQLite file that is not a session is decided by its tables
+// (sqlite_master, read-only): an Nsight Systems export of any version, or OtherSqlite. Errors:
+// NotFound; BadFile for an SQLite file whose tables cannot be read.
 core::Result<FileFormat> detectFileFormat(const std::string& path);
 
 } // namespace ridgeline::collectors

@@ -32,7 +32,13 @@ struct NsysImportSummary {
     // Those of them whose message size came from NCCL's NVTX payload (the call that launched the
     // kernel): with it, the communicator (processGroup), its number of ranks and the root.
     std::int64_t sizedCommOps = 0;
-    std::string productVersion; // EXPORT_META_DATA EXPORT_PRODUCT_VERSION, when present
+    // CUDA graph launches traced as a whole (`--cuda-graph-trace=graph`, CUPTI_ACTIVITY_KIND_GRAPH_TRACE):
+    // each is written as one kernel named "CUDA graph N (whole launch)"; not counted in `kernels`.
+    std::int64_t graphLaunches = 0;
+    // false: no kernels, graph launches, copies or memsets (a CPU-only run); a warning says so.
+    bool gpuActivity = true;
+    std::string productVersion; // EXPORT_PRODUCT_VERSION of EXPORT_META_DATA / META_DATA_EXPORT, when present
+    std::string schemaVersion; // EXPORT_SCHEMA_VERSION ("3.25.0"), when present
     ImportWarnings warnings; // one sentence each: no GPU activity, unknown GPU, ...
 };
 
