@@ -2,6 +2,8 @@
 // Each subcommand registers its options on the CLI11 app and returns the function that runs it.
 #pragma once
 
+#include "ridgeline/core/timeline/timeline.h"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,6 +12,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace ridgeline::cli {
@@ -41,6 +44,11 @@ void addInputsAndOutput(
 std::optional<int> refuseDirectoryInputs(const InputsToSession& options, std::string_view what);
 // An output that exists is replaced only with --force: a message and ExitUsage when it is not given; else none.
 std::optional<int> refuseExistingOutput(const InputsToSession& options);
+
+// `--step N|all` (report, export): a profiler step number or "all".
+CLI::Validator stepValidator();
+// The timeline selection of a checked `--step` value (empty: the whole session).
+core::TimelineSelection stepSelection(const std::string& step);
 
 // Writes a one-line error for the user on stderr and returns the exit code for it.
 int fail(int exitCode, const std::string& message);

@@ -3,12 +3,39 @@
 #include "exitcodes.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 namespace ridgeline::cli {
+
+CLI::Validator stepValidator()
+{
+    return CLI::Validator(
+        [](std::string& value) -> std::string {
+            if (value == "all")
+                return {};
+            std::int64_t number = 0;
+            const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+            if (error != std::errc() || end != value.data() + value.size() || number < 0)
+                return "--step takes a profiler step number (N of \"ProfilerStep#N\") or \"all\", not \"" + value
+                    + "\"";
+            return {};
+        },
+        "N|all");
+}
+
+core::TimelineSelection stepSelection(const std::string& step)
+{
+    core::TimelineSelection selection;
+    if (step == "all")
+        selection.allSteps = true;
+    else if (!step.empty())
+        selection.step = std::stoll(step);
+    return selection;
+}
 
 int fail(int exitCode, const std::string& message)
 {

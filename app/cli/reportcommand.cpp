@@ -32,7 +32,7 @@ struct ReportCommandOptions {
     std::string names = "short";
     std::size_t top = 0;
     std::string window; // START:END of the timeline analysis; empty = whole session
-    std::int64_t step = 0; // profiler step N ("ProfilerStep#N"), when hasStep
+    std::string step; // profiler step: N ("ProfilerStep#N") or "all"; empty = the whole session
     bool hasStep = false;
     std::string baseline; // session to compare with; empty = none
     std::string by = "kernel"; // what the rows are: kernel | op | module | collective | rank
@@ -209,9 +209,7 @@ int runReport(ReportCommandOptions options)
     report.top = options.top;
     report.names = core::reportNamesFromString(options.names).value_or(core::ReportNames::Short);
 
-    core::TimelineSelection timeline;
-    if (options.hasStep)
-        timeline.step = options.step;
+    core::TimelineSelection timeline = stepSelection(options.step);
     if (!options.window.empty()) {
         auto window = core::parseTimeWindow(options.window);
         if (window.hasError())
@@ -273,7 +271,10 @@ Runner addReportCommand(CLI::App& app)
     auto* window = cmd->add_option("--window", options->window,
         "Timeline analysis over START:END only (ns, or with a unit: ns, us, ms, s; e.g. 1.5ms:2ms)");
     auto* step = cmd->add_option("--step", options->step,
-                        "Timeline analysis over profiler step N (the range \"ProfilerStep#N\")")
+                        "Timeline analysis over profiler step N (its GPU-side \"ProfilerStep#N\" range where the "
+                        "trace has one, as Holistic Trace Analysis and TraceLens take it), or with \"all\" the whole "
+                        "session and then each step; without it, the whole session, warm-up included")
+                     ->check(stepValidator())
                      ->excludes(window);
     cmd->add_option("-b,--baseline", options->baseline,
         "Compare with this session (.ridge): per kernel its baseline time and the change; kernels gone listed after");

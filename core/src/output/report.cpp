@@ -271,6 +271,7 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
             { "created_at", metaValue(report, "created_at") } });
     doc.member("timeline", detail::timelineJson(report.timeline));
     doc.member("timeline_window", detail::timelineWindowJson(report.timelineWindow, report.timelineStep));
+    doc.member("profiler_steps", detail::profilerStepsJson(report.steps, report.stepTimelines));
     doc.member("totals",
         { { "kernels", totals.rows }, { "launches", totals.launches }, { "kernel_time_ns", totals.kernelNs } });
     doc.finish();
@@ -280,6 +281,10 @@ Status addTimeline(SessionReader& reader, const TimelineSelection& selection, Ke
 {
     report.timelineWindow = selection.window;
     report.timelineStep = selection.step;
+    auto steps = profilerSteps(reader);
+    if (steps.hasError())
+        return steps.error();
+    report.steps = std::move(steps).value();
     if (selection.step) {
         auto window = profilerStepWindow(reader, *selection.step);
         if (window.hasError())
@@ -290,6 +295,14 @@ Status addTimeline(SessionReader& reader, const TimelineSelection& selection, Ke
     if (timeline.hasError())
         return timeline.error();
     report.timeline = std::move(timeline).value();
+    if (!selection.allSteps)
+        return {};
+    for (const auto& step : report.steps) {
+        auto ofStep = analyzeSessionTimeline(reader, { step.window, std::nullopt });
+        if (ofStep.hasError())
+            return ofStep.error();
+        report.stepTimelines.push_back(std::move(ofStep).value());
+    }
     return {};
 }
 
@@ -349,7 +362,9 @@ void writeKernelReport(std::ostream& out, KernelReport report, const ReportOptio
         writeTable(out, report, totals, b, options);
         if (b)
             detail::writeBaselineTable(out, *b, options.names == ReportNames::Full);
-        detail::writeTimelineTable(out, report.timeline, report.timelineWindow, report.timelineStep);
+        detail::writeTimelineTable(out, report.timeline, report.timelineWindow, report.timelineStep, report.steps);
+        if (!report.stepTimelines.empty())
+            detail::writeStepTable(out, report.steps, report.stepTimelines);
         break;
     case ReportFormat::Csv:
         writeCsv(out, report, b);

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/base/units.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -77,15 +78,43 @@ nlohmann::json timelineWindowJson(const std::optional<TimeWindow>& window, const
         { "step", step ? json(*step) : json(nullptr) } };
 }
 
-void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& summaries,
-    const std::optional<TimeWindow>& window, const std::optional<std::int64_t>& step)
+nlohmann::json profilerStepsJson(
+    const std::vector<ProfilerStep>& steps, const std::vector<std::vector<TimelineSummary>>& timelines)
 {
-    if (step && window)
-        fmt::print(out, "\nTimeline of profiler step {} ({} .. {} ns):\n", *step, window->startNs, window->endNs);
-    else if (window)
+    nlohmann::json array = nlohmann::json::array();
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const auto& s = steps[i];
+        nlohmann::json step = { { "step", s.number }, { "start_ns", s.window.startNs }, { "end_ns", s.window.endNs },
+            { "range", s.gpuSide ? "gpu" : "host" } };
+        if (i < timelines.size())
+            step["timeline"] = timelineJson(timelines[i]);
+        array.push_back(std::move(step));
+    }
+    return array;
+}
+
+void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& summaries,
+    const std::optional<TimeWindow>& window, const std::optional<std::int64_t>& step,
+    const std::vector<ProfilerStep>& steps)
+{
+    if (step && window) {
+        const auto it = std::find_if(steps.begin(), steps.end(), [&](const auto& s) { return s.number == *step; });
+        const bool gpuSide = it != steps.end() && it->gpuSide;
+        fmt::print(out, "\nTimeline of profiler step {} ({} range {} .. {} ns, {}):\n", *step,
+            gpuSide ? "its GPU-side" : "its host", window->startNs, window->endNs,
+            duration(window->endNs - window->startNs));
+    } else if (window) {
         fmt::print(out, "\nTimeline of {} .. {} ns:\n", window->startNs, window->endNs);
-    else
-        fmt::print(out, "\nTimeline:\n");
+    } else if (!steps.empty()) {
+        std::string numbers;
+        for (const auto& s : steps)
+            numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", s.number);
+        fmt::print(out,
+            "\nTimeline of the whole session, warm-up included (profiler step{} {}: --step N or --step all):\n",
+            steps.size() == 1 ? "" : "s", numbers);
+    } else {
+        fmt::print(out, "\nTimeline of the whole session:\n");
+    }
     if (summaries.empty()) {
         fmt::print(out, "  No GPU activity.\n");
         return;
@@ -102,6 +131,31 @@ void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& s
         fmt::print(out, "\n    idle gaps: host not launching {}, waiting on a kernel {}, unknown cause {}\n",
             duration(s.idleGaps.hostNotLaunchingNs), duration(s.idleGaps.waitingNs), duration(s.idleGaps.unknownNs));
     }
+}
+
+void writeStepTable(std::ostream& out, const std::vector<ProfilerStep>& steps,
+    const std::vector<std::vector<TimelineSummary>>& timelines)
+{
+    const bool allGpu = std::all_of(steps.begin(), steps.end(), [](const auto& s) { return s.gpuSide; });
+    fmt::print(
+        out, "\nProfiler steps ({}):\n", allGpu ? "GPU-side ranges" : "GPU-side ranges where the trace has them");
+    fmt::print(out, "  {:>6}  {:<18}  {:>11}  {:>11}  {:>11}  {:>11}  {:>11}  {:>7}\n", "Step", "Device", "Span",
+        "Busy", "Compute", "Comm", "Idle", "Idle %");
+    for (std::size_t i = 0; i < steps.size() && i < timelines.size(); ++i) {
+        const auto step = fmt::format("{}{}", steps[i].number, steps[i].gpuSide ? "" : "*");
+        if (timelines[i].empty())
+            fmt::print(out, "  {:>6}  {:<18}  {:>11}\n", step, "no GPU activity",
+                duration(steps[i].window.endNs - steps[i].window.startNs));
+        for (const auto& s : timelines[i]) {
+            const auto who = s.rank >= 0 ? fmt::format("rank {} device {}", s.rank, s.deviceId)
+                                         : fmt::format("device {}", s.deviceId);
+            fmt::print(out, "  {:>6}  {:<18}  {:>11}  {:>11}  {:>11}  {:>11}  {:>11}  {:>7}\n", step, who,
+                duration(s.spanNs), duration(s.busyNs), duration(s.computeNs), duration(s.communicationNs),
+                duration(s.idleNs), share(s.idleNs, s.spanNs));
+        }
+    }
+    if (!allGpu)
+        fmt::print(out, "  * the host range: the trace has no GPU-side range of that step\n");
 }
 
 } // namespace ridgeline::core::detail

@@ -6,6 +6,7 @@
 #include "ridgeline/core/analysis/ncuestimates.h"
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/timeline/timeline.h"
 
 #include <cstddef>
@@ -32,6 +33,10 @@ struct KernelReport {
     std::vector<TimelineSummary> timeline;
     std::optional<TimeWindow> timelineWindow;
     std::optional<std::int64_t> timelineStep;
+    // The session's profiler steps (profilersteps.h), so that the output can say which window it
+    // covers; with TimelineSelection::allSteps, each step's own timeline analysis too.
+    std::vector<ProfilerStep> steps;
+    std::vector<std::vector<TimelineSummary>> stepTimelines; // per entry of `steps`, when all were asked for
     // Nsight Compute's own rule results per kernel (ncuestimates.h): JSON rows' "ncu_estimates".
     std::map<NcuKernelKey, std::vector<NcuEstimate>> ncuEstimates;
 };

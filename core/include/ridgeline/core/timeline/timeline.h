@@ -116,6 +116,7 @@ TimelineSummary analyzeTimeline(std::span<TimelineGpuOp> ops, const std::optiona
 struct TimelineSelection {
     std::optional<TimeWindow> window;
     std::optional<std::int64_t> step; // profiler step N (profilersteps.h)
+    bool allSteps = false; // besides the whole session (or window), each profiler step on its own
 };
 
 // The verdicts of the kernels whose verdict needs more than their duration (counted, or carrying a
