@@ -157,12 +157,13 @@ void TimelinePage::startStepSummary(std::int64_t step)
 void TimelinePage::stepSummaryDone()
 {
     StepOutcome outcome = m_stepWatcher.result();
-    const auto step = m_steps->currentStep();
-    if (outcome.generation != m_generation || !m_summaryLoading || !step)
-        return; // another session, or the whole trace chosen meanwhile: dropped
-    if (outcome.error.isEmpty())
+    const bool current = outcome.generation == m_generation; // else of another session: dropped
+    if (current && outcome.error.isEmpty())
         m_stepSummaries[outcome.step] = std::move(outcome.rows);
-    if (outcome.step != step->number) { // another step chosen meanwhile
+    const auto step = m_steps->currentStep();
+    if (!m_summaryLoading || !step)
+        return; // the whole trace, or a step whose figures were kept, chosen meanwhile
+    if (!current || outcome.step != step->number) { // another step (or session) chosen meanwhile
         if (m_stepSummaries.count(step->number) != 0)
             chooseStep();
         else
