@@ -176,6 +176,7 @@ void TimelinePage::stepSummaryDone()
             tr("%1: its figures could not be worked out: %2").arg(StepSelector::windowText(*step), outcome.error));
         fillSummary(nullptr);
     } else {
+        m_summaryWindow->setText(StepSelector::windowText(*step));
         fillSummary(&m_stepSummaries[step->number]);
     }
     Q_EMIT summaryShown();
