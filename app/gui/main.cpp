@@ -11,7 +11,9 @@
 #include <QPixmap>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 
 namespace {
 
@@ -31,30 +33,45 @@ ridgeline::core::Result<std::string> importWithCollectors(
     return result.value().summary;
 }
 
+// Saves a PNG of the window once what is still being worked out off the GUI thread is shown: the
+// details of a selected kernel (launch configurations, counters), the timeline's figures of a step.
+void saveWhenShown(MainWindow& window, const QString& target)
+{
+    const auto retry = [&window, target] { saveWhenShown(window, target); };
+    if (window.detailsLoading()) {
+        QObject::connect(&window, &MainWindow::detailsLoaded, &window, retry, Qt::SingleShotConnection);
+        return;
+    }
+    if (window.timelineSummaryLoading()) {
+        QObject::connect(&window, &MainWindow::timelineSummaryShown, &window, retry, Qt::SingleShotConnection);
+        return;
+    }
+    const bool saved = window.grab().save(target, "PNG");
+    if (!saved)
+        std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
+    QApplication::exit(saved ? 0 : 3);
+}
+
 // --screenshot: open the session, show the view, save a PNG of the window and exit.
 // `select`: the kernel to select first (a part of its name); the details view without one shows the
-// kernel with the most time.
-void screenshotWhenOpened(
-    MainWindow& window, const QString& target, const QString& view, const QString& select, bool selectGiven)
+// kernel with the most time. `step`: the PyTorch profiler step to choose on the timeline first.
+void screenshotWhenOpened(MainWindow& window, const QString& target, const QString& view, const QString& select,
+    bool selectGiven, std::optional<std::int64_t> step)
 {
-    QObject::connect(&window, &MainWindow::sessionOpened, &window, [&window, target, view, select, selectGiven] {
+    QObject::connect(&window, &MainWindow::sessionOpened, &window, [&window, target, view, select, selectGiven, step] {
         if ((selectGiven || view == QLatin1String("details")) && !window.selectKernel(select)) {
             std::fprintf(stderr, "ridgeline-ui: no kernel of the session matches '%s'\n", qPrintable(select));
             QApplication::exit(1);
             return;
         }
+        if (step && !window.chooseProfilerStep(step)) {
+            std::fprintf(
+                stderr, "ridgeline-ui: the session has no profiler step %lld\n", static_cast<long long>(*step));
+            QApplication::exit(1);
+            return;
+        }
         window.showView(view);
-        const auto save = [&window, target] {
-            const bool saved = window.grab().save(target, "PNG");
-            if (!saved)
-                std::fprintf(stderr, "ridgeline-ui: cannot write %s\n", qPrintable(target));
-            QApplication::exit(saved ? 0 : 3);
-        };
-        // The details of a selected kernel (launch configurations, counters) load off the GUI thread.
-        if (window.detailsLoading())
-            QObject::connect(&window, &MainWindow::detailsLoaded, &window, save, Qt::SingleShotConnection);
-        else
-            save();
+        saveWhenShown(window, target);
     });
     QObject::connect(&window, &MainWindow::sessionFailed, &window, [](const QString&, const QString& message) {
         std::fprintf(stderr, "ridgeline-ui: %s\n", qPrintable(message));
@@ -106,9 +123,14 @@ int main(int argc, char** argv)
         QStringLiteral("With --screenshot: select the kernel with the most time whose name contains TEXT first "
                        "(the details view selects the kernel with the most time when this is not given)."),
         QStringLiteral("TEXT"));
+    const QCommandLineOption step(QStringLiteral("step"),
+        QStringLiteral("With --screenshot: choose PyTorch profiler step N first (ProfilerStep#N): the timeline zooms "
+                       "to it and its figures cover it."),
+        QStringLiteral("N"));
     parser.addOption(screenshot);
     parser.addOption(view);
     parser.addOption(select);
+    parser.addOption(step);
     parser.addPositionalArgument(QStringLiteral("FILES"),
         QStringLiteral("Sessions (.ridge) to open (several, or a folder of them: the Cluster page); traces (Kineto "
                        "JSON, Nsight Systems SQLite, Nsight Compute CSV) to import"));
@@ -142,10 +164,21 @@ int main(int argc, char** argv)
                 qPrintable(window.viewNames().join(QStringLiteral(", "))));
             return 1;
         }
+        std::optional<std::int64_t> stepNumber;
+        if (parser.isSet(step)) {
+            bool ok = false;
+            stepNumber = parser.value(step).toLongLong(&ok);
+            if (!ok) {
+                std::fprintf(
+                    stderr, "ridgeline-ui: --step needs a step number, not '%s'\n", qPrintable(parser.value(step)));
+                return 1;
+            }
+        }
         if (cluster)
             screenshotWhenClusterOpened(window, parser.value(screenshot));
         else
-            screenshotWhenOpened(window, parser.value(screenshot), name, parser.value(select), parser.isSet(select));
+            screenshotWhenOpened(
+                window, parser.value(screenshot), name, parser.value(select), parser.isSet(select), stepNumber);
     }
     window.show();
     if (headless && cluster)

@@ -1,4 +1,4 @@
-# Runs `ridgeline-ui --screenshot OUT [--view VIEW] [--select TEXT] SESSION` and checks that a PNG came out (or,
+# Runs `ridgeline-ui --screenshot OUT [--view VIEW] [--select TEXT] [--step N] SESSION` and checks that a PNG came out (or,
 # with EXPECT_EXIT, that it exits with that code, no picture, and EXPECT_ERROR on stderr).
 set(view_args)
 if(DEFINED VIEW)
@@ -7,6 +7,9 @@ endif()
 file(REMOVE ${OUT})
 if(DEFINED SELECT)
     list(APPEND view_args --select ${SELECT})
+endif()
+if(DEFINED STEP)
+    list(APPEND view_args --step ${STEP})
 endif()
 execute_process(COMMAND ${UI} --screenshot ${OUT} ${view_args} ${SESSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(DEFINED EXPECT_EXIT)

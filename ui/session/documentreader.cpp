@@ -8,6 +8,7 @@
 #include "ridgeline/core/output/collectivereport.h"
 #include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessionreader.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/timeline/timeline.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 
@@ -129,6 +130,12 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         stop = true;
         return cancelledError();
     }
+    auto steps = core::profilerSteps(session); // while the lanes are still being laid out
+    if (steps.hasError()) {
+        stop = true;
+        return steps.error();
+    }
+    doc.steps = std::move(steps).value();
     auto laidOut = lanes.get();
     if (laidOut.hasError())
         return laidOut.error();

@@ -9,6 +9,7 @@
 #include "ridgeline/core/output/report.h"
 #include "ridgeline/core/output/sessionoperators.h"
 #include "ridgeline/core/store/sessioncheck.h"
+#include "ridgeline/core/timeline/profilersteps.h"
 #include "ridgeline/core/timeline/timelinelod.h"
 
 #include <QString>
@@ -23,6 +24,9 @@ struct SessionDocument {
     std::vector<core::Ceiling> ceilings; // of every device, every source
     // Every op of the session in lanes, for the timeline view (core::loadTimelineData); may be null.
     std::shared_ptr<const core::TimelineData> timeline;
+    // The PyTorch profiler's steps ("ProfilerStep#N" ranges, profilersteps.h) by number, each with
+    // its window (the GPU-side range where the trace has one); empty when the session has none.
+    std::vector<core::ProfilerStep> steps;
     // The collectives (`ridgeline report --by collective`): rows by type, process group and size,
     // the ranks' waits and the instances matched across ranks; may be null.
     std::shared_ptr<const core::CollectiveReport> collectives;

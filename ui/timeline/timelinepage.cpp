@@ -2,6 +2,9 @@
 #include "timelinepage.h"
 
 #include "common/timeticks.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
+#include "ridgeline/core/store/sessionreader.h"
+#include "stepselector.h"
 #include "timelineview.h"
 
 #include <QHeaderView>
@@ -9,6 +12,7 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace ridgeline::ui {
 
@@ -32,7 +36,9 @@ TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
     : QWidget(parent)
     , m_view(new TimelineView(selection, this))
     , m_summary(new QTableWidget(this))
+    , m_summaryWindow(new QLabel(this))
     , m_range(new QLabel(this))
+    , m_steps(new StepSelector(this))
 {
     auto* toolbar = new QToolBar(this);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -42,6 +48,9 @@ TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
     zoomIn->setToolTip(tr("Zoom in around the middle (+; or the mouse wheel around the cursor)"));
     auto* zoomOut = toolbar->addAction(tr("Zoom out"), this, [this] { m_view->zoomBy(0.5); });
     zoomOut->setToolTip(tr("Zoom out (-)"));
+    toolbar->addSeparator();
+    m_steps->setObjectName(QStringLiteral("stepSelector"));
+    toolbar->addWidget(m_steps);
     toolbar->addSeparator();
     toolbar->addWidget(m_range);
 
@@ -55,7 +64,8 @@ TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
     m_summary->setFocusPolicy(Qt::NoFocus);
     m_summary->horizontalHeader()->setStretchLastSection(true);
     m_summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-    m_summary->setToolTip(tr("Per rank and GPU, over the whole session: busy = some GPU op running; compute = "
+    m_summary->setToolTip(tr("Per rank and GPU, over the window named above it (the whole trace or a profiler "
+                             "step; clipped to it): busy = some GPU op running; compute = "
                              "non-collective kernels running; overlap = share of communication time during which "
                              "compute runs too (Holistic Trace Analysis's definition)."));
 
@@ -64,19 +74,112 @@ TimelinePage::TimelinePage(SelectionModel* selection, QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(toolbar);
     layout->addWidget(m_view, 1);
+    m_summaryWindow->setObjectName(QStringLiteral("summaryWindow"));
+    m_summaryWindow->setContentsMargins(6, 3, 6, 3);
+    layout->addWidget(m_summaryWindow);
     layout->addWidget(m_summary);
     connect(m_view, &TimelineView::visibleWindowChanged, this, &TimelinePage::showRange);
+    connect(m_steps, &StepSelector::stepChosen, this, &TimelinePage::chooseStep);
+    connect(&m_stepWatcher, &QFutureWatcher<StepOutcome>::finished, this, &TimelinePage::stepSummaryDone);
     setDocument(nullptr);
+}
+
+TimelinePage::~TimelinePage()
+{
+    m_stepWatcher.disconnect(this);
+    m_stepWatcher.waitForFinished();
 }
 
 void TimelinePage::setDocument(SessionDocumentPtr doc)
 {
     m_doc = std::move(doc);
+    ++m_generation;
+    m_stepSummaries.clear();
     m_view->setSessionPath(m_doc ? m_doc->path : QString());
     m_view->setOperators(m_doc ? m_doc->operators : nullptr);
     m_view->setData(m_doc ? m_doc->timeline : nullptr);
-    fillSummary();
+    m_steps->setSteps(m_doc ? m_doc->steps : std::vector<core::ProfilerStep> {});
+    chooseStep();
+}
+
+void TimelinePage::chooseStep()
+{
+    const auto step = m_steps->currentStep();
+    m_summaryLoading = false;
+    if (!step) {
+        m_view->fit();
+        m_summaryWindow->setText(tr("Whole trace"));
+        fillSummary(m_doc ? &m_doc->report.timeline : nullptr);
+        showRange();
+        Q_EMIT summaryShown();
+        return;
+    }
+    m_view->setVisibleWindow(step->window);
+    m_summaryWindow->setText(StepSelector::windowText(*step));
     showRange();
+    const auto cached = m_stepSummaries.find(step->number);
+    if (cached != m_stepSummaries.end()) {
+        fillSummary(&cached->second);
+        Q_EMIT summaryShown();
+        return;
+    }
+    m_summaryLoading = true;
+    m_summaryWindow->setText(tr("%1 (working out its figures…)").arg(StepSelector::windowText(*step)));
+    fillSummary(nullptr);
+    if (!m_stepWatcher.isRunning())
+        startStepSummary(step->number);
+    // else stepSummaryDone starts this step when the one being worked out is done
+}
+
+void TimelinePage::startStepSummary(std::int64_t step)
+{
+    const std::string path = m_doc->path.toStdString();
+    m_stepWatcher.setFuture(QtConcurrent::run([path, step, generation = m_generation] {
+        StepOutcome outcome;
+        outcome.generation = generation;
+        outcome.step = step;
+        auto reader = core::SessionReader::open(path);
+        if (reader.hasError()) {
+            outcome.error = QString::fromStdString(reader.error().message);
+            return outcome;
+        }
+        core::TimelineSelection selection;
+        selection.step = step; // as `ridgeline report --step N`
+        auto rows = core::analyzeSessionTimeline(reader.value(), selection);
+        if (rows.hasError())
+            outcome.error = QString::fromStdString(rows.error().message);
+        else
+            outcome.rows = std::move(rows).value();
+        return outcome;
+    }));
+}
+
+void TimelinePage::stepSummaryDone()
+{
+    StepOutcome outcome = m_stepWatcher.result();
+    const bool current = outcome.generation == m_generation; // else of another session: dropped
+    if (current && outcome.error.isEmpty())
+        m_stepSummaries[outcome.step] = std::move(outcome.rows);
+    const auto step = m_steps->currentStep();
+    if (!m_summaryLoading || !step)
+        return; // the whole trace, or a step whose figures were kept, chosen meanwhile
+    if (!current || outcome.step != step->number) { // another step (or session) chosen meanwhile
+        if (m_stepSummaries.count(step->number) != 0)
+            chooseStep();
+        else
+            startStepSummary(step->number);
+        return;
+    }
+    m_summaryLoading = false;
+    if (!outcome.error.isEmpty()) {
+        m_summaryWindow->setText(
+            tr("%1: its figures could not be worked out: %2").arg(StepSelector::windowText(*step), outcome.error));
+        fillSummary(nullptr);
+    } else {
+        m_summaryWindow->setText(StepSelector::windowText(*step));
+        fillSummary(&m_stepSummaries[step->number]);
+    }
+    Q_EMIT summaryShown();
 }
 
 void TimelinePage::showCollectiveInstance(const core::CollectiveInstance& instance)
@@ -84,12 +187,13 @@ void TimelinePage::showCollectiveInstance(const core::CollectiveInstance& instan
     m_view->showCollectiveInstance(instance);
 }
 
-void TimelinePage::fillSummary()
+void TimelinePage::fillSummary(const Summaries* rows)
 {
-    const auto* rows = m_doc ? &m_doc->report.timeline : nullptr;
     m_summary->setRowCount(rows ? static_cast<int>(rows->size()) : 0);
     m_summary->setVisible(rows && !rows->empty());
-    if (!rows)
+    // The line naming the window stays while a step's figures are worked out (or could not be).
+    m_summaryWindow->setVisible(m_doc && !m_doc->report.timeline.empty());
+    if (!rows || !m_doc)
         return;
     for (int r = 0; r < static_cast<int>(rows->size()); ++r) {
         const auto& s = (*rows)[static_cast<std::size_t>(r)];

@@ -15,6 +15,7 @@
 #include "session/examplesessions.h"
 #include "session/sessionopener.h"
 #include "taskprogress.h"
+#include "timeline/stepselector.h"
 #include "timeline/timelinepage.h"
 
 #include <QAction>
@@ -72,9 +73,12 @@ MainWindow::MainWindow(QWidget* parent)
     addPage(roofline, tr("&Roofline"), QStringLiteral("roofline"));
     connect(this, &MainWindow::documentChanged, roofline, &RooflinePage::setDocument);
     connect(this, &MainWindow::baselineChanged, roofline, &RooflinePage::setBaseline);
-    auto* timeline = new TimelinePage(m_selection, this);
+    m_timelinePage = new TimelinePage(m_selection, this);
+    auto* timeline = m_timelinePage;
+    timeline->setObjectName(QStringLiteral("timelinePage"));
     addPage(timeline, tr("&Timeline"), QStringLiteral("timeline"));
     connect(this, &MainWindow::documentChanged, timeline, &TimelinePage::setDocument);
+    connect(timeline, &TimelinePage::summaryShown, this, &MainWindow::timelineSummaryShown);
     auto* communication = new CommunicationPage(this);
     addPage(communication, tr("C&ommunication"), QStringLiteral("communication"));
     connect(this, &MainWindow::documentChanged, communication, &CommunicationPage::setDocument);
@@ -179,6 +183,16 @@ bool MainWindow::selectKernel(const QString& nameContains)
     if (best)
         m_selection->select({ best->nameId, best->deviceId, -1 });
     return best != nullptr;
+}
+
+bool MainWindow::chooseProfilerStep(std::optional<std::int64_t> number)
+{
+    return m_document && m_timelinePage->stepSelector()->chooseStep(number);
+}
+
+bool MainWindow::timelineSummaryLoading() const
+{
+    return m_timelinePage->summaryLoading();
 }
 
 bool MainWindow::showView(const QString& name)

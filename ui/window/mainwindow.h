@@ -7,7 +7,9 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <cstdint>
 #include <functional>
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -26,13 +28,14 @@ class SelectionModel;
 class SessionOpener;
 class TaskProgress;
 class ThemeController;
+class TimelinePage;
 
 // Assembles pages, docks, menus and actions; owns no analysis. Pages are tabs added with
 // addPage() (each gets Ctrl+<n> and a view name for showView / --screenshot --view); views get
 // the open session through documentChanged() and the comparison session through baselineChanged().
 // It hands out no part of itself: pages talk through signals and slots, and a test finds a part by
-// its object name (findChild): "pages", "kernelPage", "clusterPage", "detailsDock", "selection",
-// "exampleMenu", "captureDialog".
+// its object name (findChild): "pages", "kernelPage", "timelinePage", "clusterPage", "detailsDock",
+// "selection", "exampleMenu", "stepMenu", "captureDialog".
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -46,6 +49,12 @@ public:
     // Whether the details pane is still reading the selected kernel's launch configurations and
     // counters (off the GUI thread); detailsLoaded() follows when they are shown.
     bool detailsLoading() const;
+    // Chooses PyTorch profiler step `number` (empty: the whole trace) on the timeline: it zooms to the
+    // step and its figures cover it. False when the open session has no such step.
+    bool chooseProfilerStep(std::optional<std::int64_t> number);
+    // Whether the timeline's figures of the chosen step are still being worked out (off the GUI
+    // thread); timelineSummaryShown() follows when they are shown.
+    bool timelineSummaryLoading() const;
     // A named view outside the tabs (e.g. a dock): `show` brings it to the front.
     void registerView(const QString& name, std::function<void()> show);
     QStringList viewNames() const { return m_viewOrder; }
@@ -93,6 +102,7 @@ Q_SIGNALS:
     void importFailed(const QString& message);
     void exportFinished(const QString& target);
     void exportFailed(const QString& target, const QString& message);
+    void timelineSummaryShown(); // the timeline's figures cover the chosen window (whole trace or step)
     void detailsLoaded(); // the details pane shows the selected kernel's configurations and counters
 
 protected:
@@ -107,6 +117,7 @@ private:
     void createViewMenu();
     void fillRecentMenu();
     void fillExampleMenu();
+    void fillStepMenu();
     void chooseSession();
     void chooseCluster();
     void chooseImport();
@@ -138,6 +149,7 @@ private:
 
     QTabWidget* m_pages;
     KernelPage* m_kernelPage;
+    TimelinePage* m_timelinePage = nullptr;
     QDockWidget* m_detailsDock;
     SelectionModel* m_selection;
     SessionOpener* m_loader;
@@ -159,6 +171,8 @@ private:
     QAction* m_pagesEnd = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exampleMenu = nullptr;
+    QMenu* m_stepMenu = nullptr;
+    QList<QAction*> m_stepActions; // the step menu's entries of the open session
     QStringList m_exampleDirectories;
     QStringList m_knownGpus;
     QList<QAction*> m_sessionActions; // enabled only while a session is open

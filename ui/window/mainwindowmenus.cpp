@@ -10,6 +10,8 @@
 #include "session/examplesessions.h"
 #include "session/importdialog.h"
 #include "shortcutsdialog.h"
+#include "timeline/stepselector.h"
+#include "timeline/timelinepage.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -122,6 +124,21 @@ void MainWindow::createViewMenu()
     };
     connect(m_kernelPage, &KernelPage::groupingChanged, this, syncGrouping);
     syncGrouping();
+    m_stepMenu = extras->addMenu(tr("Profiler &Step"));
+    m_stepMenu->setObjectName(QStringLiteral("stepMenu"));
+    m_stepMenu->setToolTipsVisible(true);
+    const auto stepBy = [this](int direction) {
+        if (!m_document || m_timelinePage->stepSelector()->steps().empty())
+            return;
+        m_timelinePage->stepSelector()->chooseNeighbour(direction);
+        m_pages->setCurrentWidget(m_timelinePage);
+    };
+    m_stepMenu->addAction(
+        tr("&Next Step"), QKeySequence(Qt::CTRL | Qt::Key_BracketRight), this, [stepBy] { stepBy(1); });
+    m_stepMenu->addAction(
+        tr("&Previous Step"), QKeySequence(Qt::CTRL | Qt::Key_BracketLeft), this, [stepBy] { stepBy(-1); });
+    m_stepMenu->addSeparator();
+    connect(m_stepMenu, &QMenu::aboutToShow, this, &MainWindow::fillStepMenu);
     auto* themes = extras->addMenu(tr("&Theme"));
     auto* themeGroup = new QActionGroup(this);
     const auto addTheme = [&](const QString& text, ThemeChoice choice) {
@@ -150,6 +167,39 @@ void MainWindow::fillRecentMenu()
         m_recentMenu->addAction(tr("No recent sessions"))->setEnabled(false);
     m_recentMenu->addSeparator();
     m_recentMenu->addAction(tr("&Clear Menu"), m_recent, &RecentFiles::clear)->setEnabled(!files.isEmpty());
+}
+
+// The entries of View ▸ Profiler Step: the whole trace and each step of the open session, the chosen
+// one checked (the timeline page's step selector holds the choice).
+void MainWindow::fillStepMenu()
+{
+    qDeleteAll(m_stepActions);
+    m_stepActions.clear();
+    auto* selector = m_timelinePage->stepSelector();
+    const auto chosen = selector->currentStep();
+    delete m_stepMenu->findChild<QActionGroup*>(QStringLiteral("stepEntries"), Qt::FindDirectChildrenOnly);
+    auto* group = new QActionGroup(m_stepMenu);
+    group->setObjectName(QStringLiteral("stepEntries"));
+    const auto addEntry = [&](const QString& text, std::optional<std::int64_t> number) {
+        auto* action = m_stepMenu->addAction(text, this, [this, number] {
+            chooseProfilerStep(number);
+            m_pages->setCurrentWidget(m_timelinePage);
+        });
+        action->setCheckable(true);
+        action->setChecked(chosen ? number == chosen->number : !number);
+        action->setEnabled(m_document != nullptr);
+        group->addAction(action);
+        m_stepActions.append(action);
+    };
+    addEntry(tr("&Whole Trace"), std::nullopt);
+    for (const auto& step : selector->steps())
+        addEntry(StepSelector::entryText(step), step.number);
+    if (selector->steps().empty()) {
+        auto* none = m_stepMenu->addAction(tr("No profiler steps in this session"));
+        none->setEnabled(false);
+        none->setToolTip(selector->toolTip());
+        m_stepActions.append(none);
+    }
 }
 
 void MainWindow::fillExampleMenu()
