@@ -71,7 +71,7 @@ TEST(CollectiveExports, HtmlReportNamesTheRankThatMakesTheOthersWait)
     const int slow = last[1] > last[0] ? 1 : 0;
     ASSERT_GT(last[slow], 0);
     TempDir dir;
-    const auto html = exportOf(twoRankSession(dir), core::writeHtmlReport);
+    const auto html = exportOf(twoRankSession(dir), [](auto& r, auto& o) { return core::writeHtmlReport(r, o); });
     EXPECT_NE(html.find("<h2>Collectives</h2>"), std::string::npos);
     EXPECT_NE(html.find(fmt::format("<b>Rank {} makes the others wait</b>: it starts last in {} of {} instances", slow,
                   last[slow], starts[0].size())),
@@ -93,7 +93,7 @@ TEST(CollectiveExports, HtmlReportGivesBusBandwidthAgainstTheLink)
     ASSERT_TRUE(collectors::importKineto(
         { testDataPath("kineto/nccl_parser_config/nccl_data.json.gz") }, dir.file("s.ridge"), false)
                     .ok());
-    const auto html = exportOf(dir.file("s.ridge"), core::writeHtmlReport);
+    const auto html = exportOf(dir.file("s.ridge"), [](auto& r, auto& o) { return core::writeHtmlReport(r, o); });
     const auto begin = html.find("<h2>Collectives</h2>");
     ASSERT_NE(begin, std::string::npos);
     const auto section = html.substr(begin, html.find("<h3>Across ranks</h3>", begin) - begin);
@@ -124,7 +124,8 @@ TEST(CollectiveExports, PerfettoLinksEachInstanceAcrossRanksWithOneFlow)
     const auto starts = traceFilterNcclStarts();
     TempDir dir;
     const auto session = twoRankSession(dir);
-    const auto doc = nlohmann::json::parse(exportOf(session, core::writePerfettoTrace));
+    const auto doc
+        = nlohmann::json::parse(exportOf(session, [](auto& r, auto& o) { return core::writePerfettoTrace(r, o); }));
     // Kernel slices by (pid, tid, ts); the rank of each host process ("... [rank 1]"), and of each GPU
     // process through the launch arrows (host call -> GPU op).
     std::map<std::tuple<std::int64_t, std::int64_t, double>, std::string> slices;

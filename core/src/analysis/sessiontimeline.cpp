@@ -27,6 +27,46 @@ Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reade
     return analyzeSessionTimeline(reader, kernelVerdicts, selection);
 }
 
+Result<SelectedTimeline> analyzeSelectedTimeline(SessionReader& reader, const TimelineSelection& selection)
+{
+    SelectedTimeline out;
+    out.window = selection.window;
+    out.step = selection.step;
+    auto steps = profilerSteps(reader);
+    if (steps.hasError())
+        return steps.error();
+    out.steps = std::move(steps).value();
+    if (selection.step) {
+        auto window = profilerStepWindow(reader, *selection.step);
+        if (window.hasError())
+            return window.error();
+        out.window = window.value();
+    }
+    std::optional<KernelVerdicts> verdicts; // worked out on the first scan that needs them, then kept
+    const KernelVerdictSource once = [&verdicts](SessionReader& r) -> Result<KernelVerdicts> {
+        if (!verdicts) {
+            auto computed = kernelVerdicts(r);
+            if (computed.hasError())
+                return computed.error();
+            verdicts = std::move(computed).value();
+        }
+        return *verdicts;
+    };
+    auto summaries = analyzeSessionTimeline(reader, once, { out.window, std::nullopt });
+    if (summaries.hasError())
+        return summaries.error();
+    out.summaries = std::move(summaries).value();
+    if (!selection.allSteps)
+        return out;
+    for (const auto& step : out.steps) {
+        auto ofStep = analyzeSessionTimeline(reader, once, { step.window, std::nullopt });
+        if (ofStep.hasError())
+            return ofStep.error();
+        out.stepSummaries.push_back(std::move(ofStep).value());
+    }
+    return out;
+}
+
 Result<TimelineData> loadTimelineData(SessionReader& reader, const TimelineLoadProgress& progress)
 {
     return loadTimelineData(reader, kernelVerdicts, progress);

@@ -18,6 +18,12 @@ class SessionReader;
 
 namespace ridgeline::core::detail {
 
+// Whether [startNs, endNs] meets `window` (an instant at its edge does).
+inline bool overlaps(std::int64_t startNs, std::int64_t endNs, const TimeWindow& window)
+{
+    return startNs <= window.endNs && endNs >= window.startNs;
+}
+
 // A failure while reading the session: never ErrorCode::Io, which exporters keep for the output.
 Error readError(const Error& error);
 // Early return of a reader Result's error as readError().

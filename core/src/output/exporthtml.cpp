@@ -160,9 +160,37 @@ void writeKernels(std::ostream& out, std::vector<KernelSummary> rows)
     out << "</table>\n";
 }
 
-void writeTimeline(std::ostream& out, const std::vector<Device>& devices, const std::vector<TimelineSummary>& summaries)
+// Which window the summary covers: the whole session (and which profiler steps it holds), or a step.
+std::string windowStatement(const SelectedTimeline& t)
 {
-    out << "<h2>Timeline summary</h2>\n<p class=\"lead\">Per GPU, from its first to its last operation. Busy: at least "
+    if (t.step && t.window) {
+        const auto it
+            = std::find_if(t.steps.begin(), t.steps.end(), [&](const auto& s) { return s.number == *t.step; });
+        return fmt::format("Profiler step {}: its {} range, {} .. {} ns ({}).", *t.step,
+            it != t.steps.end() && it->gpuSide ? "GPU-side" : "host", t.window->startNs, t.window->endNs,
+            formatDuration(static_cast<double>(t.window->endNs - t.window->startNs)));
+    }
+    if (t.window)
+        return fmt::format("The window {} .. {} ns.", t.window->startNs, t.window->endNs);
+    if (t.steps.empty())
+        return "The whole session.";
+    std::string numbers;
+    for (const auto& s : t.steps)
+        numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", s.number);
+    return fmt::format("The whole session, warm-up included; it holds profiler step{} {} (ridgeline export --step N "
+                       "--html: one step's window).",
+        t.steps.size() == 1 ? "" : "s", numbers);
+}
+
+void writeTimelineRows(std::ostream& out, const std::vector<Device>& devices,
+    const std::vector<TimelineSummary>& summaries, const std::string& firstColumn = {});
+
+void writeTimeline(std::ostream& out, const std::vector<Device>& devices, const SelectedTimeline& selected)
+{
+    const auto& summaries = selected.summaries;
+    out << "<h2>Timeline summary</h2>\n";
+    fmt::print(out, "<p class=\"note\">{}</p>\n", htmlEscape(windowStatement(selected)));
+    out << "<p class=\"lead\">Per GPU, from its first to its last operation. Busy: at least "
            "one kernel, copy, memset or collective running; idle: the rest of the span; compute: non-collective "
            "kernels running; overlap: the share of communication time that runs while compute runs. Idle gaps are "
            "split by cause: the host had not yet launched the next operation, or the launch was issued and the GPU "
@@ -171,10 +199,30 @@ void writeTimeline(std::ostream& out, const std::vector<Device>& devices, const 
         out << "<p>No GPU activity recorded.</p>\n";
         return;
     }
-    out << "<table class=\"timeline\">\n<tr><th>GPU</th><th>Span</th><th>Busy</th><th>Idle</th><th>Busy "
-           "%</th><th>Compute</th>"
-           "<th>Communication</th><th>Overlap</th><th>Idle: host not launching</th><th>Idle: waiting</th>"
-           "<th>Kernels</th><th>Copies, memsets</th><th>Collectives</th></tr>\n";
+    writeTimelineRows(out, devices, summaries);
+    if (selected.stepSummaries.empty())
+        return;
+    out << "<h3>Profiler steps</h3>\n<p class=\"note\">Each step over its GPU-side range where the trace has one "
+           "(as Holistic Trace Analysis and TraceLens take it), else over its host range (marked *).</p>\n";
+    for (std::size_t i = 0; i < selected.steps.size() && i < selected.stepSummaries.size(); ++i) {
+        const auto& step = selected.steps[i];
+        writeTimelineRows(
+            out, devices, selected.stepSummaries[i], fmt::format("Step {}{}", step.number, step.gpuSide ? "" : "*"));
+    }
+}
+
+// One table of the summaries; `firstColumn`: a label for every row (a step), or none.
+void writeTimelineRows(std::ostream& out, const std::vector<Device>& devices,
+    const std::vector<TimelineSummary>& summaries, const std::string& firstColumn)
+{
+    fmt::print(out,
+        "<table class=\"timeline\">\n<tr>{}<th>GPU</th><th>Span</th><th>Busy</th><th>Idle</th><th>Busy "
+        "%</th><th>Compute</th>"
+        "<th>Communication</th><th>Overlap</th><th>Idle: host not launching</th><th>Idle: waiting</th>"
+        "<th>Kernels</th><th>Copies, memsets</th><th>Collectives</th></tr>\n",
+        firstColumn.empty() ? "" : "<th>Step</th>");
+    if (summaries.empty() && !firstColumn.empty())
+        fmt::print(out, "<tr><td>{}</td><td colspan=\"13\">No GPU activity.</td></tr>\n", htmlEscape(firstColumn));
     auto duration = [](std::int64_t ns) { return formatDuration(static_cast<double>(ns)); };
     for (const auto& t : summaries) {
         auto device = std::find_if(devices.begin(), devices.end(), [&](const Device& d) { return d.id == t.deviceId; });
@@ -182,8 +230,12 @@ void writeTimeline(std::ostream& out, const std::vector<Device>& devices, const 
                                              : fmt::format("GPU {}: {}", device->ordinal, htmlEscape(device->name));
         if (t.rank >= 0)
             label += fmt::format(" (rank {})", t.rank);
+        if (!firstColumn.empty())
+            fmt::print(out, "<tr><td>{}</td>", htmlEscape(firstColumn));
+        else
+            out << "<tr>";
         fmt::print(out,
-            "<tr><td class=\"gpu\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+            "<td class=\"gpu\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{} ({})</td><td class=\"num\">{} ({})</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
@@ -224,7 +276,7 @@ void writeHowToRead(std::ostream& out)
 
 } // namespace
 
-Status writeHtmlReport(SessionReader& reader, std::ostream& out)
+Status writeHtmlReport(SessionReader& reader, std::ostream& out, const TimelineSelection& selection)
 {
     auto meta = reader.meta();
     RIDGELINE_EXPORT_TRY(meta);
@@ -238,7 +290,7 @@ Status writeHtmlReport(SessionReader& reader, std::ostream& out)
     RIDGELINE_EXPORT_TRY(ceilings);
     auto kernels = summarizeKernels(reader);
     RIDGELINE_EXPORT_TRY(kernels);
-    auto timeline = analyzeSessionTimeline(reader);
+    auto timeline = analyzeSelectedTimeline(reader, selection);
     RIDGELINE_EXPORT_TRY(timeline);
     SessionReader* readers[] = { &reader };
     auto collectives = buildCollectiveReport(readers);

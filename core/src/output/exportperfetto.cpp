@@ -182,7 +182,7 @@ struct TraceInput {
     TimeSpan span;
 };
 
-Status readInput(SessionReader& reader, TraceInput& in)
+Status readInput(SessionReader& reader, TraceInput& in, const std::optional<TimeWindow>& window)
 {
     RIDGELINE_EXPORT_TRY(detail::takeValue(reader.meta(), in.meta));
     RIDGELINE_EXPORT_TRY(detail::takeValue(reader.devices(), in.devices));
@@ -194,6 +194,12 @@ Status readInput(SessionReader& reader, TraceInput& in)
     RIDGELINE_EXPORT_TRY(detail::takeValue(reader.apiCalls(), in.apiCalls));
     RIDGELINE_EXPORT_TRY(detail::takeValue(reader.nvtxRanges(), in.ranges));
     RIDGELINE_EXPORT_TRY(detail::takeValue(reader.gpuTimeSpan(), in.span));
+    if (window) {
+        const auto outside = [&](const auto& e) { return !detail::overlaps(e.startNs, e.endNs, *window); };
+        std::erase_if(in.memOps, outside);
+        std::erase_if(in.apiCalls, outside);
+        std::erase_if(in.ranges, outside);
+    }
     auto byStart = [](const auto& a, const auto& b) {
         return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
     };
@@ -230,14 +236,17 @@ std::int64_t timeBase(const TraceInput& in, std::optional<std::pair<std::int64_t
 // ranges), GPU ops per stream with flow arrows from their launching calls, then the metadata.
 class PerfettoExport {
 public:
-    PerfettoExport(const TraceInput& in, std::ostream& out)
+    PerfettoExport(const TraceInput& in, std::ostream& out, const std::optional<TimeWindow>& window)
         : m_in(in)
         , m_writer(out)
+        , m_window(window)
     { }
 
     Status write(SessionReader& reader)
     {
         RIDGELINE_TRY(m_operators.load(reader));
+        if (m_window)
+            m_operators.keepWithin(*m_window);
         m_writer.m_baseNs = timeBase(m_in, m_operators.span());
         m_writer.begin();
         writeProcesses();
@@ -436,7 +445,10 @@ private:
         RIDGELINE_EXPORT_TRY(flows);
         m_collectiveFlows = std::move(flows).value();
         detail::GpuOpVisitor visit;
-        visit.kernel = [this](const Kernel& k, const KernelAnalysis& analysis) { writeKernel(k, analysis); };
+        visit.kernel = [this](const Kernel& k, const KernelAnalysis& analysis) {
+            if (!m_window || detail::overlaps(k.startNs, k.endNs, *m_window))
+                writeKernel(k, analysis);
+        };
         visit.memOp = [this](const MemOp& op) { writeMemOp(op); };
         return detail::forEachGpuOp(reader, m_in.memOps, visit);
     }
@@ -458,6 +470,7 @@ private:
 
     const TraceInput& m_in;
     TraceWriter m_writer;
+    std::optional<TimeWindow> m_window; // a profiler step's: only what overlaps it
     detail::PerfettoOperators m_operators;
     std::int64_t m_sortIndex = 0;
     std::map<std::int64_t, std::int64_t> m_devicePids; // device id -> pid in the trace
@@ -473,11 +486,11 @@ private:
 
 } // namespace
 
-Status writePerfettoTrace(SessionReader& reader, std::ostream& out)
+Status writePerfettoTrace(SessionReader& reader, std::ostream& out, const std::optional<TimeWindow>& window)
 {
     TraceInput in;
-    RIDGELINE_TRY(readInput(reader, in));
-    RIDGELINE_TRY(PerfettoExport(in, out).write(reader));
+    RIDGELINE_TRY(readInput(reader, in, window));
+    RIDGELINE_TRY(PerfettoExport(in, out, window).write(reader));
     if (!out)
         return makeError(ErrorCode::Io, "cannot write the trace (disk full?)");
     return {};

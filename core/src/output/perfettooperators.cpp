@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "perfettooperators.h"
 
+#include "exportcommon.h"
 #include "ridgeline/core/analysis/operatorlinks.h"
 #include "ridgeline/core/base/saturating.h"
 
@@ -124,6 +125,11 @@ std::optional<PerfettoOperators::Origin> PerfettoOperators::launcherOf(bool kern
     if (pid == 0)
         return std::nullopt;
     return Origin { pid, tid, m_records[it->record].startNs };
+}
+
+void PerfettoOperators::keepWithin(const TimeWindow& window)
+{
+    std::erase_if(m_slices, [&](const Slice& s) { return !overlaps(s.startNs, s.endNs, window); });
 }
 
 } // namespace ridgeline::core::detail

@@ -36,6 +36,9 @@ public:
     // The earliest start and latest end of any operator (for the trace's time base); empty: none.
     std::optional<std::pair<std::int64_t, std::int64_t>> span() const;
 
+    // Drops the slices that do not overlap `window` (a profiler step's).
+    void keepWithin(const TimeWindow& window);
+
     // Where a slice was written (its pid and tid in the trace).
     void placed(const Slice& slice, std::int64_t pid, std::int64_t tid);
     struct Origin {

@@ -279,30 +279,15 @@ void writeJson(std::ostream& out, const KernelReport& report, const Totals& tota
 
 Status addTimeline(SessionReader& reader, const TimelineSelection& selection, KernelReport& report)
 {
-    report.timelineWindow = selection.window;
-    report.timelineStep = selection.step;
-    auto steps = profilerSteps(reader);
-    if (steps.hasError())
-        return steps.error();
-    report.steps = std::move(steps).value();
-    if (selection.step) {
-        auto window = profilerStepWindow(reader, *selection.step);
-        if (window.hasError())
-            return window.error();
-        report.timelineWindow = window.value();
-    }
-    auto timeline = analyzeSessionTimeline(reader, { report.timelineWindow, std::nullopt });
+    auto timeline = analyzeSelectedTimeline(reader, selection);
     if (timeline.hasError())
         return timeline.error();
-    report.timeline = std::move(timeline).value();
-    if (!selection.allSteps)
-        return {};
-    for (const auto& step : report.steps) {
-        auto ofStep = analyzeSessionTimeline(reader, { step.window, std::nullopt });
-        if (ofStep.hasError())
-            return ofStep.error();
-        report.stepTimelines.push_back(std::move(ofStep).value());
-    }
+    auto& t = timeline.value();
+    report.timeline = std::move(t.summaries);
+    report.timelineWindow = t.window;
+    report.timelineStep = t.step;
+    report.steps = std::move(t.steps);
+    report.stepTimelines = std::move(t.stepSummaries);
     return {};
 }
 

@@ -8,9 +8,11 @@
 
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/timeline/timeline.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -33,7 +35,8 @@ class SessionReader;
 // that started first to the one that started last. PyTorch operators are slices on their thread's
 // track, nesting with its API calls, joined to the GPU ops they launched by flows of category
 // "operator" (docs/EXPORTS.md).
-Status writePerfettoTrace(SessionReader& reader, std::ostream& out);
+// `window`: only the GPU ops, calls, operators and ranges that overlap it (a profiler step's).
+Status writePerfettoTrace(SessionReader& reader, std::ostream& out, const std::optional<TimeWindow>& window = {});
 
 // The Chrome trace viewer's reserved colour name (catapult tracing/base/color_scheme.html) for a
 // verdict: compute-bound "terrible" (dark red), memory-bound "thread_state_runnable" (blue),
@@ -52,7 +55,9 @@ Result<std::vector<std::string>> writeCsvTables(SessionReader& reader, const std
 // One HTML page with no external resources and no script: session summary, the top kernels with
 // their verdicts, an SVG roofline of the first device and a per-device timeline summary. Every text
 // that comes from the session is HTML-escaped.
-Status writeHtmlReport(SessionReader& reader, std::ostream& out);
+// `timeline` chooses what the timeline summary covers (the whole session by default; a profiler
+// step; with allSteps each step besides); the page says which.
+Status writeHtmlReport(SessionReader& reader, std::ostream& out, const TimelineSelection& timeline = {});
 
 // &, <, >, " and ' as character references.
 std::string htmlEscape(std::string_view text);
