@@ -33,6 +33,7 @@ struct ReportStats {
 struct ReportLimits {
     std::int64_t maxResults = 1'000'000; // over all the reports of one import
     std::int64_t maxValues = 50'000'000; // numeric values of one report
+    std::int64_t maxNames = 1'000'000; // string table names of one report (real ones: 213 to 1,247)
 };
 
 // Parses one report held in memory and appends its results to `profile`, numbered on from
