@@ -157,7 +157,7 @@ GpuIdentification identifyUnnamedGpu(const GpuFacts& facts)
             out.facts, c.size() == 1 ? std::string("1 catalogue entry") : fmt::format("{} catalogue entries", c.size()),
             namesOf(c), unusedNote, facts.smCount > 0 ? "compute capability" : "SM count", c.front()->name);
     } else if (c.empty()) {
-        out.note = fmt::format("no GPU name in the file, and no catalogue entry has {}", out.facts);
+        out.note = fmt::format("no GPU name in the file; no catalogue entry has {}", out.facts);
     } else if (c.size() == 1) {
         out.spec = c.front();
         const std::string with = extra.empty() ? (used.size() == 2 ? "both" : "it") : "all of them";

@@ -125,11 +125,15 @@ void lookUpCeilings(Devices& devices, ImportWarnings& warnings)
             devices.ceilings[id] = std::move(found->ceilings);
         } else if (unnamed) {
             // The catalogue entries that fit what the file says of it, when it says enough.
-            const std::string candidates = importing::unnamedGpuNote(device);
+            std::string candidates = importing::unnamedGpuNote(device);
+            constexpr std::string_view kSaid = "no GPU name in the file; ";
+            if (candidates.starts_with(kSaid))
+                candidates.erase(0, kSaid.size());
             warnings.emplace_back(WarningKind::UnnamedGpu,
-                fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it ({}collect "
+                fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it{}{}collect "
                             "device__attribute_display_name, e.g. with --page raw)",
-                    device.ordinal, describe(device), candidates.empty() ? "" : candidates + "; or "));
+                    device.ordinal, describe(device), candidates.empty() ? "" : "; " + candidates,
+                    candidates.empty() ? " (" : " (or "));
         } else {
             warnings.push_back(
                 fmt::format("GPU {}{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
