@@ -9,6 +9,7 @@
 // standalone protobuf wire decoder (no Ridgeline code): per result the mangled name, grid x,
 // gpu__time_duration.sum and ncu's two Speed-of-Light inputs; the expected class is ncu's SOL
 // rule applied here to those inputs, and the launches and time per kernel are summed here.
+#include "ncu/ncurepinternal.h"
 #include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -151,5 +152,21 @@ std::string versionName(const ::testing::TestParamInfo<Report>& param)
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, NcuRepReal, ::testing::Values(kH800, kA10G, kA100), versionName);
+
+// Cut anywhere, the H800 report (names after its results) gives one sentence, never a crash.
+TEST(NcuRepReal, TheH800ReportCutAnywhereIsOneError)
+{
+    const auto bytes = ridgeline::testing::readBytes(testDataPath(kH800.path));
+    for (std::size_t parts = 1; parts < 16; ++parts) {
+        const std::size_t size = bytes.size() * parts / 16;
+        SCOPED_TRACE(size);
+        collectors::ncu::ParsedProfile profile;
+        auto parsed = collectors::ncu::parseReport(bytes.substr(0, size), "cut.ncu-rep", profile);
+        ASSERT_FALSE(parsed.ok());
+        EXPECT_EQ(parsed.error().code, core::ErrorCode::BadFile);
+        EXPECT_EQ(parsed.error().message.find('\n'), std::string::npos);
+        EXPECT_EQ(parsed.error().message.rfind("cut.ncu-rep: ", 0), 0U) << parsed.error().message;
+    }
+}
 
 } // namespace ncurepreal

@@ -19,7 +19,7 @@ namespace ridgeline::collectors::ncu {
 inline constexpr std::string_view kReportMagic { "NVR\0", 4 };
 
 struct ReportStats {
-    std::uint32_t version = 0; // FileHeader field 1 (7 in Nsight Compute 2024.2)
+    std::uint32_t version = 0; // FileHeader field 1 (7 in every Nsight Compute from 2020.3 to 2024.2)
     std::int64_t results = 0;
     std::int64_t textMetrics = 0; // string values other than the device name: not stored
     std::int64_t nonFinite = 0; // NaN or infinite values: not stored
