@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ struct Report {
     int sms = 0; // device__attribute_multiprocessor_count
     std::vector<Result> results;
 };
+
+// gtest names a failing case by its file.
+void PrintTo(const Report& report, std::ostream* os)
+{
+    *os << report.path;
+}
 
 // ncu's SOLBottleneck rule on the two inputs (docs/ROOFLINE.md): compute when SM >= 60 % and
 // SM >= memory, memory when memory >= 60 %, else latency.
