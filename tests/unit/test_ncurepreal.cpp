@@ -6,7 +6,8 @@
 // - esmm-a10g/profile.ncu-rep: ncu 2023.1.1, NVIDIA A10G;
 // - extrap-a100/ex-gpu.s100.ncu-rep: ncu 2020.3.1, A100-PCIE-40GB.
 // Every expected number below was read off the files with tests/data/ncu/ncurep_facts.py, a
-// standalone protobuf wire decoder (no Ridgeline code): per result the mangled name, grid x,
+// standalone protobuf wire decoder (no Ridgeline code): the "Nsight Compute Target" version; per
+// result the mangled name, grid x,
 // gpu__time_duration.sum and ncu's two Speed-of-Light inputs; the expected class is ncu's SOL
 // rule applied here to those inputs, and the launches and time per kernel are summed here.
 #include "ncu/ncurepinternal.h"
@@ -41,6 +42,7 @@ struct Result {
 
 struct Report {
     std::string path;
+    std::string ncuVersion; // "Nsight Compute Target" of the session details
     std::string device; // device__attribute_display_name
     int ccMajor = 0;
     int ccMinor = 0;
@@ -67,7 +69,8 @@ core::VerdictClass solClass(const Result& r)
 
 const std::string kDistribution = "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_0c5b6e854";
 
-const Report kH800 { "ncu/sglang-h800/profile-nosource.ncu-rep", "NVIDIA H800", 9, 0, 132,
+const Report kH800 { "ncu/sglang-h800/profile-nosource.ncu-rep", "2023.3.0.0 (build 33266684) (public-release)",
+    "NVIDIA H800", 9, 0, 132,
     {
         { kDistribution, 1056, 16448, 61.92466129622849, 12.683451055936073 },
         { kDistribution, 8, 3232, 0.7713851704167852, 9.888124316441852 },
@@ -76,7 +79,8 @@ const Report kH800 { "ncu/sglang-h800/profile-nosource.ncu-rep", "NVIDIA H800", 
         { "_Z16flash_fwd_kernelI23Flash_fwd_kernel_traitsILi128ELi128ELi64ELi4ELb", 0, {}, {}, {} },
     } };
 
-const Report kA10G { "ncu/esmm-a10g/profile.ncu-rep", "NVIDIA A10G", 8, 6, 80,
+const Report kA10G { "ncu/esmm-a10g/profile.ncu-rep", "2023.1.1.0 (build 32678585) (public-release)", "NVIDIA A10G", 8,
+    6, 80,
     {
         { "_Z5basiciiiPKfS0_Pf", 32, 10783168, 11.816918459241359, 97.49219998282925 },
         { "_Z13gmem_coalesceILi32EEviiiPKfS1_Pf", 32, 1397120, 91.43619403041932, 91.43619403041932 },
@@ -88,7 +92,8 @@ const Report kA10G { "ncu/esmm-a10g/profile.ncu-rep", "NVIDIA A10G", 8, 6, 80,
     } };
 
 // ncu 2020.3 collected no Speed-of-Light throughputs in this run.
-const Report kA100 { "ncu/extrap-a100/ex-gpu.s100.ncu-rep", "A100-PCIE-40GB", 8, 0, 108,
+const Report kA100 { "ncu/extrap-a100/ex-gpu.s100.ncu-rep", "2020.3.1.0 (build 29471205) (public-release)",
+    "A100-PCIE-40GB", 8, 0, 108,
     {
         { "_Z10init_arrayPdm", 1, 4672, {}, {} },
         { "_Z10init_arrayPdm", 1, 4704, {}, {} },
@@ -142,6 +147,14 @@ TEST_P(NcuRepReal, ResultsDurationsDevicesAndClasses)
         }
     }
     EXPECT_EQ(importedPerKernel, expectedPerKernel);
+
+    // The version that made the report, in the session's meta and origin.
+    const auto meta = reader.value().meta().value();
+    EXPECT_EQ(meta.at("ncu_version"), expected.ncuVersion);
+    EXPECT_EQ(meta.at("ncu_report_format"), "7");
+    const std::string shortVersion = expected.ncuVersion.substr(0, expected.ncuVersion.find(' '));
+    EXPECT_NE(meta.at("origin").find("Nsight Compute " + shortVersion + " report, format version 7"), std::string::npos)
+        << meta.at("origin");
 
     const auto devices = reader.value().devices().value();
     ASSERT_EQ(devices.size(), 1U);

@@ -197,6 +197,8 @@ core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvF
     RIDGELINE_TRY(importing::beginImport(writer, profile.source,
         file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
     RIDGELINE_TRY(writer.setMeta("ncu_page", profile.page));
+    for (const auto& [key, value] : profile.meta)
+        RIDGELINE_TRY(writer.setMeta(key, value));
     RIDGELINE_TRY(writer.setMeta("timeline",
         fmt::format("synthetic: Nsight Compute serialises kernels and records no timestamps; kernels are in ID "
                     "order, each starting {} ns after the previous one ended",

@@ -20,6 +20,7 @@ inline constexpr std::string_view kReportMagic { "NVR\0", 4 };
 
 struct ReportStats {
     std::uint32_t version = 0; // FileHeader field 1 (7 in every Nsight Compute from 2020.3 to 2024.2)
+    std::string ncuVersion; // "Nsight Compute Target" of the session details: "2023.3.0.0 (build ...) (...)"
     std::int64_t results = 0;
     std::int64_t textMetrics = 0; // string values other than the device name: not stored
     std::int64_t nonFinite = 0; // NaN or infinite values: not stored

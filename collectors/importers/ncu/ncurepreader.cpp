@@ -92,6 +92,7 @@ public:
     // The first framing error, if any; the results before it are in results() either way.
     core::Status read();
     std::uint32_t version() const { return m_version; }
+    const std::string& ncuVersion() const { return m_ncuVersion; }
     const std::vector<ResultSpan>& results() const { return m_results; }
     const std::map<std::uint64_t, Process>& processes() const { return m_processes; }
     // Every block's names, read so far (all of them once read() has succeeded).
@@ -114,6 +115,7 @@ private:
     std::int64_t m_maxResults;
     std::int64_t m_maxNames;
     std::uint32_t m_version = 0;
+    std::string m_ncuVersion;
     StringTable m_table;
     std::int64_t m_tableBlocks = 0; // blocks that added names
     std::vector<ResultSpan> m_results;
@@ -173,6 +175,10 @@ core::Status ReportFraming::readBlock()
                 fmt::format(
                     "more than {} metric names in the string table: Ridgeline reads at most that many", m_maxNames));
         appendStrings(header.string_table());
+    }
+    for (const auto& entry : header.session().versions()) {
+        if (entry.name() == "Nsight Compute Target" && m_ncuVersion.empty())
+            m_ncuVersion = entry.value();
     }
     if (header.has_process())
         m_processes[header.process().pid()] = { header.process().host(), header.process().executable() };
@@ -448,6 +454,7 @@ core::Result<ReportStats> parseReport(
     // Joined in file order, up to the first error a parse in file order would meet.
     ReportStats stats;
     stats.version = framing.version();
+    stats.ncuVersion = framing.ncuVersion();
     std::string textExample;
     std::int64_t values = 0;
     for (auto& batch : batches) {

@@ -50,16 +50,20 @@ if len(sys.argv) == 4 and sys.argv[2] == '--without-sources':
     open(sys.argv[3], 'wb').write(out)
     sys.exit(0)
 n = u32(data, 4); version = get(fields(data[8:8 + n]), 1); i = 8 + n
-strings, results = [], []
+strings, results, made = [], [], []
 while i < len(data):
     n = u32(data, i); h = fields(data[i + 4:i + 4 + n]); i += 4 + n
+    for details in get(h, 3):  # session details: field 8 {1 name, 2 value} names a version
+        for entry in get(fields(details), 8):
+            e = fields(entry)
+            if get(e, 1) == [b'Nsight Compute Target']: made.append(get(e, 2)[0].decode())
     for t in get(h, 4): strings += [s.decode() for s in get(fields(t), 1)]
     j = i
     for _ in range((get(h, 1) or [0])[0]): j += 4 + u32(data, j)
     for _ in range((get(h, 2) or [0])[0]):
         m = u32(data, j); results.append(data[j + 4:j + 4 + m]); j += 4 + m
     i += (get(h, 5) or [0])[0]
-print('format version', version, 'names', len(strings), 'results', len(results))
+print('format version', version, 'Nsight Compute Target', made, 'names', len(strings), 'results', len(results))
 SOL = ('sm__throughput.avg.pct_of_peak_sustained_elapsed', 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed')
 DEV = ('display_name', 'compute_capability_major', 'compute_capability_minor', 'multiprocessor_count')
 per = OrderedDict()
