@@ -190,8 +190,9 @@ TEST(MetricStore, OnlyTheFeedingValuesGiveTheSameAnalysisOnRealFiles)
             = ridgeline::collectors::importNcuCsv(ridgeline::testing::testDataPath(csv), sessions.back(), false);
         ASSERT_TRUE(imported.ok()) << csv << ": " << imported.error().message;
     }
-    for (const char* rep :
-        { "ncu/nersc-gpp/output0.ncu-rep", "ncu/nersc-gpp/output1.ncu-rep", "ncu/nersc-gpp/output2.ncu-rep" }) {
+    for (const char* rep : { "ncu/nersc-gpp/output0.ncu-rep", "ncu/nersc-gpp/output1.ncu-rep",
+             "ncu/nersc-gpp/output2.ncu-rep", "ncu/sglang-h800/profile-nosource.ncu-rep",
+             "ncu/esmm-a10g/profile.ncu-rep", "ncu/extrap-a100/ex-gpu.s100.ncu-rep" }) {
         sessions.push_back(dir.file(std::to_string(n++) + ".ridge"));
         auto imported
             = ridgeline::collectors::importNcuRep({ ridgeline::testing::testDataPath(rep) }, sessions.back(), false);

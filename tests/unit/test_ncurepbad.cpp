@@ -142,9 +142,16 @@ TEST(NcuRepBad, PayloadSizeDisagreesWithContent)
 TEST(NcuRepBad, StringIndexOutOfRange)
 {
     EXPECT_TRUE(mentions(errorOf(fileStart() + block({ kernelResult(1).SerializeAsString() }, true)),
-        "past the end of the string table"));
+        "past the end of the string table (1 names in all the report's blocks)"));
     // No table at all.
-    EXPECT_TRUE(mentions(errorOf(fileStart() + block({ kernelResult(0).SerializeAsString() }, false)), "(0 names)"));
+    EXPECT_TRUE(mentions(errorOf(fileStart() + block({ kernelResult(0).SerializeAsString() }, false)), "(0 names"));
+    // A table in a later block counts (names are resolved once the whole file is read), but only
+    // one that is there: a result naming index 1 of a report whose two blocks add one name each
+    // reads the second block's; index 2 is past the end of both.
+    EXPECT_EQ(
+        errorOf(fileStart() + block({ kernelResult(1).SerializeAsString() }, true) + block({}, true)), "<no error>");
+    EXPECT_TRUE(mentions(errorOf(fileStart() + block({ kernelResult(2).SerializeAsString() }, true) + block({}, true)),
+        "(2 names in all the report's blocks)"));
     EXPECT_TRUE(mentions(
         errorOf(fileStart() + block({ kernelResult(0xFFFFFFFFFFULL).SerializeAsString() }, true)), "string table"));
 }
@@ -187,6 +194,14 @@ TEST(NcuRepBad, MemoryIsBoundedWhateverTheFileSays)
     EXPECT_NE(parsed.error().message.find("more than 2 metric values"), std::string::npos) << parsed.error().message;
     collectors::ncu::ParsedProfile enough;
     EXPECT_TRUE(collectors::ncu::parseReport(bytes, "x.ncu-rep", enough, { 3, 3 }).ok());
+    // Names: every block's count toward one limit (the table has one name; a second block adds one).
+    const auto twoTables = bytes + block({}, true);
+    collectors::ncu::ParsedProfile names;
+    parsed = collectors::ncu::parseReport(twoTables, "x.ncu-rep", names, { 100, 100, 1 });
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().message.find("more than 1 metric names"), std::string::npos) << parsed.error().message;
+    collectors::ncu::ParsedProfile namesEnough;
+    EXPECT_TRUE(collectors::ncu::parseReport(twoTables, "x.ncu-rep", namesEnough, { 100, 100, 2 }).ok());
 }
 
 TEST(NcuRepBad, ANameGivenTwiceKeepsItsLastValue)

@@ -2,6 +2,7 @@
 #include "importsession.h"
 
 #include "ridgeline/collectors/ceilings/gpucatalogue.h"
+#include "ridgeline/collectors/ceilings/gpuidentify.h"
 #include "ridgeline/core/analysis/collectives.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/store/sessionformat.h"
@@ -59,10 +60,30 @@ bool isUnnamedGpu(const core::Device& device)
     return device.name.empty() || device.name == "unknown GPU";
 }
 
+namespace {
+
+GpuFacts factsOf(const core::Device& device)
+{
+    return { device.ccMajor, device.ccMinor, device.smCount, device.coreClockKhz, device.memoryClockKhz,
+        device.memoryBusWidthBits, device.memoryBytes };
+}
+
+} // namespace
+
+std::string unnamedGpuNote(const core::Device& device)
+{
+    return identifyUnnamedGpu(factsOf(device)).note;
+}
+
 std::optional<CatalogueMatch> catalogueCeilings(core::Device& device)
 {
-    const std::string_view name = isUnnamedGpu(device) ? std::string_view() : std::string_view(device.name);
-    auto found = resolveGpu(name, device.ccMajor, device.ccMinor, device.smCount);
+    GpuResolution found;
+    if (isUnnamedGpu(device)) {
+        auto identified = identifyUnnamedGpu(factsOf(device));
+        found = { identified.spec, std::move(identified.note) };
+    } else {
+        found = resolveGpu(device.name, device.ccMajor, device.ccMinor, device.smCount);
+    }
     if (found.spec == nullptr)
         return std::nullopt;
     if (device.coreClockKhz == 0)

@@ -36,9 +36,10 @@ core::Status beginImport(core::SessionWriter& writer, std::string_view source, s
 
 // The datasheet ceilings of a device the catalogue knows (collectors/ceilings/gpucatalogue.h,
 // resolveGpu): by its name, loosely, or, for a device its file leaves unnamed ("" or "unknown GPU"),
-// by its CC and SM count when exactly one entry has both. `note` is empty when the name is an
-// entry's, else resolveGpu's sentence saying which entry was taken and why (the importer warns with
-// it). nullopt when nothing fits (the importer warns in its own words, naming the device as its
+// by what the file says of it (gpuidentify.h: CC and SM count, narrowed by clock, DRAM bandwidth
+// and memory size) when that leaves one entry, or several with the same ceilings. `note` is empty
+// when the name is an entry's, else the sentence saying which entry was taken and why (the importer
+// warns with it). nullopt when nothing fits (the importer warns in its own words, naming the device as its
 // file does). The one clock rule of every importer: a device keeps the core clock its file
 // reports, and one that reports none gets the catalogue's boost clock, in kHz rounded to the nearest.
 struct CatalogueMatch {
@@ -46,6 +47,10 @@ struct CatalogueMatch {
     std::string note;
 };
 std::optional<CatalogueMatch> catalogueCeilings(core::Device& device);
+
+// For an unnamed device that catalogueCeilings() could not identify: why, naming the catalogue
+// entries that fit what the file says and pointing to --gpu; empty when the file says too little.
+std::string unnamedGpuNote(const core::Device& device);
 
 // Whether the file left the device unnamed: no name, or the "unknown GPU" importers give it.
 bool isUnnamedGpu(const core::Device& device);

@@ -148,6 +148,7 @@ struct ParsedProfile {
     bool hasLaunchDims = false; // the file has "Grid Size"/"Block Size" (x, y, z) columns
     std::int64_t skippedColumns = 0;
     ImportWarnings warnings;
+    std::map<std::string, std::string> meta; // more session meta from the file (ncu_version)
 
     // A kernel's value of a metric, by name.
     std::optional<double> metric(const ImportedKernel& kernel, std::string_view name) const

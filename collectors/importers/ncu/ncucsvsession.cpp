@@ -124,10 +124,16 @@ void lookUpCeilings(Devices& devices, ImportWarnings& warnings)
                     fmt::format("GPU {}: {}", device.ordinal, found->note));
             devices.ceilings[id] = std::move(found->ceilings);
         } else if (unnamed) {
+            // The catalogue entries that fit what the file says of it, when it says enough.
+            std::string candidates = importing::unnamedGpuNote(device);
+            constexpr std::string_view kSaid = "no GPU name in the file; ";
+            if (candidates.starts_with(kSaid))
+                candidates.erase(0, kSaid.size());
             warnings.emplace_back(WarningKind::UnnamedGpu,
-                fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it (collect "
+                fmt::format("the file does not name GPU {}{}: no datasheet ceilings for it{}{}collect "
                             "device__attribute_display_name, e.g. with --page raw)",
-                    device.ordinal, describe(device)));
+                    device.ordinal, describe(device), candidates.empty() ? "" : "; " + candidates,
+                    candidates.empty() ? " (" : " (or "));
         } else {
             warnings.push_back(
                 fmt::format("GPU {}{} is not in Ridgeline's catalogue: no datasheet ceilings for device {}",
@@ -186,15 +192,13 @@ core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvF
         summary.warnings.push_back(fmt::format("{} no gpu__time_duration.sum: durations are "
                                                "sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second",
             kernelsHave(derived)));
-    if (unknown > 0)
-        summary.warnings.push_back(
-            fmt::format("{} no duration (gpu__time_duration.sum not collected): 0 ns on the timeline, verdict unknown",
-                kernelsHave(unknown)));
 
     const auto fileName = std::filesystem::path(file.path).filename().string();
     RIDGELINE_TRY(importing::beginImport(writer, profile.source,
         file.firstProfLine.empty() ? fileName : fmt::format("{} ({})", fileName, file.firstProfLine)));
     RIDGELINE_TRY(writer.setMeta("ncu_page", profile.page));
+    for (const auto& [key, value] : profile.meta)
+        RIDGELINE_TRY(writer.setMeta(key, value));
     RIDGELINE_TRY(writer.setMeta("timeline",
         fmt::format("synthetic: Nsight Compute serialises kernels and records no timestamps; kernels are in ID "
                     "order, each starting {} ns after the previous one ended",
@@ -297,6 +301,23 @@ core::Result<ImportSummary> writeProfile(core::SessionWriter& writer, const CsvF
         }
     }
     RIDGELINE_TRY(writer.setVerdicts(verdicts));
+    if (unknown > 0) {
+        // Nsight Compute's Speed-of-Light class needs no time: launches that have its throughputs keep it.
+        std::int64_t classified = 0;
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+            classified += !timings[i].known && verdicts[i].verdict != core::VerdictClass::Unknown ? 1 : 0;
+        std::string verdictText = "verdict unknown";
+        if (classified == unknown)
+            verdictText = "their verdicts come from ncu's Speed-of-Light throughputs, which need no time";
+        else if (classified > 0)
+            verdictText = fmt::format("{} of them get a verdict from ncu's Speed-of-Light throughputs, which need no "
+                                      "time; the others' are unknown",
+                classified);
+        summary.warnings.push_back(
+            fmt::format("{} no duration (gpu__time_duration.sum missing, or not a number): 0 ns on the "
+                        "timeline and no rates; {}",
+                kernelsHave(unknown), verdictText));
+    }
     // Nsight Compute's own rule results ("ncu estimates"), on the kernels' session ids.
     std::vector<core::NcuRule> rules;
     for (std::size_t i = 0; i < kernels.size(); ++i) {

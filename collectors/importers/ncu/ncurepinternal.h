@@ -19,7 +19,8 @@ namespace ridgeline::collectors::ncu {
 inline constexpr std::string_view kReportMagic { "NVR\0", 4 };
 
 struct ReportStats {
-    std::uint32_t version = 0; // FileHeader field 1 (7 in Nsight Compute 2024.2)
+    std::uint32_t version = 0; // FileHeader field 1 (7 in every Nsight Compute from 2020.3 to 2024.2)
+    std::string ncuVersion; // "Nsight Compute Target" of the session details: "2023.3.0.0 (build ...) (...)"
     std::int64_t results = 0;
     std::int64_t textMetrics = 0; // string values other than the device name: not stored
     std::int64_t nonFinite = 0; // NaN or infinite values: not stored
@@ -33,6 +34,7 @@ struct ReportStats {
 struct ReportLimits {
     std::int64_t maxResults = 1'000'000; // over all the reports of one import
     std::int64_t maxValues = 50'000'000; // numeric values of one report
+    std::int64_t maxNames = 1'000'000; // string table names of one report (real ones: 213 to 1,247)
 };
 
 // Parses one report held in memory and appends its results to `profile`, numbered on from

@@ -7,7 +7,9 @@
 //
 // Two passes: the framing (block headers, string tables, where each result lies) in file order,
 // then the results, parsed and converted on worker threads, each into kernels of its own, joined
-// in file order. Errors are those a parse in file order would meet first.
+// in file order. Errors are those a parse in file order would meet first, except that a metric
+// name index is checked only against the whole report's string table: blocks append names to
+// one table, and newer reports (Nsight Compute 2023.3) write some after the results that use them.
 #include "ncu/ncurep.pb.h"
 #include "ncurepinternal.h"
 
@@ -34,7 +36,8 @@ struct Process {
     std::string executable;
 };
 
-// A string table of the report and, for each of its names, the profile's metric index.
+// The report's string table, every block's names appended in file order, and for each of its
+// names the profile's metric index.
 struct StringTable {
     std::vector<std::string> names;
     std::vector<std::uint32_t> ids; // ParsedProfile::metricNames index of each name
@@ -42,11 +45,10 @@ struct StringTable {
     std::vector<bool> describes; // may describe the launch or device (applyKnownMetric)
 };
 
-// Where one result lies in the file, and the string table its metric names index.
+// Where one result lies in the file.
 struct ResultSpan {
     std::int64_t at = 0; // of its length; the message follows
     std::uint32_t length = 0;
-    const StringTable* table = nullptr;
 };
 
 core::Error badAt(const std::string& path, std::int64_t at, const std::string& what)
@@ -76,11 +78,12 @@ double numberOf(const ncurep::MetricValue& v)
 // Pass 1: the framing, in file order.
 class ReportFraming {
 public:
-    ReportFraming(std::string_view bytes, const std::string& path, ParsedProfile& profile, std::int64_t maxResults)
+    ReportFraming(std::string_view bytes, const std::string& path, ParsedProfile& profile, const ReportLimits& limits)
         : m_in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()))
         , m_path(path)
         , m_profile(profile)
-        , m_maxResults(maxResults)
+        , m_maxResults(limits.maxResults)
+        , m_maxNames(limits.maxNames)
     {
         // The whole report is one buffer; protobuf's 64 MiB default would refuse large ones.
         m_in.SetTotalBytesLimit(std::numeric_limits<int>::max());
@@ -89,8 +92,12 @@ public:
     // The first framing error, if any; the results before it are in results() either way.
     core::Status read();
     std::uint32_t version() const { return m_version; }
+    const std::string& ncuVersion() const { return m_ncuVersion; }
     const std::vector<ResultSpan>& results() const { return m_results; }
     const std::map<std::uint64_t, Process>& processes() const { return m_processes; }
+    // Every block's names, read so far (all of them once read() has succeeded).
+    const StringTable& table() const { return m_table; }
+    std::int64_t tableBlocks() const { return m_tableBlocks; }
 
 private:
     core::Error bad(std::int64_t at, const std::string& what) const { return badAt(m_path, at, what); }
@@ -100,15 +107,17 @@ private:
     core::Result<std::uint32_t> readLength(const char* what, const char* within);
     template <typename Message> core::Status readMessage(Message& message, const char* what, const char* within);
     core::Status readBlock();
-    void setStringTable(const ncurep::StringTable& table);
+    void appendStrings(const ncurep::StringTable& table);
 
     CodedInputStream m_in;
     const std::string& m_path;
     ParsedProfile& m_profile;
     std::int64_t m_maxResults;
+    std::int64_t m_maxNames;
     std::uint32_t m_version = 0;
-    std::vector<std::unique_ptr<StringTable>> m_tables;
-    const StringTable* m_table = nullptr; // the one in force
+    std::string m_ncuVersion;
+    StringTable m_table;
+    std::int64_t m_tableBlocks = 0; // blocks that added names
     std::vector<ResultSpan> m_results;
     std::map<std::uint64_t, Process> m_processes; // by pid, from the block headers
 };
@@ -141,19 +150,15 @@ core::Status ReportFraming::readMessage(Message& message, const char* what, cons
     return {};
 }
 
-void ReportFraming::setStringTable(const ncurep::StringTable& table)
+void ReportFraming::appendStrings(const ncurep::StringTable& table)
 {
-    auto mapped = std::make_unique<StringTable>();
-    mapped->names.assign(table.strings().begin(), table.strings().end());
-    mapped->ids.reserve(mapped->names.size());
-    mapped->describes.reserve(mapped->names.size());
-    for (const auto& name : mapped->names) {
-        mapped->units.push_back(reportUnit(name));
-        mapped->ids.push_back(m_profile.metricNames.intern(name, mapped->units.back()));
-        mapped->describes.push_back(name.starts_with("device__attribute_") || name.starts_with("launch__"));
+    ++m_tableBlocks;
+    for (const auto& name : table.strings()) {
+        m_table.names.push_back(name);
+        m_table.units.push_back(reportUnit(name));
+        m_table.ids.push_back(m_profile.metricNames.intern(name, m_table.units.back()));
+        m_table.describes.push_back(name.starts_with("device__attribute_") || name.starts_with("launch__"));
     }
-    m_table = mapped.get();
-    m_tables.push_back(std::move(mapped));
 }
 
 core::Status ReportFraming::readBlock()
@@ -161,10 +166,20 @@ core::Status ReportFraming::readBlock()
     const auto blockAt = offset();
     ncurep::BlockHeader header;
     RIDGELINE_TRY(readMessage(header, "block header", "file"));
-    // A block without a string table uses the last one seen (the second result of a report
-    // usually has none: its metrics are the first one's).
-    if (header.has_string_table() && header.string_table().strings_size() > 0)
-        setStringTable(header.string_table());
+    // Each block's names extend the report's one table: the first result's block holds most of
+    // them; reports of Nsight Compute 2023.3 also add names in later blocks without results,
+    // which earlier results already use (docs/NCU-REP.md).
+    if (header.has_string_table() && header.string_table().strings_size() > 0) {
+        if (static_cast<std::int64_t>(m_table.names.size()) + header.string_table().strings_size() > m_maxNames)
+            return bad(blockAt,
+                fmt::format(
+                    "more than {} metric names in the string table: Ridgeline reads at most that many", m_maxNames));
+        appendStrings(header.string_table());
+    }
+    for (const auto& entry : header.session().versions()) {
+        if (entry.name() == "Nsight Compute Target" && m_ncuVersion.empty())
+            m_ncuVersion = entry.value();
+    }
     if (header.has_process())
         m_processes[header.process().pid()] = { header.process().host(), header.process().executable() };
 
@@ -197,7 +212,7 @@ core::Status ReportFraming::readBlock()
         auto length = readLength("result", "block's payload");
         if (length.hasError())
             return length.error();
-        m_results.push_back({ at, length.value(), m_table });
+        m_results.push_back({ at, length.value() });
         m_in.Skip(static_cast<int>(length.value()));
     }
     const auto extra = left();
@@ -287,6 +302,7 @@ struct ResultBatch {
     std::vector<ImportedKernel> kernels;
     std::vector<std::int64_t> values; // numeric values stored, per kernel
     std::optional<core::Error> error; // of the result after the last kernel
+    bool nameError = false; // the error is a name index past the end of the string table
     std::int64_t textMetrics = 0;
     std::int64_t nonFinite = 0;
     std::int64_t badSpeedups = 0; // rule speedups that are not numbers of 0 to 100 %
@@ -295,10 +311,12 @@ struct ResultBatch {
 
 class ResultConverter {
 public:
-    ResultConverter(std::string_view bytes, const std::string& path, const std::map<std::uint64_t, Process>& processes)
+    ResultConverter(std::string_view bytes, const std::string& path, const std::map<std::uint64_t, Process>& processes,
+        const StringTable& table)
         : m_bytes(bytes)
         , m_path(path)
         , m_processes(processes)
+        , m_table(table)
     { }
 
     // `firstId`: the ncu ID (index in the profile) of span 0.
@@ -310,6 +328,7 @@ private:
     std::string_view m_bytes;
     const std::string& m_path;
     const std::map<std::uint64_t, Process>& m_processes;
+    const StringTable& m_table;
     ncurep::ProfileResult m_result; // reused: its memory serves every result
 };
 
@@ -332,8 +351,7 @@ core::Status ResultConverter::add(const ResultSpan& span, std::int64_t id, Resul
     const auto& result = m_result;
     if (!m_result.ParseFromArray(m_bytes.data() + span.at + 4, static_cast<int>(span.length)))
         return badAt(m_path, span.at + 4, fmt::format("the result ({} bytes) is not a valid message", span.length));
-    static const StringTable kNoTable;
-    const StringTable& table = span.table ? *span.table : kNoTable;
+    const StringTable& table = m_table;
 
     ImportedKernel kernel;
     kernel.ncuId = id;
@@ -359,10 +377,13 @@ core::Status ResultConverter::add(const ResultSpan& span, std::int64_t id, Resul
     kernel.metrics.reserve(static_cast<std::size_t>(result.metrics_size()));
     std::int64_t values = 0;
     for (const auto& m : result.metrics()) {
-        if (m.name_id() >= table.names.size())
+        if (m.name_id() >= table.names.size()) {
+            batch.nameError = true;
             return badAt(m_path, span.at,
-                fmt::format("result {} names metric {}, past the end of the string table ({} names)", id, m.name_id(),
-                    table.names.size()));
+                fmt::format("result {} names metric {}, past the end of the string table ({} names in all the "
+                            "report's blocks)",
+                    id, m.name_id(), table.names.size()));
+        }
         const auto index = static_cast<std::size_t>(m.name_id());
         const std::string& name = table.names[index];
         if (m.value().value_case() == ncurep::MetricValue::kStringValue) {
@@ -406,7 +427,7 @@ core::Result<ReportStats> parseReport(
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         return core::makeError(core::ErrorCode::BadFile,
             fmt::format("{}: the report is larger than 2 GiB, which Ridgeline cannot read", path));
-    ReportFraming framing(bytes, path, profile, limits.maxResults);
+    ReportFraming framing(bytes, path, profile, limits);
     const core::Status framed = framing.read();
     const auto& spans = framing.results();
 
@@ -419,7 +440,7 @@ core::Result<ReportStats> parseReport(
         for (std::size_t w = 0; w < workers; ++w) {
             const std::size_t begin = spans.size() * w / workers, end = spans.size() * (w + 1) / workers;
             auto work = [&, w, begin, end] {
-                ResultConverter converter(bytes, path, framing.processes());
+                ResultConverter converter(bytes, path, framing.processes(), framing.table());
                 batches[w] = converter.convert(
                     std::span(spans).subspan(begin, end - begin), firstId + static_cast<std::int64_t>(begin));
             };
@@ -433,6 +454,7 @@ core::Result<ReportStats> parseReport(
     // Joined in file order, up to the first error a parse in file order would meet.
     ReportStats stats;
     stats.version = framing.version();
+    stats.ncuVersion = framing.ncuVersion();
     std::string textExample;
     std::int64_t values = 0;
     for (auto& batch : batches) {
@@ -450,8 +472,9 @@ core::Result<ReportStats> parseReport(
         stats.badSpeedups += batch.badSpeedups;
         if (textExample.empty())
             textExample = batch.textExample;
+        // A name past the end of a table cut short is the cut's fault: its error is the clearer.
         if (batch.error)
-            return *batch.error;
+            return batch.nameError && framed.hasError() ? framed.error() : *batch.error;
     }
     RIDGELINE_TRY(framed);
     stats.results = static_cast<std::int64_t>(spans.size());
@@ -463,7 +486,7 @@ core::Result<ReportStats> parseReport(
     auto& warnings = profile.warnings;
     if (stats.version != 7)
         warnings.push_back(fmt::format("{} is report format version {}; Ridgeline was checked against version 7 "
-                                       "(Nsight Compute 2024.2)",
+                                       "(Nsight Compute 2020.3 to 2024.2)",
             path, stats.version));
     if (stats.textMetrics > 0)
         warnings.push_back(fmt::format("{} text values of {} (e.g. {}) were not imported: metrics are numbers",

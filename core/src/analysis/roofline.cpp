@@ -258,9 +258,14 @@ void LaunchAccumulator::FigureSums::add(const KernelAnalysis& launch)
         time += launch.durationNs;
     }
     for (const auto& [unit, fraction] : launch.speedOfLight) {
-        auto& [weighted, time] = speedOfLight[unit];
-        weighted += fraction * launch.durationNs;
-        time += launch.durationNs;
+        auto& sum = speedOfLight[unit];
+        if (launch.durationNs > 0) {
+            sum.weighted += fraction * launch.durationNs;
+            sum.time += launch.durationNs;
+        } else {
+            sum.untimed += fraction;
+            ++sum.untimedLaunches;
+        }
     }
     const MixFigures mix = mixOf(launch.flopsByPrecision, launch.ceilingsUsed);
     peakSeconds += mix.peakSeconds;
@@ -295,9 +300,11 @@ KernelAnalysis LaunchAccumulator::result() const
         if (weighted.second > 0)
             a.utilization[res] = weighted.first / weighted.second;
     }
-    for (const auto& [unit, weighted] : sums.speedOfLight) {
-        if (weighted.second > 0)
-            a.speedOfLight[unit] = weighted.first / weighted.second;
+    for (const auto& [unit, sum] : sums.speedOfLight) {
+        if (sum.time > 0)
+            a.speedOfLight[unit] = sum.weighted / sum.time;
+        else if (sum.untimedLaunches > 0)
+            a.speedOfLight[unit] = sum.untimed / static_cast<double>(sum.untimedLaunches);
     }
     // The latency hint that covers the most time.
     double hintTime = -1;

@@ -69,8 +69,8 @@ constexpr double kSolPipeBusyPerFlopShare = 2.0;
 // every precision that did some has a ceiling), and the busiest pipe is under SM / 2.
 bool solNotFloatingPoint(const KernelAnalysis& a, const SolBusiestPipe& pipe, double sm)
 {
-    if (a.flopsByPrecision.empty())
-        return false; // no FP counters: nothing is known about the pipes
+    if (a.flopsByPrecision.empty() || !(a.durationNs > 0))
+        return false; // no FP counters, or no time to make rates of them: nothing is known about the pipes
     for (const auto& [precision, ops] : a.flopsByPrecision) {
         if (ops > 0 && !a.ceilingsUsed.contains(precision))
             return false; // work that cannot be weighed against its pipe

@@ -101,14 +101,18 @@ void classify(KernelAnalysis& a, const std::string& collective, const std::strin
         a.reason = "unknown: no counters for this kernel";
         return;
     }
+    // Nsight Compute's own throughputs decide where the report has them. They are fractions of
+    // peak over the launch's own time, so they need no duration: a file without one still gets
+    // ncu's class (its rates stay unknown).
+    if (hasSolInputs(a.speedOfLight)) {
+        classifyBySpeedOfLight(a, hint);
+        if (!(a.durationNs > 0))
+            a.reason += "; no duration in the file, so no rates";
+        return;
+    }
     if (!(a.durationNs > 0)) {
         a.verdict = VerdictClass::Unknown;
         a.reason = "unknown: no duration, so no rates";
-        return;
-    }
-    // Nsight Compute's own throughputs decide where the report has them.
-    if (hasSolInputs(a.speedOfLight)) {
-        classifyBySpeedOfLight(a, hint);
         return;
     }
     const std::string uncapped = withoutCeilings(a);

@@ -150,6 +150,14 @@ public:
     std::int64_t launches() const { return m_launches; }
 
 private:
+    // A Speed-of-Light throughput over launches: weighted by time over those with a duration, and
+    // plain over those without (the mean of those is used only when no launch has a duration).
+    struct SolSum {
+        double weighted = 0; // sum(sol * d)
+        double time = 0; // sum(d)
+        double untimed = 0; // sum(sol) of launches with no duration
+        std::int64_t untimedLaunches = 0;
+    };
     // The sums over the launches whose figures have one source.
     struct FigureSums {
         std::int64_t launches = 0;
@@ -159,7 +167,7 @@ private:
         ResourceMap<double> ops;
         ResourceMap<double> bytes;
         ResourceMap<std::pair<double, double>> utilization; // sum(u * d), sum(d)
-        std::map<std::string, std::pair<double, double>> speedOfLight; // sum(sol * d), sum(d)
+        std::map<std::string, SolSum> speedOfLight;
         std::map<std::string, double> hintTime;
         ResourceMap<CeilingUsed> ceilings; // of the longest launch
         double longestNs = -1;
