@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The shape models on every operator call of the real Kineto traces in tests/data/kineto (issue
-// 33): each call with recorded shapes gets a finite, non-negative model or a reason, and a name
-// without a model gets exactly "no model for <name>".
+// 33): each call with recorded shapes gets a finite, non-negative model or a reason, a communication
+// operator says so (commnames.h), and any other name without a model gets exactly "no model for <name>".
 #include "gunzip.h"
 #include "ridgeline/core/analysis/shapemodel.h"
+#include "ridgeline/core/model/commnames.h"
 #include "testutil.h"
 
 #include <cmath>
@@ -19,6 +20,7 @@ TEST(ShapeModelTraces, EveryRecordedCallGetsAModelOrAReason)
     namespace fs = std::filesystem;
     std::size_t calls = 0;
     std::size_t modelled = 0;
+    std::size_t communication = 0;
     for (const auto& entry : fs::recursive_directory_iterator(ridgeline::testing::testDataPath("kineto"))) {
         const auto path = entry.path().string();
         if (!entry.is_regular_file() || path.size() < 8 || path.substr(path.size() - 8) != ".json.gz")
@@ -43,6 +45,10 @@ TEST(ShapeModelTraces, EveryRecordedCallGetsAModelOrAReason)
                 EXPECT_TRUE(std::isfinite(m.work->flops) && m.work->flops >= 0) << name << " " << dims;
                 EXPECT_TRUE(std::isfinite(m.work->bytes) && m.work->bytes >= 0) << name << " " << dims;
                 EXPECT_FALSE(m.work->formula.empty());
+            } else if (!hasShapeModel(name) && communicationOperator(name)) {
+                // c10d::allreduce_, record_param_comms, symm_mem::multimem_all_reduce_ (vllm-b200)
+                EXPECT_EQ(m.reason.rfind(name + " is communication (", 0), 0u) << m.reason;
+                ++communication;
             } else if (!hasShapeModel(name)) {
                 EXPECT_EQ(m.reason, "no model for " + name);
             } else {
@@ -53,4 +59,5 @@ TEST(ShapeModelTraces, EveryRecordedCallGetsAModelOrAReason)
     // The traces hold thousands of recorded calls, hundreds of them GEMMs, copies and elementwise.
     EXPECT_GT(calls, 10000u);
     EXPECT_GT(modelled, 1000u);
+    EXPECT_GT(communication, 70u); // the vLLM trace's 73 symm_mem calls among them
 }
