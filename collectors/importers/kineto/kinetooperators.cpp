@@ -6,6 +6,7 @@
 #include "kinetointernal.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ridgeline::collectors::kineto {
 
@@ -96,15 +97,18 @@ std::int64_t OperatorNesting::finish(std::vector<Row>& settled)
         }
         stack.push_back(k);
     }
-    // Back in file order, which is id order.
-    const std::size_t base = settled.size();
-    settled.resize(base + m_rows.size());
-    for (Row& op : m_rows) {
-        const auto place = static_cast<std::size_t>(op.id);
-        op.id += firstId;
-        settled[base + place] = op;
+    // Back in file order, which is id order, in place: each swap puts one operator where it belongs.
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        while (static_cast<std::size_t>(m_rows[i].id) != i)
+            std::swap(m_rows[i], m_rows[static_cast<std::size_t>(m_rows[i].id)]);
     }
+    for (Row& op : m_rows)
+        op.id += firstId;
     m_nextId += static_cast<std::int64_t>(m_rows.size());
+    if (settled.empty())
+        settled = std::move(m_rows);
+    else
+        settled.insert(settled.end(), m_rows.begin(), m_rows.end());
     m_rows = {};
     return overlapping;
 }

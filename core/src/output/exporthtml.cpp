@@ -168,7 +168,7 @@ std::string windowStatement(const SelectedTimeline& t)
             = std::find_if(t.steps.begin(), t.steps.end(), [&](const auto& s) { return s.number == *t.step; });
         return fmt::format("Profiler step {}: its {} range, {} .. {} ns ({}).", *t.step,
             it != t.steps.end() && it->gpuSide ? "GPU-side" : "host", t.window->startNs, t.window->endNs,
-            formatDuration(static_cast<double>(t.window->endNs - t.window->startNs)));
+            formatDuration(static_cast<double>(saturatingSub(t.window->endNs, t.window->startNs))));
     }
     if (t.window)
         return fmt::format("The window {} .. {} ns.", t.window->startNs, t.window->endNs);

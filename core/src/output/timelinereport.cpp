@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timelinereport.h"
 
+#include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/base/units.h"
 
 #include <algorithm>
@@ -102,7 +103,7 @@ void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& s
         const bool gpuSide = it != steps.end() && it->gpuSide;
         fmt::print(out, "\nTimeline of profiler step {} ({} range {} .. {} ns, {}):\n", *step,
             gpuSide ? "its GPU-side" : "its host", window->startNs, window->endNs,
-            duration(window->endNs - window->startNs));
+            duration(saturatingSub(window->endNs, window->startNs)));
     } else if (window) {
         fmt::print(out, "\nTimeline of {} .. {} ns:\n", window->startNs, window->endNs);
     } else if (!steps.empty()) {
@@ -145,7 +146,7 @@ void writeStepTable(std::ostream& out, const std::vector<ProfilerStep>& steps,
         const auto step = fmt::format("{}{}", steps[i].number, steps[i].gpuSide ? "" : "*");
         if (timelines[i].empty())
             fmt::print(out, "  {:>6}  {:<18}  {:>11}\n", step, "no GPU activity",
-                duration(steps[i].window.endNs - steps[i].window.startNs));
+                duration(saturatingSub(steps[i].window.endNs, steps[i].window.startNs)));
         for (const auto& s : timelines[i]) {
             const auto who = s.rank >= 0 ? fmt::format("rank {} device {}", s.rank, s.deviceId)
                                          : fmt::format("device {}", s.deviceId);
