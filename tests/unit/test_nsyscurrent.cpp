@@ -4,6 +4,7 @@
 // the version and schema that made them, and the cases those schemas bring: a CPU-only run, whole
 // CUDA graph launches, NCCL kernels whose NVTX ranges carry no payload. Every expected number is
 // worked out here with plain SQL on the export, never taken from the importer.
+#include "nsysimporttest.h"
 #include "nsysncclfixture.h"
 #include "ridgeline/collectors/importers/formatdetect.h"
 #include "ridgeline/collectors/importers/importer.h"
@@ -92,24 +93,7 @@ const char* const kCurrentExports[] = {
     "nsys2026.2-mfu-2gpu-window.sqlite",
 };
 
-class NsysCurrent : public ::testing::Test {
-protected:
-    core::SessionReader import(const std::string& exportPath)
-    {
-        return ridgeline::testing::importNsysExport(exportPath, m_session, m_summary);
-    }
-    std::string copyOf(const std::string& name)
-    {
-        const auto path = m_dir.file("copy-" + name);
-        std::filesystem::copy_file(testDataPath("nsys/" + name), path);
-        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
-        return path;
-    }
-
-    TempDir m_dir;
-    std::string m_session = m_dir.file("imported.ridge");
-    collectors::NsysImportSummary m_summary;
-};
+using NsysCurrent = ridgeline::testing::NsysImportTest;
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // see the README there). Every expected count is computed here with plain SQL on the export
 // itself, independently of the importer.
 #include "gpuidentity.h"
+#include "nsysimporttest.h"
 #include "nsysncclfixture.h"
 #include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
@@ -80,26 +81,7 @@ ExpectedExport countedBySql(const std::string& path)
     };
 }
 
-class NsysImport : public ::testing::Test {
-protected:
-    // Imports and opens the session; fails the test when either goes wrong.
-    core::SessionReader import(const std::string& exportPath)
-    {
-        return ridgeline::testing::importNsysExport(exportPath, m_session, m_summary);
-    }
-    // A writable copy of a data file, for crafting variants.
-    std::string copyOf(const std::string& name)
-    {
-        const auto path = m_dir.file("copy-" + name);
-        std::filesystem::copy_file(testDataPath("nsys/" + name), path);
-        std::filesystem::permissions(path, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
-        return path;
-    }
-
-    TempDir m_dir;
-    std::string m_session = m_dir.file("imported.ridge");
-    collectors::NsysImportSummary m_summary;
-};
+using NsysImport = ridgeline::testing::NsysImportTest;
 
 } // namespace
 
