@@ -2,6 +2,7 @@
 #include "stepselector.h"
 
 #include "common/timeticks.h"
+#include "ridgeline/core/base/saturating.h"
 
 #include <QSignalBlocker>
 #include <algorithm>
@@ -15,7 +16,7 @@ constexpr int kFirstStepEntry = 1;
 
 QString stepDuration(const core::ProfilerStep& step, int decimals)
 {
-    const double ms = static_cast<double>(step.window.endNs) / 1e6 - static_cast<double>(step.window.startNs) / 1e6;
+    const double ms = static_cast<double>(ridgeline::core::saturatingSub(step.window.endNs, step.window.startNs)) / 1e6;
     return QString::number(ms, 'f', decimals) + QStringLiteral(" ms");
 }
 
