@@ -9,11 +9,40 @@
 #include "tempdir.h"
 #include "testutil.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdexcept>
 #include <string>
 
 namespace ridgeline::testing {
+
+// Plain SQLite on an export, read-only: the first column of the first row as text ("" when there is
+// none, or when a table the query names does not exist: exports create tables lazily).
+inline std::string sqlText(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        throw std::runtime_error("cannot open " + path);
+    }
+    sqlite3_stmt* stmt = nullptr;
+    std::string value;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW
+        && sqlite3_column_text(stmt, 0) != nullptr)
+        value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return value;
+}
+
+// The same as one integer; 0 when there is none.
+inline std::int64_t sqlCount(const std::string& path, const std::string& sql)
+{
+    const auto text = sqlText(path, sql);
+    return text.empty() ? 0 : std::stoll(text);
+}
 
 class NsysImportTest : public ::testing::Test {
 protected:

@@ -23,40 +23,16 @@
 
 using namespace ridgeline;
 using ridgeline::testing::readBytes;
+using ridgeline::testing::sqlCount;
+using ridgeline::testing::sqlText;
 using ridgeline::testing::TempDir;
 using ridgeline::testing::testDataPath;
 
 namespace {
 
-// Plain SQLite, read-only: the first column of the first row as text ("" when there is none).
-std::string currentExportText(const std::string& path, const std::string& sql)
-{
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        throw std::runtime_error("cannot open " + path);
-    }
-    sqlite3_stmt* stmt = nullptr;
-    std::string value;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW
-        && sqlite3_column_text(stmt, 0) != nullptr)
-        value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return value;
-}
-
-std::int64_t currentExportCount(const std::string& path, const std::string& sql)
-{
-    const auto text = currentExportText(path, sql);
-    return text.empty() ? 0 : std::stoll(text);
-}
-
 bool hasTable(const std::string& path, const std::string& table)
 {
-    return currentExportCount(
-               path, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'")
-        > 0;
+    return sqlCount(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'") > 0;
 }
 
 // Rows of a table, 0 when the export has no such table (tables are created lazily).
@@ -64,12 +40,12 @@ std::int64_t rowsOf(const std::string& path, const std::string& table, const std
 {
     if (!hasTable(path, table))
         return 0;
-    return currentExportCount(path, "SELECT count(*) FROM " + table + (where.empty() ? "" : " WHERE " + where));
+    return sqlCount(path, "SELECT count(*) FROM " + table + (where.empty() ? "" : " WHERE " + where));
 }
 
 std::string metaOf(const std::string& path, const std::string& name)
 {
-    return currentExportText(path, "SELECT value FROM META_DATA_EXPORT WHERE name = '" + name + "'");
+    return sqlText(path, "SELECT value FROM META_DATA_EXPORT WHERE name = '" + name + "'");
 }
 
 // The value of a Result as a prvalue: a range-for over `reader.x().value()` would dangle.
@@ -190,14 +166,14 @@ TEST_F(NsysCurrent, DevicesOfSchema316And324)
         auto reader = import(path);
         const auto devices = takeValue(reader.devices());
         ASSERT_EQ(devices.size(), 1u);
-        EXPECT_EQ(devices[0].name, currentExportText(path, "SELECT name FROM TARGET_INFO_GPU"));
-        EXPECT_EQ(devices[0].ccMajor, currentExportCount(path, "SELECT computeMajor FROM TARGET_INFO_GPU"));
-        EXPECT_EQ(devices[0].smCount, currentExportCount(path, "SELECT smCount FROM TARGET_INFO_GPU"));
+        EXPECT_EQ(devices[0].name, sqlText(path, "SELECT name FROM TARGET_INFO_GPU"));
+        EXPECT_EQ(devices[0].ccMajor, sqlCount(path, "SELECT computeMajor FROM TARGET_INFO_GPU"));
+        EXPECT_EQ(devices[0].smCount, sqlCount(path, "SELECT smCount FROM TARGET_INFO_GPU"));
         std::set<std::string> names;
         for (const auto& n : takeValue(reader.kernelNames()))
             names.insert(n.raw);
         EXPECT_EQ(static_cast<std::int64_t>(names.size()),
-            currentExportCount(path,
+            sqlCount(path,
                 "SELECT count(DISTINCT coalesce((SELECT value FROM StringIds WHERE id = mangledName), (SELECT value "
                 "FROM StringIds WHERE id = demangledName))) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     }
@@ -209,7 +185,7 @@ TEST_F(NsysCurrent, SmCountFromTheCudaDeviceTable)
 {
     const auto path = copyOf("nsys2026.1-mock.sqlite");
     ridgeline::testing::execSql(path, "UPDATE TARGET_INFO_GPU SET smCount = 0;");
-    const auto expected = currentExportCount(path, "SELECT numMultiprocessors FROM TARGET_INFO_CUDA_DEVICE");
+    const auto expected = sqlCount(path, "SELECT numMultiprocessors FROM TARGET_INFO_CUDA_DEVICE");
     ASSERT_GT(expected, 0);
     auto reader = import(path);
     const auto devices = takeValue(reader.devices());
@@ -337,7 +313,7 @@ TEST_F(NsysCurrent, WholeGraphLaunchesAreGraphLaunches)
 TEST_F(NsysCurrent, NcclKernelsWithoutPayloadsAreCommunicationOfUnknownSize)
 {
     const auto path = testDataPath("nsys/nsys2026.2-mfu-2gpu-window.sqlite");
-    const auto ncclKernels = currentExportCount(path,
+    const auto ncclKernels = sqlCount(path,
         "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
         "WHERE s.value GLOB 'ncclDevKernel_*' OR s.value GLOB 'ncclKernel_*'");
     ASSERT_GT(ncclKernels, 0);
@@ -359,5 +335,5 @@ TEST_F(NsysCurrent, NcclKernelsWithoutPayloadsAreCommunicationOfUnknownSize)
         EXPECT_EQ(op.bytes, 0);
     // No GPU table in this cut-down file: two unnamed devices, as many as the kernels name.
     EXPECT_EQ(static_cast<std::int64_t>(takeValue(reader.devices()).size()),
-        currentExportCount(path, "SELECT count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+        sqlCount(path, "SELECT count(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
 }

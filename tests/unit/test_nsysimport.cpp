@@ -26,27 +26,12 @@ using ridgeline::testing::testDataPath;
 
 namespace {
 
+using ridgeline::testing::sqlCount;
+
 // The value of a Result as a prvalue: a range-for over `reader.x().value()` would dangle.
 template <typename T> T valueOf(core::Result<T> result)
 {
     return std::move(result).value();
-}
-
-// Plain SQLite, read-only: one integer; 0 when a table the query names does not exist.
-std::int64_t sqlCount(const std::string& path, const std::string& sql)
-{
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        throw std::runtime_error("cannot open " + path);
-    }
-    sqlite3_stmt* stmt = nullptr;
-    std::int64_t value = 0;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
-        value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return value;
 }
 
 std::set<std::string> sqlStrings(const std::string& path, const std::string& sql)

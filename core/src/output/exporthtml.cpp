@@ -174,12 +174,9 @@ std::string windowStatement(const SelectedTimeline& t)
         return fmt::format("The window {} .. {} ns.", t.window->startNs, t.window->endNs);
     if (t.steps.empty())
         return "The whole session.";
-    std::string numbers;
-    for (const auto& s : t.steps)
-        numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", s.number);
     return fmt::format("The whole session, warm-up included; it holds profiler step{} {} (ridgeline export --step N "
                        "--html: one step's window).",
-        t.steps.size() == 1 ? "" : "s", numbers);
+        t.steps.size() == 1 ? "" : "s", stepNumbers(t.steps));
 }
 
 void writeTimelineRows(std::ostream& out, const std::vector<Device>& devices,

@@ -107,12 +107,9 @@ void writeTimelineTable(std::ostream& out, const std::vector<TimelineSummary>& s
     } else if (window) {
         fmt::print(out, "\nTimeline of {} .. {} ns:\n", window->startNs, window->endNs);
     } else if (!steps.empty()) {
-        std::string numbers;
-        for (const auto& s : steps)
-            numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", s.number);
         fmt::print(out,
             "\nTimeline of the whole session, warm-up included (profiler step{} {}: --step N or --step all):\n",
-            steps.size() == 1 ? "" : "s", numbers);
+            steps.size() == 1 ? "" : "s", stepNumbers(steps));
     } else {
         fmt::print(out, "\nTimeline of the whole session:\n");
     }

@@ -61,6 +61,14 @@ Result<std::vector<ProfilerStep>> profilerSteps(SessionReader& reader)
     return steps;
 }
 
+std::string stepNumbers(const std::vector<ProfilerStep>& steps)
+{
+    std::string numbers;
+    for (const auto& s : steps)
+        numbers += fmt::format("{}{}", numbers.empty() ? "" : ", ", s.number);
+    return numbers;
+}
+
 Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step)
 {
     auto steps = profilerSteps(reader);
@@ -70,9 +78,7 @@ Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step)
         if (s.number == step)
             return s.window;
     }
-    std::string have;
-    for (const auto& s : steps.value())
-        have += fmt::format("{}{}", have.empty() ? "" : ", ", s.number);
+    const std::string have = stepNumbers(steps.value());
     return makeError(ErrorCode::NotFound,
         have.empty() ? fmt::format("The session has no profiler step {} (no range named \"{}{}\"): it has no "
                                    "profiler steps.",

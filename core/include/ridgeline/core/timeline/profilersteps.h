@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,9 @@ std::optional<std::int64_t> profilerStepNumber(std::string_view rangeName);
 
 // The session's steps by number (empty when it has none).
 Result<std::vector<ProfilerStep>> profilerSteps(SessionReader& reader);
+
+// "6" or "101, 102, 103": the steps' numbers, for the sentences that name them.
+std::string stepNumbers(const std::vector<ProfilerStep>& steps);
 
 // The window of step N. NotFound, naming the steps the session has, when it has no step N.
 Result<TimeWindow> profilerStepWindow(SessionReader& reader, std::int64_t step);
