@@ -3,8 +3,9 @@
 # nsys_rows and session_rows) with clang 14,
 # ASan and UBSan in their own build directory, and runs them on seed corpora made from tests/data.
 #
-#   tests/fuzz/run.sh [BUILD-DIR] [SECONDS]         CI: each target SECONDS (20), fresh corpora;
-#                                                   stops at the first crash.
+#   tests/fuzz/run.sh [BUILD-DIR] [SECONDS]         CI: each target SECONDS (20), fresh corpora,
+#                                                   one per core side by side (FUZZ_PARALLEL=N);
+#                                                   fails when any target crashed.
 #   tests/fuzz/run.sh --long HOURS [BUILD-DIR]      each target HOURS (decimals allowed), one after
 #                                                   the other; a crash is kept and fuzzing goes on.
 #
@@ -128,12 +129,40 @@ stat_of() { # name log...: the sum of libFuzzer's final stat over the logs
     cat "$@" 2>/dev/null | awk -v key="stat::$name:" '$1 == key { sum += $2 } END { printf "%d", sum }'
 }
 
+# CI: the targets run side by side, one per core (FUZZ_PARALLEL, default nproc), each for its SECONDS
+# on a core of its own, so each gets as many executions as it would alone; each log is printed
+# whole when its target ends, and the run fails when any target found something.
 if [ -z "$long_hours" ]; then
+    logs="$build/fuzz-ci"
+    rm -rf "$logs"
+    mkdir -p "$logs"
+    parallel=${FUZZ_PARALLEL:-$(nproc)}
+    failed=()
+    finish() { # target: prints its log and records a failure
+        local t=$1 rc=0
+        wait "${pid[$t]}" || rc=$?
+        echo "=== fuzz_$t ($([ "$rc" -eq 0 ] && echo "ran ${seconds} s" || echo "FAILED, exit $rc"))"
+        cat "$logs/$t.log"
+        [ "$rc" -eq 0 ] || failed+=("$t")
+    }
+    declare -A pid
+    running=()
     for t in $targets; do
+        if [ "${#running[@]}" -ge "$parallel" ]; then
+            finish "${running[0]}"
+            running=("${running[@]:1}")
+        fi
         echo "fuzzing $t for ${seconds}s"
         "$build/tests/fuzz/fuzz_$t" $(extra_flags "$t") -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=60 -max_len="$(max_len "$t")" \
-            -artifact_prefix="$build/" -print_final_stats=1 "$seeds/$t"
+            -artifact_prefix="$build/" -print_final_stats=1 "$seeds/$t" >"$logs/$t.log" 2>&1 &
+        pid[$t]=$!
+        running+=("$t")
     done
+    for t in "${running[@]}"; do finish "$t"; done
+    if [ "${#failed[@]}" -gt 0 ]; then
+        echo "fuzz: ${failed[*]} found an input that fails (its crash input is in $build/)" >&2
+        exit 1
+    fi
     exit 0
 fi
 
