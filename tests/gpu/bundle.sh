@@ -75,7 +75,7 @@ fi
 system_lib() {
     case "$1" in
     linux-vdso.so.* | ld-linux*.so.* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | \
-        libstdc++.so.* | libgcc_s.so.* | libcuda.so.* | libcupti.so.* | libnvperf_host.so | libnvperf_target.so | \
+        libutil.so.* | libstdc++.so.* | libgcc_s.so.* | libcuda.so.* | libcupti.so.* | libnvperf_host.so | libnvperf_target.so | \
         libcublas.so.* | libcublasLt.so.* | libcudart.so.* | libnvidia-*.so.*) return 0 ;;
     esac
     return 1
@@ -122,18 +122,36 @@ missing=$(for elf in "${elves[@]}"; do env -i "$(command -v ldd)" "$elf" | grep 
     'libcupti|libnvperf|libcublas|libcuda\.' || true; done)
 [[ -z "$missing" ]] || { echo "bundle.sh: unresolved libraries:" >&2; echo "$missing" >&2; exit 2; }
 
+# The fatbin's entries (machine code: elf, PTX) per architecture, read from its headers (no cuobjdump
+# needed): "sm_80 elf sm_80 ptx sm_90 elf ...".
 archs=none
-objdump_bin=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
-if [[ $kit == 1 && -x "$objdump_bin" ]]; then
-    archs=$("$objdump_bin" --list-elf --list-ptx "$OUT_DIR/kit/sgemm" 2>/dev/null \
-        | grep -o -E 'sm_[0-9]+a?|compute_[0-9]+a?' | sort -u | tr '\n' ' ')
+if [[ $kit == 1 ]]; then
+    archs=$(python3 - "$OUT_DIR/kit/sgemm" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+found = set()
+pos = data.find(b"\x50\xed\x55\xba")  # fatbin magic 0xba55ed50
+while pos >= 0:
+    _, _, header, size = struct.unpack_from("<IHHQ", data, pos)
+    p, end = pos + header, pos + header + size
+    while p + 32 <= end:
+        kind, _, entry_header, entry_size = struct.unpack_from("<HHIQ", data, p)
+        if kind in (1, 2) and entry_header >= 32:
+            found.add((struct.unpack_from("<I", data, p + 28)[0], "ptx" if kind == 1 else "elf"))
+        if entry_header == 0:
+            break
+        p += entry_header + entry_size
+    pos = data.find(b"\x50\xed\x55\xba", max(end, pos + 1))
+print(" ".join(f"sm_{a} {k}" for a, k in sorted(found)) or "none found")
+PY
+    )
 fi
 size_kib=$(du -sk "$OUT_DIR" | cut -f1)
 {
     echo "ridgeline GPU bundle (tests/gpu/bundle.sh)"
     echo "commit: $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
     echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(sed -n 's/^PRETTY_NAME="\(.*\)"/\1/p' /etc/os-release)"
-    echo "kit: $([[ $kit == 1 ]] && echo yes || echo no); architectures of kit/sgemm: ${archs:-unknown}"
+    echo "kit: $([[ $kit == 1 ]] && echo yes || echo no); architectures of kit/sgemm: $archs"
     echo "size: $((size_kib / 1024)) MiB"
     needs=$(for elf in "${elves[@]}" "$OUT_DIR"/lib/*.so*; do objdump -T "$elf" 2>/dev/null; done \
         | grep -o -E '\b(GLIBC|GLIBCXX|CXXABI)_[0-9.]+' | sort -u -V \

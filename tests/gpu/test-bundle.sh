@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# CI (ctest gpu.bundle): the GPU bundle of bundle.sh, without the kit (nvcc for three
-# architectures would cost minutes), made from this build and used in a clean environment
-# (`env -i`), so that it cannot rot between the rare sessions that are lent a GPU:
-#   - every library it needs resolves, and each that a bare Linux lacks from the bundle's lib/;
+# CI (ctest gpu.bundle): the GPU bundle of bundle.sh, made from this build (with the kit's programs
+# where the build has them: CI compiles them anyway; never compiled here) and used in a clean
+# environment (`env -i`), so that it cannot rot between the rare sessions that are lent a GPU:
+#   - its size (bundle.sh fails above 30 MiB) and the kit's architectures (sm_80, sm_90, sm_100);
+#   - every library it needs resolves, and each that a bare Linux lacks from the bundle's lib/
+#     (cuBLAS excepted: the kit takes the machine's);
 #   - the bundle's ridgeline captures the stand-in CUDA program of tests/capture-e2e (fake libcuda
 #     and libcupti.so.13, found through CUDA_HOME like a toolkit) and the session checks;
 #   - pytorch_check.py's comparison against a real Kineto trace (--self-test);
-#   - run.sh --bundle and gpu-check.sh stop cleanly with "needs a GPU" here.
+#   - run.sh --bundle, capture-example.sh --bundle and gpu-check.sh stop cleanly with "needs a GPU"
+#     here.
 # Usage: test-bundle.sh BUILD_DIR E2E_CUDA_ROOT E2E_LIBCUDA E2E_TARGET KINETO_TRACE
 set -euo pipefail
 
@@ -23,8 +26,22 @@ fail() {
 clean() { env -i PATH=/usr/bin:/bin HOME="$WORK" "$@"; }
 
 command -v patchelf >/dev/null || { echo "test-bundle.sh: SKIP: no patchelf (apt-get install patchelf)"; exit 77; }
-"$HERE/bundle.sh" --no-kit --no-build "$BUILD" "$B" || fail "bundle.sh"
-cat "$B/MANIFEST"
+kit=(--no-kit)
+[[ ! -x "$BUILD/tests/gpu/bin/sgemm" ]] || kit=()
+"$HERE/bundle.sh" "${kit[@]}" --no-build "$BUILD" "$B" || fail "bundle.sh"
+sed -n '1,6p' "$B/MANIFEST"
+if [[ ${#kit[@]} == 0 ]]; then
+    for arch in sm_80 sm_90 sm_100; do
+        grep -q "^kit: yes; architectures of kit/sgemm: .*\b$arch elf" "$B/MANIFEST" || fail "kit/sgemm has no $arch code"
+    done
+    for program in "$B"/kit/*; do
+        missing=$(clean ldd "$program" | grep 'not found' | grep -v -E 'libcublas(Lt)?\.so' || true)
+        [[ -z "$missing" ]] || fail "$(basename "$program") misses $missing"
+    done
+else
+    echo "test-bundle.sh: this build has no GPU kit: the bundle is made without it"
+    mkdir -p "$B/kit" # for run.sh --bundle below
+fi
 
 # Every ELF file: nothing missing, and no library outside the bundle but the system's core ones
 # (and CUPTI for the injection library, which the machine's CUDA gives).
@@ -33,9 +50,11 @@ for elf in "$B/bin/ridgeline" "$B"/lib/ridgeline/* "$B"/lib/*.so*; do
     if grep -q 'not found' <<<"$out"; then
         fail "$(basename "$elf") misses libraries: $(grep 'not found' <<<"$out" | tr -s ' \t' ' ')"
     fi
-    outside=$(awk '$2 == "=>" { print $1, $3 }' <<<"$out" | grep -v -F " $B/lib/" \
-        | grep -v -E '^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcupti|libnvperf_host)\.so' || true)
-    [[ -z "$outside" ]] || fail "$(basename "$elf") takes libraries from outside the bundle: $outside"
+    while read -r name path; do
+        [[ "$(readlink -f "$path")" != "$(readlink -f "$B")"/lib/* ]] || continue
+        grep -q -E '^(libc|libm|libdl|libpthread|librt|libutil|libstdc\+\+|libgcc_s|libcupti|libnvperf_host)\.so' <<<"$name" \
+            || fail "$(basename "$elf") takes $name from outside the bundle: $path"
+    done < <(awk '$2 == "=>" { print $1, $3 }' <<<"$out")
 done
 [[ -n "$(ls "$B"/lib/*.so* 2>/dev/null)" ]] || fail "no library in lib/"
 
@@ -57,7 +76,6 @@ clean python3 "$B/pytorch_check.py" --ridgeline "$B/bin/ridgeline" --out "$WORK/
     || fail "pytorch_check.py --self-test"
 
 # Without a GPU (the real libcuda, or none): run.sh --bundle and gpu-check.sh say so and exit 2.
-mkdir -p "$B/kit"
 rc=0
 clean OUT="$WORK/out" "$B/run.sh" --bundle "$B" >"$WORK/run.log" 2>&1 || rc=$?
 cat "$WORK/run.log"
@@ -65,9 +83,15 @@ if [[ $rc != 2 ]] || ! grep -q 'needs a GPU' "$WORK/run.log" || ! grep -q 'needs
     fail "run.sh --bundle without a GPU: exit $rc"
 fi
 rc=0
+clean OUT="$WORK/out3" "$B/capture-example.sh" --bundle "$B" >"$WORK/example.log" 2>&1 || rc=$?
+cat "$WORK/example.log"
+if [[ $rc != 2 ]] || ! grep -q 'needs a GPU' "$WORK/example.log"; then
+    fail "capture-example.sh --bundle without a GPU: exit $rc"
+fi
+rc=0
 clean OUT="$WORK/out2" "$B/gpu-check.sh" >"$WORK/check.log" 2>&1 || rc=$?
 cat "$WORK/check.log"
 if [[ $rc != 2 ]] || ! grep -q 'no GPU' "$WORK/out2/summary.txt"; then
     fail "gpu-check.sh without a GPU: exit $rc"
 fi
-echo "test-bundle.sh: PASS ($(du -sh "$B" | cut -f1), kit left out)"
+echo "test-bundle.sh: PASS ($(sed -n 's/^size: //p' "$B/MANIFEST")$([[ ${#kit[@]} == 0 ]] || echo ', no kit'))"
