@@ -250,6 +250,7 @@ for program in "${PROGRAMS[@]}"; do
         fi
     fi
     check "$program" "$WORK" "$plain_rc" "$capture_rc" "$t0" "$t1" "$t2" "$t3" "$ncu_csv" "$NO_COUNTERS" >>"$RESULTS_TSV"
+    cp "$RESULTS_TSV" "$RESULTS/kit-table.txt" # the rows so far, should the run be cut short
     echo "run.sh: $program done ($(($(date +%s) - START)) s)"
 done
 
