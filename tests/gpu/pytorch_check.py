@@ -82,6 +82,9 @@ def compare(label, ours, theirs, ours_label, theirs_label):
     """Rows: the same kernels, the same launch counts (names matched exactly, then without
     whitespace; if only the base names agree, the names differ and the row says so)."""
     rows = []
+    if not sum(ours.values()) or not sum(theirs.values()):
+        return [(f"{label}: kernels recorded", "> 0 in each",
+                 f"{sum(ours.values())} in {ours_label}, {sum(theirs.values())} in {theirs_label}", False)]
     for how, key in (("names", lambda n: n), ("names without spaces", normalise)):
         a, b = keyed(ours, key), keyed(theirs, key)
         if set(a) == set(b):

@@ -266,12 +266,16 @@ work, rc = sys.argv[1], sys.argv[2]
 try:
     db = sqlite3.connect(f"file:{work}/stream_triad.counters.ridge?mode=ro", uri=True)
     meta = dict(db.execute("SELECT key, value FROM meta"))
-    status, warning = meta.get("status"), meta.get("capture.warning", "")
+    status = meta.get("status")
+    warning = "; ".join(meta[k] for k in ("capture.error", "capture.warning") if meta.get(k))
 except Exception as e:
     status, warning = f"unreadable ({e})", ""
+if not warning:  # what ridgeline said on stderr, for the table
+    lines = [l.strip() for l in open(f"{work}/stream_triad.counters.err", errors="replace") if l.strip()]
+    warning = f"stderr: {lines[-1]}" if lines else ""
 ok = rc == "0" and status == "complete"
 print("\t".join(("stream_triad", "counter capture where counters cannot be read: runs, says why",
-                 "exit 0, complete, a warning", f"exit {rc}, {status}, {warning[:160] or 'no warning'}",
+                 "exit 0, complete, says why", f"exit {rc}, {status}, {warning[:200] or 'nothing said'}",
                  "PASS" if ok and warning else "FAIL")))
 PY
 fi
