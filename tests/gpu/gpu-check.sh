@@ -44,10 +44,12 @@ echo "== facts"
 # shellcheck source=tests/gpu/bundle-env.sh
 . "$BUNDLE/bundle-env.sh" "$BUNDLE/kit"
 echo "ncu: ${NCU:-none} $([[ -z "$NCU" ]] || "$NCU" --version 2>&1 | tail -1)" | tee -a "$SUMMARY"
-if ! "$RIDGELINE" devices; then
+if ! "$RIDGELINE" devices >"$WORK/devices.txt" 2>&1; then
+    cat "$WORK/devices.txt"
     result devices FAIL "ridgeline devices: no GPU ($(elapsed))"
     exit 2
 fi
+sed 's/^/devices: /' "$WORK/devices.txt" | head -6 | tee -a "$SUMMARY"
 bundle_counters_probe "$BUNDLE/kit/stream_triad" "$WORK/ncu-probe.txt"
 if [[ "$COUNTERS" == 1 ]]; then
     echo "counters: readable" | tee -a "$SUMMARY"
@@ -98,6 +100,13 @@ for part in "${parts[@]}"; do
         timeout -k 10 180 "$NCU" --set roofline --launch-count 6 -f -o "$OUT/roofline" "$BUNDLE/kit/sgemm" \
             >"$WORK/roofline.log" 2>&1
         rc=$?
+        if [[ $rc != 0 && $rc != 124 ]]; then # an ncu without the roofline set: its sections by name
+            echo "gpu-check.sh: ncu --set roofline: exit $rc ($(tail -1 "$WORK/roofline.log")); by sections"
+            timeout -k 10 180 "$NCU" --section SpeedOfLight --section SpeedOfLight_RooflineChart \
+                --section SpeedOfLight_HierarchicalSingleRooflineChart --launch-count 6 -f -o "$OUT/roofline" \
+                "$BUNDLE/kit/sgemm" >>"$WORK/roofline.log" 2>&1
+            rc=$?
+        fi
         tail -3 "$WORK/roofline.log"
         if [[ $rc == 0 && -f "$OUT/roofline.ncu-rep" ]] \
             && "$RIDGELINE" import --force "$OUT/roofline.ncu-rep" -o "$WORK/roofline.ridge" \
