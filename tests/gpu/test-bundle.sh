@@ -7,6 +7,7 @@
 #     (cuBLAS excepted: the kit takes the machine's);
 #   - the bundle's ridgeline captures the stand-in CUDA program of tests/capture-e2e (fake libcuda
 #     and libcupti.so.13, found through CUDA_HOME like a toolkit) and the session checks;
+#   - `ridgeline metrics` through the bundle's ridgeline-cupti-host (CUPTI's host API, no GPU);
 #   - pytorch_check.py's comparison against a real Kineto trace (--self-test);
 #   - run.sh --bundle, capture-example.sh --bundle and gpu-check.sh stop cleanly with "needs a GPU"
 #     here.
@@ -70,6 +71,15 @@ clean "$B/bin/ridgeline" report --format json "$WORK/s.ridge" >"$WORK/s.json" ||
 kernels=$(python3 -c 'import json, sys; print(sum(k["launches"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$WORK/s.json")
 ((kernels > 0)) || fail "the captured session has no kernel"
 echo "test-bundle.sh: capture from the bundle: $kernels kernel launches"
+
+# `ridgeline metrics` through the bundle's ridgeline-cupti-host and this machine's CUPTI host API
+# (no GPU needed with --chip), as run.sh's passes check uses it.
+if [[ -x "$B/lib/ridgeline/ridgeline-cupti-host" ]]; then
+    passes=$(clean "$B/bin/ridgeline" metrics --chip GH100 --format json | python3 -c \
+        'import json, sys; print("+".join(str(g["passes"]) for g in json.load(sys.stdin)["config_images"]))') \
+        || fail "ridgeline metrics --chip GH100 from the bundle"
+    echo "test-bundle.sh: ridgeline metrics from the bundle: GH100 roofline in $passes passes"
+fi
 
 # The PyTorch check's comparison, without a GPU: a real trace against its own import.
 clean python3 "$B/pytorch_check.py" --ridgeline "$B/bin/ridgeline" --out "$WORK/pytorch" --self-test "$TRACE" \
