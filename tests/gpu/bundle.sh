@@ -98,7 +98,7 @@ strip --strip-all "$OUT_DIR/bin/ridgeline"
 # shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
 patchelf --set-rpath '$ORIGIN/../lib' "$OUT_DIR/bin/ridgeline"
 for elf in "$OUT_DIR"/lib/ridgeline/*; do
-    old=$(patchelf --print-rpath "$elf")
+    old=$(patchelf --print-rpath "$elf" | sed 's/::*/:/g; s/^://; s/:$//') # no empty entry (the working directory)
     if [[ "$elf" == *.so ]]; then strip --strip-unneeded "$elf"; else strip --strip-all "$elf"; fi
     patchelf --set-rpath "\$ORIGIN/..${old:+:$old}" "$elf"
 done
