@@ -47,6 +47,7 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqt6svg6 libqt6sql6-sqlite
     # packages (installer/packaging.cmake) and their tests (installer/test-packages.sh)
     file help2man librsvg2-bin desktop-file-utils shared-mime-info libfile-mimeinfo-perl xdg-utils
+    patchelf  # the GPU bundle (tests/gpu/bundle.sh) and its test
 )
 
 as_root() {
