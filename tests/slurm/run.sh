@@ -213,6 +213,10 @@ for rank in 0 1; do
     check "$s: the import's job" test -n "$(meta "$s" slurm.job_id)"
     check "$s: summarised by task $rank" contains "$summarized" "$s: 1 rank summarised ($rank)"
 done
+check "both imports ran in one job step, not the capture's" equal \
+    "$(meta runs2/rank-1.ridge slurm.job_id)/$(meta runs2/rank-1.ridge slurm.step_id)" \
+    "$(meta runs2/rank-0.ridge slurm.job_id)/$(meta runs2/rank-0.ridge slurm.step_id)"
+check "the imports' job is not the capture's" test "$(meta runs2/rank-0.ridge slurm.job_id)" != "$capture_job"
 check "runs2/ holds the two sessions only" equal "$(ls runs2 | tr '\n' ' ')" "rank-0.ridge rank-1.ridge "
 
 # --- Reduce over the imports: the rank count and the slow rank ------------------------------------
