@@ -241,10 +241,13 @@ check "the same slow ranks as without Slurm" equal "$(jq -c '.slow_ranks' <<<"$r
 awk '/<!-- begin capture.sbatch/ { on = 1; next } /<!-- end capture.sbatch/ { on = 0 } on && !/^```/' \
     "$here/docs/CLUSTER.md" >capture.sbatch
 check "docs/CLUSTER.md has the batch script" grep -q '^srun ridgeline capture' capture.sbatch
+batch_rc=0
 batch_job=$(timeout 90 sbatch --parsable --wait --ntasks=4 --output=batch.out capture.sbatch sh -c "$cpu_program") ||
-    { cat batch.out; echo "slurm: the batch job failed" >&2; }
+    batch_rc=$?
 batch_job=${batch_job%%;*}
-check "sbatch capture.sbatch: job $batch_job ran" test -n "$batch_job"
+[ "$batch_rc" -eq 0 ] || cat batch.out
+check "sbatch capture.sbatch: job ${batch_job:-?} ran and exited 0" equal "${batch_job:+ran}/$batch_rc" "ran/0"
+check "the batch job's output has every task's" equal "$(grep -c ': done$' batch.out)" 4
 gathered=runs-$batch_job
 for rank in 0 1 2 3; do
     s=$gathered/run-$rank.ridge
