@@ -196,6 +196,8 @@ report=$(ranks_json runs/)
 check "report runs/ --by rank: ranks 0-3, each from its own file" equal \
     "$(jq -c '[.ranks[] | [.rank, (.session | sub(".*/"; ""))]]' <<<"$report")" \
     '[[0,"run-0.ridge"],[1,"run-1.ridge"],[2,"run-2.ridge"],[3,"run-3.ridge"]]'
+check "report runs/ --by rank: every rank of the capture's job" equal "$(jq -c '[.ranks[].job] | unique' <<<"$report")" \
+    "[\"$capture_job\"]"
 
 # --- Import and summarize: 2 tasks, one real trace each -------------------------------------------
 for rank in 0 1; do

@@ -3,12 +3,16 @@
 // SLURM_PROCID as the rank of the processes a file names none for.
 #include "ridgeline/collectors/importers/importer.h"
 #include "ridgeline/core/base/slurmjob.h"
+#include "ridgeline/core/cluster/clusterreport.h"
+#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessioncheck.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sessionwriter.h"
 #include "testutil.h"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
@@ -184,4 +188,38 @@ TEST(SlurmJob, ImportOfSeveralFilesIntoAFolderTakesNoTaskRank)
     ASSERT_TRUE(single.ok()) << single.error().message;
     ASSERT_TRUE(single.value()[0].result) << single.value()[0].error;
     EXPECT_EQ(slurmRanksIn(single.value()[0].output), std::set<int> { 0 });
+}
+
+TEST(SlurmJob, TheRankReportNamesEachRanksJobAndWarnsAboutMixedJobs)
+{
+    TempDir dir;
+    std::vector<std::string> sessions;
+    for (int rank : { 0, 1 }) {
+        collectors::ImportRequest task;
+        task.inputs = { testDataPath(fmt::format("kineto/trace_filter/sampled_rank-{}.json.gz", rank)) };
+        task.output = dir.file(fmt::format("rank-{}.ridge", rank));
+        task.job = slurmTask(rank);
+        task.rankFromJob = true;
+        ASSERT_TRUE(collectors::importFiles(task).ok());
+        sessions.push_back(task.output);
+    }
+    auto gathered = core::gatherRankSummaries(sessions);
+    ASSERT_EQ(gathered.ranks.size(), 2u);
+    EXPECT_EQ(gathered.ranks[0].job, "4242");
+    EXPECT_EQ(gathered.ranks[1].job, "4242");
+    auto report = core::buildClusterReport(gathered.ranks);
+    for (const auto& w : report.warnings)
+        EXPECT_EQ(w.find("Slurm jobs"), std::string::npos) << w;
+
+    // A folder holding two runs: the report still compares them, and says so.
+    core::SessionAmendment otherJob;
+    otherJob.meta = { { "slurm.job_id", "4243" } };
+    ASSERT_TRUE(core::amendSession(sessions[1], otherJob).ok());
+    auto mixed = core::gatherRankSummaries(sessions);
+    ASSERT_EQ(mixed.ranks.size(), 2u);
+    EXPECT_EQ(mixed.ranks[1].job, "4243");
+    auto warned = core::buildClusterReport(mixed.ranks);
+    const auto said = std::find(warned.warnings.begin(), warned.warnings.end(),
+        "the sessions come from 2 Slurm jobs (4242, 4243); their ranks are compared as if of one job");
+    EXPECT_NE(said, warned.warnings.end());
 }
