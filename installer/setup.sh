@@ -50,42 +50,12 @@ packages=(
     patchelf  # the GPU bundle (tests/gpu/bundle.sh) and its test
 )
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-        echo "setup.sh: installing packages needs root (or sudo): ${missing[*]}" >&2; exit 1
-    fi
-}
-
-# apt waits up to 10 minutes for a dpkg lock held by another process (unattended upgrades,
-# a parallel job); transient failures (mirror hiccups) are retried a few times.
-apt_retry() {
-    local attempt
-    for attempt in 1 2 3 4 5; do
-        if as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; then
-            return 0
-        fi
-        [ "$attempt" -eq 5 ] && break
-        echo "setup.sh: apt-get $1 failed (attempt $attempt of 5); retrying in $((attempt * 10)) s" >&2
-        sleep $((attempt * 10))
-    done
-    return 1
-}
+apt_caller=setup.sh
+# shellcheck source=installer/apt.sh
+source "$here/installer/apt.sh" # as_root, apt_retry, install_packages
 
 install_dependencies() {
-    missing=()
-    local p
-    for p in "${packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-    done
-    if [ ${#missing[@]} -eq 0 ]; then
-        echo "setup.sh: all ${#packages[@]} packages already installed"
-        return
-    fi
-    echo "setup.sh: installing ${missing[*]}"
-    # In CI, man-db's trigger would rebuild the manual page index after every package: skipped.
-    [ "${CI:-}" = "true" ] && as_root rm -f /var/lib/man-db/auto-update
-    apt_retry update -qq
-    apt_retry install -y -qq --no-install-recommends "${missing[@]}"
+    install_packages "${packages[@]}"
 }
 
 configure_and_build() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "namepatterns.h"
 #include "ridgeline/collectors/importers/importer.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,7 @@ namespace {
 struct ImportOptions : InputsToSession {
     std::string gpu;
     std::size_t threads = 0;
+    core::SlurmJob job; // from the environment
 };
 
 // The fields both kinds of import request have.
@@ -26,6 +28,7 @@ template <typename Request> Request requestFor(const ImportOptions& options)
     request.inputs = options.inputs;
     request.overwrite = options.force;
     request.gpuName = options.gpu;
+    request.job = options.job;
     return request;
 }
 
@@ -79,8 +82,16 @@ int runImportEach(const ImportOptions& options)
     return status;
 }
 
-int runImport(const ImportOptions& options)
+int runImport(ImportOptions& options)
 {
+    if (auto bad = expandNamePatterns(options.inputs, ""))
+        return *bad;
+    if (auto bad = expandNamePattern(options.output, "-o"))
+        return *bad;
+    auto job = core::slurmJobFromEnvironment();
+    if (job.hasError())
+        return fail(ExitUsage, job.error().message);
+    options.job = std::move(job).value();
     if (auto refused = refuseDirectoryInputs(options, "a file to import"))
         return *refused;
     std::error_code ec;
@@ -90,6 +101,7 @@ int runImport(const ImportOptions& options)
         return *refused;
     auto request = requestFor<collectors::ImportRequest>(options);
     request.output = options.output;
+    request.rankFromJob = options.inputs.size() == 1; // one file per task: the task's rank
     auto imported = importShowingProgress(
         request,
         [](double fraction, std::string_view what) {
@@ -114,7 +126,7 @@ Runner addImportCommand(CLI::App& app)
         "CSV (ncu --csv, any --page: raw, details; quoted or not, .csv or .csv.gz); an Nsight Compute report "
         "(.ncu-rep, read directly: no NVIDIA tool needed; several make one session)",
         "Session file to write (.ridge); or a folder (ending in /, or existing): one session per file, named "
-        "after it, several imported at once");
+        "after it, several imported at once. FILE and -o take capture's -o patterns (%h, %p, %q{VAR}, %%)");
     cmd->add_option("-j,--threads", options->threads, "With -o DIR/: files imported at once (0: one per core)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
@@ -123,7 +135,10 @@ Runner addImportCommand(CLI::App& app)
         "Name the GPU of devices the file leaves unnamed (e.g. \"A100-SXM4-40GB\"; matched loosely, "
         "`ridgeline ceilings` lists the known ones): adds its datasheet ceilings");
     cmd->footer("The format is recognised from the content. Nsight Compute records no timestamps: the\n"
-                "kernels of an import are laid out in launch order, 1 µs apart (a synthetic timeline).");
+                "kernels of an import are laid out in launch order, 1 µs apart (a synthetic timeline).\n"
+                "Under Slurm the session keeps SLURM_PROCID, SLURM_NODEID, SLURM_JOB_ID and SLURM_STEP_ID;\n"
+                "a task importing one file gives its SLURM_PROCID as the rank where the file names none:\n"
+                "srun -n 2 ridgeline import rank-%q{SLURM_PROCID}.json.gz -o runs/ (docs/CLUSTER.md).");
     return [options] { return runImport(*options); };
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline summarize S...`: the map step of a report over many ranks. Each session gets its
 // ranks' summaries (cluster/ranksummary.h) stored in it, so that `report --by rank` reads a few
-// hundred bytes per rank instead of every launch. On a cluster: `srun ridgeline summarize run-%q.ridge`.
+// hundred bytes per rank instead of every launch. On a cluster, each task its own session:
+// `srun ridgeline summarize runs/run-%q{SLURM_PROCID}.ridge` (namepatterns.h).
 #include "commands.h"
 #include "exitcodes.h"
 #include "namedsessions.h"
+#include "namepatterns.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 
 #include <CLI/CLI.hpp>
@@ -22,8 +24,10 @@ struct SummarizeOptions {
     std::size_t threads = 0;
 };
 
-int runSummarize(const SummarizeOptions& options)
+int runSummarize(SummarizeOptions& options)
 {
+    if (auto bad = expandNamePatterns(options.paths, ""))
+        return *bad;
     // Not from stored summaries: summarize again, the sessions may be newer than their summaries.
     auto gathered = gatherNamedSessions(options.paths, options.threads, false);
     if (!gathered)
@@ -56,7 +60,9 @@ Runner addSummarizeCommand(CLI::App& app)
     auto options = std::make_shared<SummarizeOptions>();
     auto* cmd = app.add_subcommand("summarize",
         "Store each session's per-rank summary in it, for reports over many ranks (report --by rank)");
-    cmd->add_option("FILE", options->paths, "Session files (.ridge), or folders holding them")->required();
+    cmd->add_option("FILE", options->paths,
+           "Session files (.ridge), or folders holding them; capture's -o patterns (%h, %p, %q{VAR}, %%) are expanded")
+        ->required();
     cmd->add_option("-j,--threads", options->threads, "Sessions read at once (0: one per core)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

@@ -252,6 +252,8 @@ core::Status amend(
         amendment.meta["capture.warning"] = joined(result.warnings);
     for (const auto& [key, values] : recovered.carried)
         amendment.meta[key] = joined(values);
+    amendment.meta.merge(core::slurmJobMeta(request.job));
+    amendment.defaultRank = request.job.procId;
     amendment.ceilingsByUuid = std::move(ceilings.value().byUuid);
     amendment.processes = { request.program };
     auto amended = core::amendSessionAndVerdicts(path, amendment);

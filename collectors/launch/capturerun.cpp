@@ -148,9 +148,10 @@ InjectionSettings injectionSettings(
 }
 
 AssemblyRequest assemblyRequest(const CaptureRequest& request, const PreparedOutput& out, const std::string& host,
-    const LaunchOutcome& outcome, const std::string& sessionId, const std::string& noGpu)
+    const LaunchOutcome& outcome, const std::string& sessionId, const std::string& noGpu, const core::SlurmJob& job)
 {
     AssemblyRequest assembly;
+    assembly.job = job;
     assembly.partDir = out.partDir;
     assembly.output = out.output;
     assembly.overwrite = request.force;
@@ -178,6 +179,10 @@ int runCapture(const CaptureRequest& request, const CaptureExitCodes& codes)
     std::signal(SIGXFSZ, SIG_IGN);
     if (auto valid = validate(request); valid.hasError())
         return report.fail(codes.usage, valid.error().message);
+    // Before anything runs: a malformed SLURM_PROCID is a clear error, not a session without its rank.
+    auto job = core::slurmJobFromEnvironment();
+    if (job.hasError())
+        return report.fail(codes.usage, job.error().message);
     std::string host = core::hostName();
     if (host.empty())
         host = "localhost";
@@ -221,7 +226,8 @@ int runCapture(const CaptureRequest& request, const CaptureExitCodes& codes)
     const auto& outcome = launched.value();
 
     report.progress(core::progress::merging(static_cast<int>(listPartFiles(out.partDir).size())));
-    auto assembled = assembleCapture(assemblyRequest(request, out, host, outcome, settings.sessionId, trace.noGpu));
+    auto assembled
+        = assembleCapture(assemblyRequest(request, out, host, outcome, settings.sessionId, trace.noGpu, job.value()));
     if (assembled.hasError())
         return report.fail(codes.outputFailed, assembled.error().message);
     const auto& result = assembled.value();

@@ -16,9 +16,10 @@ std::optional<std::string> processEnv(const std::string& name)
     return std::string(value);
 }
 
-core::Error bad(std::string_view pattern, std::string message)
+core::Error bad(const PatternContext& context, std::string_view pattern, std::string message)
 {
-    return core::makeError(core::ErrorCode::InvalidArgument, fmt::format("-o {}: {}", pattern, message));
+    return core::makeError(core::ErrorCode::InvalidArgument,
+        fmt::format("{}{}: {}", context.option.empty() ? "" : context.option + " ", pattern, message));
 }
 
 } // namespace
@@ -34,7 +35,7 @@ core::Result<std::string> expandOutputPattern(std::string_view pattern, const Pa
             continue;
         }
         if (i + 1 >= pattern.size())
-            return bad(pattern, "ends with a lone '%' (write %% for a literal %)");
+            return bad(context, pattern, "ends with a lone '%' (write %% for a literal %)");
         const char code = pattern[++i];
         switch (code) {
         case '%':
@@ -48,27 +49,28 @@ core::Result<std::string> expandOutputPattern(std::string_view pattern, const Pa
             break;
         case 'q': {
             if (i + 1 >= pattern.size() || pattern[i + 1] != '{')
-                return bad(pattern, "%q needs a variable name in braces, e.g. %q{SLURM_PROCID}");
+                return bad(context, pattern, "%q needs a variable name in braces, e.g. %q{SLURM_PROCID}");
             const auto close = pattern.find('}', i + 2);
             if (close == std::string_view::npos)
-                return bad(pattern, "%q{ is not closed with '}'");
+                return bad(context, pattern, "%q{ is not closed with '}'");
             const std::string name(pattern.substr(i + 2, close - i - 2));
             if (name.empty())
-                return bad(pattern, "%q{} names no environment variable");
+                return bad(context, pattern, "%q{} names no environment variable");
             const auto value = lookup(name);
             if (!value)
-                return bad(
-                    pattern, fmt::format("environment variable {} is not set (it is needed for %q{{{}}})", name, name));
+                return bad(context, pattern,
+                    fmt::format("environment variable {} is not set (it is needed for %q{{{}}})", name, name));
             out += *value;
             i = close;
             break;
         }
         default:
-            return bad(pattern, fmt::format("unknown escape %{} (known: %h host, %p pid, %q{{VAR}}, %%)", code));
+            return bad(
+                context, pattern, fmt::format("unknown escape %{} (known: %h host, %p pid, %q{{VAR}}, %%)", code));
         }
     }
     if (out.empty())
-        return bad(pattern, "expands to an empty file name");
+        return bad(context, pattern, "expands to an empty file name");
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "clitest.h"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 using ridgeline::testing::testDataPath;
@@ -121,4 +122,37 @@ TEST_F(CliRanks, BadSessionsAmongGoodOnesAreLeftOutAndNamed)
     const auto usage = run({ "report", m_fixture, m_fixture, "--by", "kernel" });
     EXPECT_EQ(usage.exitCode, 1);
     EXPECT_NE(usage.err.find("--by rank"), std::string::npos) << usage.err;
+}
+
+// What each task of `srun -n 2` runs (issue 37): file names with the task's SLURM_PROCID in them,
+// the task's rank where a trace names none, and the job in the meta.
+TEST_F(CliRanks, EachSlurmTaskImportsAndSummarisesItsOwnFile)
+{
+    using ridgeline::testing::runCli;
+    using ridgeline::testing::RunOptions;
+    const auto pattern = ridgeline::testing::testDataPath("kineto/trace_filter/sampled_rank-%q{SLURM_PROCID}.json.gz");
+    const auto folder = m_dir.file("runs2") + "/";
+    for (int task : { 0, 1 }) {
+        RunOptions slurm;
+        slurm.env = { "SLURM_PROCID=" + std::to_string(task), "SLURM_NODEID=0", "SLURM_JOB_ID=55", "SLURM_STEP_ID=2" };
+        const auto imported = runCli({ "import", pattern, "-o", folder }, slurm);
+        ASSERT_EQ(imported.exitCode, 0) << imported.err;
+        const auto summarised = runCli({ "summarize", folder + "sampled_rank-%q{SLURM_PROCID}.ridge" }, slurm);
+        ASSERT_EQ(summarised.exitCode, 0) << summarised.err;
+        EXPECT_NE(summarised.out.find(fmt::format("sampled_rank-{}.ridge: 1 rank summarised ({})", task, task)),
+            std::string::npos)
+            << summarised.out;
+    }
+    const auto doc = nlohmann::json::parse(run({ "report", folder, "--by", "rank", "--format", "json" }).out);
+    ASSERT_EQ(doc["ranks"].size(), 2u);
+    EXPECT_EQ(doc["ranks"][1]["rank"], 1);
+    // Outside a job the variable is missing: one clear error, nothing imported.
+    const auto outside = run({ "import", pattern, "-o", m_dir.file("none") + "/" });
+    EXPECT_EQ(outside.exitCode, 1) << outside.err;
+    EXPECT_NE(outside.err.find("environment variable SLURM_PROCID is not set"), std::string::npos) << outside.err;
+    EXPECT_FALSE(std::filesystem::exists(m_dir.file("none")));
+    const auto badOutput = run({ "import", m_traces[0], "-o", m_dir.file("x-%z.ridge") });
+    EXPECT_EQ(badOutput.exitCode, 1) << badOutput.err;
+    EXPECT_NE(badOutput.err.find("-o "), std::string::npos) << badOutput.err;
+    EXPECT_NE(badOutput.err.find("unknown escape %z"), std::string::npos) << badOutput.err;
 }

@@ -219,3 +219,31 @@ TEST(CaptureAssembly, RefusesToReplaceAnExistingOutputAndKeepsTheParts)
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(text, "someone else's file");
 }
+
+TEST(CaptureAssembly, SlurmTaskRankAndJobGoToEveryProcessAndTheMeta)
+{
+    ridgeline::testing::TempDir dir;
+    const auto parts = dir.file("r.ridge.parts");
+    fs::create_directory(parts);
+    writePartInChild(parts + "/testhost-3.part.ridge", 5, true);
+    AssemblyRequest request;
+    request.partDir = parts;
+    request.output = dir.file("r.ridge");
+    request.program.pid = 1; // not the part's process: two process rows
+    request.program.host = "testhost";
+    request.program.exitStatus = 0;
+    request.job = { .procId = 3, .nodeId = 1, .jobId = "812", .stepId = "0" };
+    auto assembled = assembleCapture(request);
+    ASSERT_TRUE(assembled.ok()) << assembled.error().message;
+    auto reader = core::SessionReader::open(request.output);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    auto processes = reader.value().processes().value();
+    ASSERT_EQ(processes.size(), 2u);
+    for (const auto& p : processes)
+        EXPECT_EQ(p.rank, 3) << p.pid;
+    auto meta = reader.value().meta().value();
+    EXPECT_EQ(meta["slurm.procid"], "3");
+    EXPECT_EQ(meta["slurm.nodeid"], "1");
+    EXPECT_EQ(meta["slurm.job_id"], "812");
+    EXPECT_EQ(meta["slurm.step_id"], "0");
+}

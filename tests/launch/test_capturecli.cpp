@@ -170,3 +170,42 @@ TEST(Capture, OutputPatternIsExpanded)
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(fs::exists(dir.file("rank-5-%.ridge"))) << r.err;
 }
+
+// An srun task without a GPU (issue 37): the program runs, and the session names the task's rank,
+// host and job, and why no GPU activity was recorded.
+TEST(Capture, SlurmTaskWithoutAGpuWritesItsRankJobAndWhy)
+{
+    TempDir dir;
+    RunOptions options;
+    options.env = { "SLURM_PROCID=2", "SLURM_NODEID=0", "SLURM_JOB_ID=77", "SLURM_STEP_ID=1" };
+    auto r = capture(dir.file("run-%q{SLURM_PROCID}.ridge"), { "exit", "0" }, options);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    const auto out = dir.file("run-2.ridge");
+    ASSERT_TRUE(fs::exists(out)) << r.err;
+    auto meta = metaOf(out);
+    EXPECT_EQ(meta["slurm.procid"], "2");
+    EXPECT_EQ(meta["slurm.job_id"], "77");
+    EXPECT_EQ(meta["slurm.step_id"], "1");
+    EXPECT_FALSE(meta["host"].empty());
+    EXPECT_NE(meta["capture.error"].find("No GPU activity could be recorded: "), std::string::npos)
+        << meta["capture.error"];
+    auto reader = core::SessionReader::open(out);
+    ASSERT_TRUE(reader.ok());
+    auto processes = reader.value().processes().value();
+    ASSERT_EQ(processes.size(), 1u);
+    EXPECT_EQ(processes[0].rank, 2);
+}
+
+TEST(Capture, AMalformedSlurmRankIsAClearErrorAndNothingRuns)
+{
+    TempDir dir;
+    RunOptions options;
+    options.env = { "SLURM_PROCID=two" };
+    auto r = capture(dir.file("bad.ridge"), { "touch", dir.file("ran") }, options);
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("ridgeline: SLURM_PROCID=\"two\" is not a Slurm task or node number"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir.file("bad.ridge")));
+    EXPECT_FALSE(fs::exists(dir.file("bad.ridge.parts")));
+    EXPECT_FALSE(fs::exists(dir.file("ran")));
+}

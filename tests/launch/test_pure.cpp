@@ -60,6 +60,18 @@ TEST(OutputPattern, UnsetVariableIsAClearError)
         r.error().message, "-o rank-%q{RANK}.ridge: environment variable RANK is not set (it is needed for %q{RANK})");
 }
 
+TEST(OutputPattern, TheErrorNamesWhereThePatternCameFrom)
+{
+    // import and summarize expand their file arguments too: no "-o" before those.
+    auto c = context();
+    c.option = "";
+    auto r = expandOutputPattern("rank-%q{SLURM_PROCID}.json.gz", c);
+    ASSERT_TRUE(r.hasError());
+    EXPECT_EQ(r.error().message,
+        "rank-%q{SLURM_PROCID}.json.gz: environment variable SLURM_PROCID is not set (it is needed for "
+        "%q{SLURM_PROCID})");
+}
+
 TEST(OutputPattern, MalformedPatternsAreErrors)
 {
     for (const char* bad : { "x%", "%z.ridge", "%q", "%qRANK", "%q{RANK", "%q{}", "" }) {

@@ -58,6 +58,8 @@ core::Result<std::vector<EachImport>> importEach(const EachImportRequest& reques
                     one.output = out[i].output;
                     one.overwrite = request.overwrite;
                     one.gpuName = request.gpuName;
+                    one.job = request.job;
+                    one.rankFromJob = out.size() == 1;
                     auto imported = importFiles(one);
                     std::lock_guard lock(mutex);
                     if (imported.hasError())

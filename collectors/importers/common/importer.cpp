@@ -7,6 +7,7 @@
 #include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/analysis/sessionverdicts.h"
+#include "ridgeline/core/store/sessionamend.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -142,6 +143,21 @@ core::Result<ImportResult> nameGpu(const ImportRequest& request, const GpuResolu
     return result;
 }
 
+// The Slurm job the import ran in (core/base/slurmjob.h): its meta, and its rank where asked.
+core::Status recordJob(const ImportRequest& request)
+{
+    if (request.job.empty())
+        return {};
+    core::SessionAmendment amendment;
+    amendment.meta = core::slurmJobMeta(request.job);
+    if (request.rankFromJob)
+        amendment.defaultRank = request.job.procId;
+    auto amended = core::amendSession(request.output, amendment);
+    if (amended.hasError())
+        return amended.error();
+    return {};
+}
+
 core::Result<ImportResult> importByFormat(const ImportRequest& request);
 
 } // namespace
@@ -157,7 +173,11 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
                     "--gpu \"{}\": not a GPU Ridgeline knows (`ridgeline ceilings` lists them)", request.gpuName));
     }
     auto imported = importByFormat(request);
-    if (imported.hasError() || !gpu)
+    if (imported.hasError())
+        return imported;
+    if (auto recorded = recordJob(request); recorded.hasError())
+        return recorded.error();
+    if (!gpu)
         return imported;
     return nameGpu(request, *gpu, std::move(imported).value());
 }

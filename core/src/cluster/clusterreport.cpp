@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace ridgeline::core {
@@ -78,6 +79,19 @@ ClusterReport buildClusterReport(std::vector<RankSummary> summaries)
                 it->second.session, s.session.empty() ? "another session" : s.session));
     }
     report.sessions = static_cast<std::int64_t>(sessions.size());
+    std::set<std::string> jobs; // Slurm jobs: one folder of two runs compares ranks of different runs
+    for (const auto& [rank, s] : byRank) {
+        if (!s.job.empty())
+            jobs.insert(s.job);
+    }
+    if (jobs.size() > 1) {
+        std::string named;
+        for (const auto& job : jobs)
+            named += (named.empty() ? "" : ", ") + job;
+        report.warnings.push_back(
+            fmt::format("the sessions come from {} Slurm jobs ({}); their ranks are compared as if of one job",
+                jobs.size(), named));
+    }
 
     // The same collective instance on every rank: by process group and Seq, else by order.
     std::vector<CollectiveOpRef> refs;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rank summaries of many sessions, several at once on worker threads: each worker opens one
 // session, keeps its summaries and closes it, so memory follows the largest session in flight.
+#include "ridgeline/core/base/slurmjob.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/store/sessionreader.h"
 
@@ -21,14 +22,29 @@ Result<std::vector<RankSummary>> summariesOf(const std::string& path, const Gath
     auto reader = SessionReader::open(path);
     if (reader.hasError())
         return reader.error();
+    std::optional<std::vector<RankSummary>> summaries;
     if (options.useStored) {
         auto kept = storedRankSummaries(reader.value());
         if (kept.ok() && kept.value()) {
             stored = true;
-            return std::move(*kept.value());
+            summaries = std::move(*kept.value());
         }
     }
-    return summarizeRanks(reader.value(), options.topKernels);
+    if (!summaries) {
+        auto made = summarizeRanks(reader.value(), options.topKernels);
+        if (made.hasError())
+            return made.error();
+        summaries = std::move(made).value();
+    }
+    // The Slurm job is the session's, not the summary's: a few bytes of meta, read every time.
+    auto meta = reader.value().meta();
+    if (meta.hasError())
+        return meta.error();
+    if (auto job = meta.value().find(metakey::SlurmJobId); job != meta.value().end()) {
+        for (auto& s : *summaries)
+            s.job = job->second;
+    }
+    return std::move(*summaries);
 }
 
 } // namespace

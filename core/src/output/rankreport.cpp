@@ -96,12 +96,13 @@ void writeJson(std::ostream& out, const ClusterReport& r)
         json kernels = json::array();
         for (const auto& k : s.topKernels)
             kernels.push_back({ { "name", k.name }, { "time_ns", k.timeNs }, { "launches", k.launches } });
-        ranks.push_back({ { "rank", s.rank }, { "host", s.host }, { "session", s.session }, { "devices", s.devices },
-            { "kernels", s.kernels }, { "collective_ops", s.collectiveOps }, { "start_ns", s.startNs },
-            { "end_ns", s.endNs }, { "span_ns", s.spanNs }, { "busy_ns", s.busyNs }, { "idle_ns", s.idleNs },
-            { "compute_ns", s.computeNs }, { "communication_ns", s.communicationNs }, { "overlap_ns", s.overlapNs },
-            { "comm_wait_ns", row.commWaitNs }, { "last_arrivals", row.lastArrivals }, { "ranked_ns", s.rankedNs },
-            { "time_at_roof_ns", s.timeAtRoofNs }, { "recoverable_ns", s.recoverableNs }, { "top_kernels", kernels } });
+        ranks.push_back({ { "rank", s.rank }, { "host", s.host }, { "session", s.session }, { "job", s.job },
+            { "devices", s.devices }, { "kernels", s.kernels }, { "collective_ops", s.collectiveOps },
+            { "start_ns", s.startNs }, { "end_ns", s.endNs }, { "span_ns", s.spanNs }, { "busy_ns", s.busyNs },
+            { "idle_ns", s.idleNs }, { "compute_ns", s.computeNs }, { "communication_ns", s.communicationNs },
+            { "overlap_ns", s.overlapNs }, { "comm_wait_ns", row.commWaitNs }, { "last_arrivals", row.lastArrivals },
+            { "ranked_ns", s.rankedNs }, { "time_at_roof_ns", s.timeAtRoofNs }, { "recoverable_ns", s.recoverableNs },
+            { "top_kernels", kernels } });
     }
     json slow = json::array();
     for (const auto& s : r.slowRanks)

@@ -154,6 +154,13 @@ Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentRe
     }
     for (const auto& p : amendment.processes)
         RIDGELINE_TRY(recordProcess(db, p));
+    if (amendment.defaultRank) {
+        auto rank = db.prepare("UPDATE processes SET rank = ?1 WHERE rank < 0");
+        if (rank.hasError())
+            return rank.error();
+        rank.value().bind(1, std::int64_t { *amendment.defaultRank });
+        RIDGELINE_TRY(rank.value().run());
+    }
     return transaction.value().commit();
 }
 

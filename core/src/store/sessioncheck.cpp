@@ -2,6 +2,7 @@
 #include "ridgeline/core/store/sessioncheck.h"
 
 #include "base/takevalue.h"
+#include "ridgeline/core/base/slurmjob.h"
 #include "ridgeline/core/base/units.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sqlite.h"
@@ -21,6 +22,22 @@ std::string metaOr(const SessionCheck& check, const char* key, const char* fallb
     return it == check.meta.end() || it->second.empty() ? fallback : it->second;
 }
 
+// "slurm job:     4242, step 0, task 3 on node 1", of what the session keeps (core/base/slurmjob.h).
+void writeSlurmJob(std::ostream& out, const SessionCheck& c)
+{
+    std::string job;
+    const auto add = [&](const char* key, std::string_view label) {
+        if (auto it = c.meta.find(key); it != c.meta.end() && !it->second.empty())
+            job += fmt::format("{}{}{}", job.empty() || label.starts_with(' ') ? "" : ", ", label, it->second);
+    };
+    add(metakey::SlurmJobId, "");
+    add(metakey::SlurmStepId, "step ");
+    add(metakey::SlurmProcId, "task ");
+    add(metakey::SlurmNodeId, " on node ");
+    if (!job.empty())
+        fmt::print(out, "  slurm job:     {}\n", job);
+}
+
 void writeText(std::ostream& out, const SessionCheck& c)
 {
     const auto& n = c.counts;
@@ -35,6 +52,7 @@ void writeText(std::ostream& out, const SessionCheck& c)
     fmt::print(out, "  source:        {}\n", metaOr(c, metakey::Source, "unknown"));
     if (auto origin = c.meta.find(metakey::Origin); origin != c.meta.end() && !origin->second.empty())
         fmt::print(out, "  origin:        {}\n", origin->second);
+    writeSlurmJob(out, c);
     fmt::print(out, "  devices:       {}\n", n.devices);
     for (const auto& d : c.devices) {
         fmt::print(out, "    [{}] {} (CC {}.{}, {} SMs{}{})\n", d.id, d.name, d.ccMajor, d.ccMinor, d.smCount,

@@ -5,6 +5,7 @@
 #include "ridgeline/collectors/importers/formatdetect.h"
 #include "ridgeline/collectors/importers/importwarning.h"
 #include "ridgeline/core/base/result.h"
+#include "ridgeline/core/base/slurmjob.h"
 
 #include <cstdint>
 #include <functional>
@@ -24,6 +25,10 @@ struct ImportRequest {
     // Names the GPU of devices the file leaves unnamed (`--gpu`), loosely matched against the
     // catalogue (resolveGpu): their datasheet ceilings are added and verdicts recomputed.
     std::string gpuName;
+    // The Slurm job step the import runs in: its slurm.* meta; with `rankFromJob` (one file per
+    // task), SLURM_PROCID is the rank of the processes the file names none for.
+    core::SlurmJob job;
+    bool rankFromJob = false;
 };
 
 struct ImportResult {
@@ -43,6 +48,8 @@ struct EachImportRequest {
     bool overwrite = false;
     std::string gpuName;
     std::size_t threads = 0; // 0: one per core
+    // As in ImportRequest; SLURM_PROCID becomes a rank only when there is one input.
+    core::SlurmJob job;
     std::function<void(std::size_t done, std::size_t total)> progress; // on the calling thread
 };
 struct EachImport {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ridgeline/core/base/result.h"
+#include "ridgeline/core/base/slurmjob.h"
 #include "ridgeline/core/model/model.h"
 
 #include <cstdint>
@@ -27,6 +28,9 @@ struct AssemblyRequest {
     // Turns a crash file (`<host>-<pid>.crash`, written by the injection library's fatal-signal
     // handler) into a part file in the part directory; unset where the build has no CUPTI headers.
     std::function<core::Status(const std::string& crashPath)> recoverCrash;
+    // The Slurm job step the capture ran in: its slurm.* meta, and SLURM_PROCID as the rank of
+    // every process of the capture that names none.
+    core::SlurmJob job;
 };
 
 struct AssemblyResult {

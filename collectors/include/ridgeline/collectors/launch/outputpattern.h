@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `ridgeline capture -o` patterns: one file per rank of an srun/mpirun/torchrun job.
+// `ridgeline capture -o` patterns: one file per rank of an srun/mpirun/torchrun job. `import` and
+// `summarize` take them in their file names too (one file per task: run-%q{SLURM_PROCID}.ridge).
 #pragma once
 
 #include "ridgeline/core/base/result.h"
@@ -18,6 +19,8 @@ struct PatternContext {
     long pid = 0;
     // Looks up an environment variable; nullopt when it is not set.
     std::function<std::optional<std::string>(const std::string&)> env;
+    // What the pattern was given as, for the errors: "-o PATTERN: ...".
+    std::string option = "-o";
 };
 
 // Expands %h (host name), %p (the launcher's pid), %q{VAR} (environment variable VAR) and %%

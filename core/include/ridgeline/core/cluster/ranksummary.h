@@ -65,6 +65,7 @@ struct RankSummary {
     int rank = -1; // -1: the session names no rank
     std::string host;
     std::string session; // the file it came from (set when read, not stored)
+    std::string job; // the Slurm job it was captured or imported in (meta slurm.job_id; set when read)
     int devices = 0;
     std::int64_t kernels = 0; // launches of compute kernels
     std::int64_t collectiveOps = 0; // collectives (NCCL kernels and comm ops without one)

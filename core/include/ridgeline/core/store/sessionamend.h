@@ -39,6 +39,9 @@ struct SessionAmendment {
     // Processes to record: a process already there (same pid and host) gets the exit status, and
     // the end time when it has none; any other one is added.
     std::vector<Process> processes;
+    // The rank of every process that has none (-1), after `processes` are recorded: a job's rank
+    // from outside the file (SLURM_PROCID, core/base/slurmjob.h). The rank a file names is kept.
+    std::optional<int> defaultRank;
 };
 
 struct AmendmentResult {
