@@ -39,7 +39,11 @@ namespace {
 
 core::Result<std::string> importWithCollectors(const ui::ImportJob& job, const ui::ImportProgress& progress)
 {
-    collectors::ImportRequest request { job.inputs, job.output, false, progress, job.gpuName };
+    collectors::ImportRequest request;
+    request.inputs = job.inputs;
+    request.output = job.output;
+    request.progress = progress;
+    request.gpuName = job.gpuName;
     auto result = collectors::importFiles(request);
     if (result.hasError())
         return result.error();
