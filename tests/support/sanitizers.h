@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// RIDGELINE_UNDER_ASAN: 1 in a build with AddressSanitizer, from GCC (__SANITIZE_ADDRESS__) or clang
-// (__has_feature, which clang 14 has instead), else 0.
+// RIDGELINE_UNDER_ASAN: 1 in a build with AddressSanitizer, else 0: the programs run with its
+// allocator and quarantine. From RIDGELINE_ASAN_BUILD (tests/CMakeLists.txt: the tests' own code is not
+// instrumented), GCC's __SANITIZE_ADDRESS__ or clang's __has_feature.
 #pragma once
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RIDGELINE_ASAN_BUILD) || defined(__SANITIZE_ADDRESS__)
 #define RIDGELINE_UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
