@@ -8,6 +8,7 @@
 #include "kineto/kinetosplit.h"
 #include "testutil.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -98,27 +99,45 @@ void expectSameAsPlainReader(const std::string& name, const std::string& bytes, 
 
 } // namespace
 
-TEST(KinetoSplit, EveryTraceSplitsIntoItsMembersAndEventsAtAnyWindowSize)
+// Every Kineto trace of tests/data, plain or gzipped: one test each, so that CTest runs them side by
+// side (the whole set took 30 to 60 s as one test under the sanitizers).
+namespace {
+std::vector<std::string> kinetoTraceFiles()
 {
-    std::size_t files = 0;
+    std::vector<std::string> files;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(testDataPath("kineto"))) {
         const auto path = entry.path().string();
-        if (!entry.is_regular_file() || (path.ends_with(".json") == path.ends_with(".json.gz")))
-            continue;
-        const auto text
-            = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
-        // The small windows are slow on the big files: those get the default sizes only.
-        if (text.size() > (std::size_t { 4 } << 20)) {
-            auto pieces = split(path, text, {});
-            ASSERT_TRUE(pieces.ok()) << pieces.error().message;
-            EXPECT_EQ(pieces.value().events, nlohmann::json::parse(text)["traceEvents"]) << path;
-        } else {
-            expectSameAsPlainReader(path, text, text);
-            expectSameAsPlainReader(path + " (gzip)", gzipped(text), text);
-        }
-        ++files;
+        if (entry.is_regular_file() && path.ends_with(".json") != path.ends_with(".json.gz"))
+            files.push_back(std::filesystem::relative(path, testDataPath("kineto")).string());
     }
-    EXPECT_GE(files, 13u);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+} // namespace
+
+class KinetoSplitOfATrace : public ::testing::TestWithParam<std::string> { };
+
+INSTANTIATE_TEST_SUITE_P(RealTraces, KinetoSplitOfATrace, ::testing::ValuesIn(kinetoTraceFiles()));
+
+TEST_P(KinetoSplitOfATrace, SplitsIntoItsMembersAndEventsAtAnyWindowSize)
+{
+    const auto path = testDataPath("kineto") + "/" + GetParam();
+    const auto text
+        = path.ends_with(".gz") ? ridgeline::testing::gunzipFile(path) : ridgeline::testing::readBytes(path);
+    // The small windows are slow on the big files: those get the default sizes only.
+    if (text.size() > (std::size_t { 4 } << 20)) {
+        auto pieces = split(path, text, {});
+        ASSERT_TRUE(pieces.ok()) << pieces.error().message;
+        EXPECT_EQ(pieces.value().events, nlohmann::json::parse(text)["traceEvents"]) << path;
+    } else {
+        expectSameAsPlainReader(path, text, text);
+        expectSameAsPlainReader(path + " (gzip)", gzipped(text), text);
+    }
+}
+
+TEST(KinetoSplit, EveryTraceOfTheTestDataIsSplit)
+{
+    EXPECT_GE(kinetoTraceFiles().size(), 13u);
 }
 
 TEST(KinetoSplit, StringsEscapesNestingAndLayout)
