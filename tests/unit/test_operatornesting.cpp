@@ -4,6 +4,7 @@
 // that cross another keep their times; no self time is negative. Expected parents, crossings and
 // self times are worked out here by brute force over the real traces (zlib + nlohmann::json), not by
 // the importer's stack or the report's interval union.
+#include "kineto/kinetointernal.h"
 #include "kinetobrute.h"
 #include "ridgeline/collectors/importers/kinetoimporter.h"
 #include "ridgeline/core/output/operatorreport.h"
@@ -13,7 +14,10 @@
 #include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <limits>
 #include <map>
+#include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -259,4 +263,211 @@ TEST(OperatorNesting, CrossingOperatorsKeepTheirTimesAndSelfTimeStaysPositive)
     EXPECT_EQ(self.at("A"), 20'000);
     EXPECT_EQ(self.at("P"), 80'000);
     EXPECT_EQ(self.at("C"), 70'000);
+}
+
+namespace {
+
+using Row = collectors::kineto::OperatorNesting::Row;
+
+// The nesting as the importer did it before issue 38, kept as the reference: every row held, one
+// sort of them all by (process, thread, start, longest first, Python first, file order), one stack.
+// Returns the rows in file order with ids and parents, and the crossings.
+std::pair<std::vector<Row>, std::int64_t> referenceNesting(
+    std::vector<Row> rows, const std::vector<bool>& python, std::int64_t firstId)
+{
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        rows[i].id = static_cast<std::int64_t>(i);
+        rows[i].parentId = 0;
+    }
+    std::sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) {
+        if (x.processId != y.processId)
+            return x.processId < y.processId;
+        if (x.threadId != y.threadId)
+            return x.threadId < y.threadId;
+        if (x.startNs != y.startNs)
+            return x.startNs < y.startNs;
+        if (x.endNs != y.endNs)
+            return x.endNs > y.endNs;
+        const bool px = python[static_cast<std::size_t>(x.id)];
+        const bool py = python[static_cast<std::size_t>(y.id)];
+        return px != py ? px : x.id < y.id;
+    });
+    const auto holds = [](const Row& o, const Row& i) { return o.startNs <= i.startNs && i.endNs <= o.endNs; };
+    const auto crosses
+        = [](const Row& o, const Row& i) { return o.startNs < i.startNs && i.startNs < o.endNs && o.endNs < i.endNs; };
+    std::int64_t overlapping = 0;
+    std::vector<std::size_t> stack;
+    std::vector<bool> crossed(rows.size(), false);
+    std::size_t crossing = 0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        Row& op = rows[k];
+        if (k > 0 && (rows[k - 1].processId != op.processId || rows[k - 1].threadId != op.threadId)) {
+            stack.clear();
+            crossing = 0;
+        }
+        while (!stack.empty() && rows[stack.back()].endNs <= op.startNs && !holds(rows[stack.back()], op)) {
+            crossing -= crossed[stack.back()] ? 1U : 0U;
+            stack.pop_back();
+        }
+        if (stack.empty()) {
+            stack.push_back(k);
+            continue;
+        }
+        if (crossing == 0 && holds(rows[stack.back()], op)) {
+            op.parentId = firstId + rows[stack.back()].id;
+            stack.push_back(k);
+            continue;
+        }
+        for (std::size_t i = stack.size(); i-- > 0;) {
+            crossed[k] = crossed[k] || crosses(rows[stack[i]], op);
+            if (op.parentId == 0 && holds(rows[stack[i]], op))
+                op.parentId = firstId + rows[stack[i]].id;
+        }
+        if (crossed[k]) {
+            ++overlapping;
+            ++crossing;
+        }
+        stack.push_back(k);
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.id < y.id; });
+    for (Row& row : rows)
+        row.id += firstId;
+    return { rows, overlapping };
+}
+
+// Synthetic operators as Kineto writes them, and then some: per thread, cpu_ops by start (nested
+// calls, some crossing, some of equal times, some of zero length) and python_functions after them
+// (by end, as the Python tracer closes them), threads interleaved, the odd one out of order; the
+// other columns random, hostile extremes included.
+std::pair<std::vector<Row>, std::vector<bool>> syntheticOperators(std::mt19937_64& random, std::size_t count)
+{
+    std::vector<Row> rows;
+    std::vector<bool> python;
+    const auto pick
+        = [&](std::int64_t below) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(below)); };
+    struct Pending {
+        Row row;
+        bool python;
+    };
+    std::vector<std::vector<Pending>> threads(4);
+    std::vector<std::vector<Pending>> later(4); // python_functions, written after the thread's cpu_ops
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+        std::int64_t at = pick(1000);
+        std::vector<std::int64_t> open; // ends of the calls open at `at`
+        for (std::size_t i = 0; i < count / threads.size(); ++i) {
+            Row row;
+            row.processId = t < 2 ? 1 : 2;
+            row.threadId = static_cast<std::int64_t>(t % 2) + 7;
+            while (!open.empty() && open.back() <= at)
+                open.pop_back();
+            row.startNs = at;
+            const std::int64_t room = open.empty() ? 5000 : open.back() - at;
+            const std::int64_t kind = pick(20);
+            row.endNs = kind == 0 ? at
+                : kind == 1       ? at + room + pick(50)
+                                  : at + pick(std::max<std::int64_t>(room, 1) + 1);
+            row.domainId = 1 + pick(2);
+            row.nameId = pick(300);
+            row.externalId = pick(10) == 0 ? std::numeric_limits<std::int64_t>::min() + pick(5) : pick(1 << 20);
+            row.sequenceNumber = pick(3) == 0 ? -1
+                : pick(10) == 0               ? std::numeric_limits<std::int64_t>::max()
+                                              : pick(9999);
+            row.inputDimsId = pick(100000);
+            row.inputTypesId = pick(4);
+            row.moduleId = pick(2);
+            row.callStackId = pick(70000);
+            row.concreteInputsId = pick(3);
+            const bool isPython = pick(4) == 0;
+            (isPython ? later : threads)[t].push_back({ row, isPython });
+            if (kind != 0 && pick(3) != 0)
+                open.push_back(row.endNs); // the next ones are called from it
+            at += pick(4) == 0 ? 0 : pick(40);
+        }
+        std::stable_sort(later[t].begin(), later[t].end(),
+            [](const Pending& a, const Pending& b) { return a.row.endNs < b.row.endNs; });
+        if (!threads[t].empty())
+            std::swap(threads[t].front(), threads[t].back()); // one out of order
+    }
+    for (std::size_t i = 0;; ++i) { // threads interleaved, each thread's cpu_ops before its python_functions
+        bool any = false;
+        for (std::size_t t = 0; t < threads.size(); ++t) {
+            auto& list = i < threads[t].size() ? threads[t] : later[t];
+            const std::size_t j = i < threads[t].size() ? i : i - threads[t].size();
+            if (j < list.size()) {
+                rows.push_back(list[j].row);
+                python.push_back(list[j].python);
+                any = true;
+            }
+        }
+        if (!any)
+            break;
+    }
+    return { rows, python };
+}
+
+} // namespace
+
+// Since issue 38 the operators are held compactly and each thread's sorted runs merged instead of
+// one sort of 120-byte rows: the same ids, parents, columns and crossings as the sort, on synthetic
+// operators (not measured) with every tie and crossing the nesting knows, in spans of 4,096.
+TEST(OperatorNesting, CompactNestingEqualsTheSortOfEveryRow)
+{
+    std::mt19937_64 random(38);
+    collectors::kineto::OperatorNesting nesting(11);
+    std::int64_t firstId = 11;
+    for (const std::size_t count : { std::size_t { 10'000 }, std::size_t { 0 }, std::size_t { 4096 * 2 + 3 } }) {
+        SCOPED_TRACE(count);
+        const auto [rows, python] = syntheticOperators(random, count);
+        const auto [expected, expectedCrossings] = referenceNesting(rows, python, firstId);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            ASSERT_TRUE(nesting.add(rows[i], python[i]).ok());
+        std::vector<Row> got;
+        std::vector<std::size_t> spans;
+        const auto crossings = nesting.finish([&](std::span<const Row> span) {
+            spans.push_back(span.size());
+            got.insert(got.end(), span.begin(), span.end());
+            return core::Status {};
+        });
+        ASSERT_TRUE(crossings.ok());
+        EXPECT_EQ(crossings.value(), expectedCrossings);
+        if (count > 0) {
+            EXPECT_GT(expectedCrossings, 0); // the data tests the crossings
+        }
+        ASSERT_EQ(got.size(), expected.size());
+        std::size_t parented = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            SCOPED_TRACE(i);
+            const auto columns = [](const Row& r) {
+                return std::tuple(r.id, r.processId, r.threadId, r.parentId, r.domainId, r.nameId, r.startNs, r.endNs,
+                    r.externalId, r.sequenceNumber, r.inputDimsId, r.inputTypesId, r.moduleId, r.callStackId,
+                    r.concreteInputsId);
+            };
+            ASSERT_EQ(columns(got[i]), columns(expected[i]));
+            parented += got[i].parentId != 0 ? 1U : 0U;
+        }
+        if (count > 0) {
+            EXPECT_GT(parented, count / 4); // most are nested: the data tests the nesting
+        }
+        for (std::size_t k = 0; k + 1 < spans.size(); ++k)
+            EXPECT_EQ(spans[k], 4096U);
+        firstId += static_cast<std::int64_t>(rows.size());
+    }
+}
+
+// A writer's error stops finish() and is returned as it is.
+TEST(OperatorNesting, AWriteErrorStopsIt)
+{
+    collectors::kineto::OperatorNesting nesting;
+    Row row;
+    row.endNs = 5;
+    for (int i = 0; i < 5000; ++i)
+        ASSERT_TRUE(nesting.add(row, false).ok());
+    int calls = 0;
+    const auto result = nesting.finish([&](std::span<const Row>) {
+        ++calls;
+        return core::Status(core::makeError(core::ErrorCode::Io, "disk full"));
+    });
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().message, "disk full");
+    EXPECT_EQ(calls, 1);
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -127,25 +128,29 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part);
 // Nests a trace's operators exactly, per thread, in integer nanoseconds, and assigns session ids.
 // Kineto writes a thread's cpu_ops by start time and its python_function events after them, so the
 // operators are held until finish(): a python_function read last may hold every cpu_op before it.
+// They are held compactly (kinetooperators.cpp: a 20-byte sort key per operator and its other
+// columns as varints, about 40 bytes in all), not as 120-byte rows.
 class OperatorNesting {
 public:
-    explicit OperatorNesting(std::int64_t firstId = 1)
-        : m_nextId(firstId)
-    { }
+    explicit OperatorNesting(std::int64_t firstId = 1);
+    ~OperatorNesting();
+    OperatorNesting(const OperatorNesting&) = delete;
+    OperatorNesting& operator=(const OperatorNesting&) = delete;
     using Row = core::SessionWriter::OperatorRow;
     // `op.processId` must already be the session's process id; `python`: a python_function event
-    // (of equal times, a Python function holds the operator it calls).
-    void add(Row op, bool python);
-    // Hands back every operator added since the last finish(), nested (parentId: the innermost
-    // operator that holds it; ids in the order they were added), and returns how many of them cross
-    // an operator open on their thread: start inside it and end after it. Those keep their own
-    // times and go under the innermost operator that holds them.
-    std::int64_t finish(std::vector<Row>& settled);
+    // (of equal times, a Python function holds the operator it calls). Its id and parentId are
+    // ignored. Refused (InvalidArgument) past 2^31 operators in one trace.
+    core::Status add(const Row& op, bool python);
+    // Hands every operator added since the last finish() to `write`, nested (parentId: the innermost
+    // operator that holds it; ids in the order they were added), in that order, in spans of
+    // core::detail's chunk size (4,096; the last one shorter), and returns how many of them cross an
+    // operator open on their thread: start inside it and end after it. Those keep their own times
+    // and go under the innermost operator that holds them. `write`'s first error stops it.
+    core::Result<std::int64_t> finish(const std::function<core::Status(std::span<const Row>)>& write);
 
 private:
-    std::vector<Row> m_rows;
-    std::vector<bool> m_python;
-    std::int64_t m_nextId;
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
 };
 
 // Helpers (kinetoevents.cpp).

@@ -188,17 +188,6 @@ std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kerne
     return verdicts;
 }
 
-core::Status writeOperators(
-    core::SessionWriter& writer, std::vector<OperatorNesting::Row>& settled, KinetoImportSummary& summary)
-{
-    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
-    // searching the table.
-    RIDGELINE_TRY(writer.addOperatorRows(settled));
-    summary.operators += static_cast<std::int64_t>(settled.size());
-    settled.clear();
-    return {};
-}
-
 // A batch's operators, held for nesting when the trace has ended.
 core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, SessionState& state)
 {
@@ -233,7 +222,7 @@ core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, Sessi
         row.moduleId = ids[op.module];
         row.callStackId = ids[op.callStack];
         row.concreteInputsId = ids[op.concreteInputs];
-        state.operators.add(row, op.python);
+        RIDGELINE_TRY(state.operators.add(row, op.python));
     }
     part.operators.clear();
     part.strings.resize(1);
@@ -247,10 +236,15 @@ core::Status writeTrace(
     traceWarnings(trace, summary.warnings);
     // The last batch's operators, then all of the trace's, nested.
     RIDGELINE_TRY(nestOperators(writer, trace, state));
-    std::vector<OperatorNesting::Row> settled;
-    const auto overlapping = state.operators.finish(settled);
-    RIDGELINE_TRY(writeOperators(writer, settled, summary));
-    if (overlapping > 0)
+    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
+    // searching the table.
+    const auto nested = state.operators.finish([&](std::span<const OperatorNesting::Row> rows) {
+        summary.operators += static_cast<std::int64_t>(rows.size());
+        return writer.addOperatorRows(rows);
+    });
+    if (nested.hasError())
+        return nested.error();
+    if (const auto overlapping = nested.value(); overlapping > 0)
         summary.warnings.push_back(fmt::format("{}: {} operators start inside another on their thread and end after "
                                                "it; each keeps its times and is kept under the operator that holds it",
             trace.name, overlapping));
