@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <zlib.h>
 
 namespace kineto = ridgeline::collectors::kineto;
@@ -153,6 +154,30 @@ TEST(KinetoSplit, StringsEscapesNestingAndLayout)
     };
     for (const auto& text : texts)
         expectSameAsPlainReader("layout.json", text, text);
+}
+
+// Synthetic text, not a trace: strings full of brackets, escaped quotes and runs of backslashes,
+// shifted by padding to every offset of the 64-byte blocks the splitter scans (issue 38), split at
+// every window and batch size and compared with nlohmann's reading.
+TEST(KinetoSplit, BackslashRunsAndBracketsInStringsAtEveryBlockOffset)
+{
+    std::mt19937 random(38);
+    const std::string pieces[]
+        = { "a", "\\\\", "\\\"", "{", "}", "[", "]", "\\n", "\\u00e9", ",", ":", "\\\\\\\"", " " };
+    const auto nasty = [&] {
+        std::string text;
+        for (std::size_t n = random() % 12; n > 0; --n)
+            text += pieces[random() % std::size(pieces)];
+        return text;
+    };
+    std::string text = R"({"traceEvents":[)";
+    for (int i = 0; i < 300; ++i) {
+        text += i == 0 ? "" : ",";
+        text += R"({"name":")" + nasty() + R"(","args":{"k":[)" + std::to_string(i) + R"(,")" + nasty() + R"(",{"x":")"
+            + nasty() + R"("}],"y":[[]]},"pad":")" + std::string(random() % 70, 'p') + R"("})";
+    }
+    text += R"(],"z":")" + nasty() + R"("})";
+    expectSameAsPlainReader("strings.json", text, text);
 }
 
 TEST(KinetoSplit, AnEventBiggerThanTheWindowGrowsIt)

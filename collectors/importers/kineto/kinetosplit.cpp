@@ -3,17 +3,23 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <fmt/format.h>
 #include <simdjson.h>
 #include <string>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ridgeline::collectors::kineto {
 
 namespace {
 
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;
+static_assert(kPadding >= 64, "containerEnd reads whole 64-byte blocks");
 constexpr std::size_t kNeedMore = static_cast<std::size_t>(-1);
 constexpr std::size_t kTooDeep = kNeedMore - 1;
 // simdjson's own default limit: deeper text would be refused by it anyway, and following it costs
@@ -63,6 +69,101 @@ std::size_t stringEnd(const char* text, std::size_t open, std::size_t end)
     return kNeedMore;
 }
 
+// Bit i of each mask tells of byte i of a 64-byte block.
+struct BlockMasks {
+    std::uint64_t quote, backslash, open, close;
+};
+
+#if defined(__SSE2__)
+inline std::uint64_t bits16(__m128i bytes, char c)
+{
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(c))));
+}
+
+// SSE2 is part of every x86-64: no dispatch needed. '{' and '[' (0x7B, 0x5B) differ only in bit
+// 0x20, as do '}' and ']': one compare finds both.
+inline BlockMasks blockMasks(const char* at)
+{
+    BlockMasks masks {};
+    for (int part = 0; part < 4; ++part) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * part));
+        const __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+        const int shift = 16 * part;
+        masks.quote |= bits16(bytes, '"') << shift;
+        masks.backslash |= bits16(bytes, '\\') << shift;
+        masks.open |= bits16(folded, '{') << shift;
+        masks.close |= bits16(folded, '}') << shift;
+    }
+    return masks;
+}
+#else
+inline BlockMasks blockMasks(const char* at)
+{
+    BlockMasks masks {};
+    for (int i = 0; i < 64; ++i) {
+        const std::uint64_t bit = std::uint64_t { 1 } << i;
+        const char c = at[i];
+        masks.quote |= c == '"' ? bit : 0;
+        masks.backslash |= c == '\\' ? bit : 0;
+        masks.open |= c == '{' || c == '[' ? bit : 0;
+        masks.close |= c == '}' || c == ']' ? bit : 0;
+    }
+    return masks;
+}
+#endif
+
+// The characters escaped by a backslash (the one after each odd run of backslashes), carrying a
+// run that ends a block into the next (simdjson's branchless scan, as in its stage 1).
+inline std::uint64_t escapedChars(std::uint64_t backslash, std::uint64_t& carried)
+{
+    constexpr std::uint64_t kEvenBits = 0x5555555555555555ULL;
+    backslash &= ~carried;
+    const std::uint64_t followsEscape = backslash << 1 | carried;
+    const std::uint64_t oddStarts = backslash & ~kEvenBits & ~followsEscape;
+    const std::uint64_t sum = oddStarts + backslash;
+    carried = sum < oddStarts ? 1 : 0;
+    const std::uint64_t invert = sum << 1;
+    return (kEvenBits ^ invert) & followsEscape;
+}
+
+// Bit i set when byte i is inside a string (its opening quote included, its closing one not).
+inline std::uint64_t prefixXor(std::uint64_t bits)
+{
+    for (int shift = 1; shift < 64; shift <<= 1)
+        bits ^= bits << shift;
+    return bits;
+}
+
+// The end of the object or array that opens at `at`, 64 bytes at a time: the quotes not escaped
+// mark the strings, and the brackets outside them are counted. Reads up to 63 bytes past `end`
+// (the window's padding), ignoring them.
+std::size_t containerEnd(const char* text, std::size_t at, std::size_t end)
+{
+    std::size_t depth = 0;
+    std::uint64_t carried = 0; // a backslash run ends the last block
+    std::uint64_t inString = 0; // all ones when the last block ended inside a string
+    for (std::size_t block = at; block < end; block += 64) {
+        const std::size_t left = end - block;
+        const std::uint64_t valid = left >= 64 ? ~std::uint64_t { 0 } : (std::uint64_t { 1 } << left) - 1;
+        const BlockMasks masks = blockMasks(text + block);
+        const std::uint64_t quotes = masks.quote & ~escapedChars(masks.backslash & valid, carried) & valid;
+        const std::uint64_t strings = prefixXor(quotes) ^ inString;
+        inString = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
+        std::uint64_t brackets = (masks.open | masks.close) & ~strings & valid;
+        while (brackets != 0) {
+            const int bit = std::countr_zero(brackets);
+            brackets &= brackets - 1;
+            if ((masks.open >> bit) & 1) {
+                if (++depth > kMaxDepth)
+                    return kTooDeep;
+            } else if (--depth == 0) {
+                return block + static_cast<std::size_t>(bit) + 1;
+            }
+        }
+    }
+    return kNeedMore;
+}
+
 // The end of the JSON value that starts at `at` (an object, array, string or scalar); kNeedMore
 // when the text ends first. Brackets are only counted: simdjson checks that they match.
 std::size_t valueEndIn(const char* text, std::size_t at, std::size_t end)
@@ -70,30 +171,8 @@ std::size_t valueEndIn(const char* text, std::size_t at, std::size_t end)
     switch (classOf(text[at])) {
     case Quote:
         return stringEnd(text, at, end);
-    case Open: {
-        std::size_t depth = 0;
-        for (std::size_t i = at; i < end; ++i) {
-            switch (classOf(text[i])) {
-            case Quote:
-                i = stringEnd(text, i, end);
-                if (i == kNeedMore)
-                    return kNeedMore;
-                --i;
-                break;
-            case Open:
-                if (++depth > kMaxDepth)
-                    return kTooDeep;
-                break;
-            case Close:
-                if (--depth == 0)
-                    return i + 1;
-                break;
-            default:
-                break;
-            }
-        }
-        return kNeedMore;
-    }
+    case Open:
+        return containerEnd(text, at, end);
     default: // a number or a literal: up to the next delimiter, space or bracket
         for (std::size_t i = at; i < end; ++i) {
             const auto c = classOf(text[i]);
