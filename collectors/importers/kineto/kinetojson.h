@@ -4,6 +4,7 @@
 
 #include "kinetointernal.h"
 
+#include <cstring>
 #include <simdjson.h>
 
 namespace ridgeline::collectors::kineto {
@@ -33,6 +34,12 @@ inline std::string_view unquoted(std::string_view token)
     if (token.size() >= 2 && token.front() == '"' && token.back() == '"')
         token = token.substr(1, token.size() - 2);
     return token;
+}
+// Whether a key is `literal`: a length test and a compare of known size, which the compiler
+// inlines (a std::string_view == calls memcmp); called for every key of every event.
+template <std::size_t N> inline bool is(std::string_view key, const char (&literal)[N])
+{
+    return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
 // An event's "cat", compared case-insensitively ("Kernel", "Runtime" in older traces).
 Category classify(std::string_view cat);

@@ -36,15 +36,15 @@ public:
             od::field field = fieldOf(std::move(member));
             const std::string_view key = keyOf(field);
             od::value& v = field.value();
-            if (key == "traceEvents")
+            if (is(key, "traceEvents"))
                 events(v.get_array());
-            else if (key == "deviceProperties" && v.type().value() == od::json_type::array)
+            else if (is(key, "deviceProperties") && v.type().value() == od::json_type::array)
                 deviceProperties(v.get_array());
-            else if (key == "distributedInfo" && v.type().value() == od::json_type::object)
+            else if (is(key, "distributedInfo") && v.type().value() == od::json_type::object)
                 distributedInfo(v.get_object());
-            else if (key == "host_name" || key == "hostname")
+            else if (is(key, "host_name") || is(key, "hostname"))
                 m_trace.hostName = readString(v);
-            else if (key == "baseTimeNanoseconds")
+            else if (is(key, "baseTimeNanoseconds"))
                 m_trace.baseTimeNs = readString(v);
         }
     }
@@ -63,22 +63,22 @@ private:
                 od::field field = fieldOf(std::move(member));
                 const std::string_view key = keyOf(field);
                 od::value& v = field.value();
-                const std::int64_t n = key == "name" ? 0 : readInt(v).value_or(0);
-                if (key == "id")
+                const std::int64_t n = is(key, "name") ? 0 : readInt(v).value_or(0);
+                if (is(key, "id"))
                     device.id = n;
-                else if (key == "name")
+                else if (is(key, "name"))
                     device.name = readString(v);
-                else if (key == "totalGlobalMem")
+                else if (is(key, "totalGlobalMem"))
                     device.memoryBytes = n;
-                else if (key == "computeMajor")
+                else if (is(key, "computeMajor"))
                     device.ccMajor = toInt(n);
-                else if (key == "computeMinor")
+                else if (is(key, "computeMinor"))
                     device.ccMinor = toInt(n);
-                else if (key == "numSms")
+                else if (is(key, "numSms"))
                     device.smCount = toInt(n);
-                else if (key == "maxThreadsPerMultiprocessor")
+                else if (is(key, "maxThreadsPerMultiprocessor"))
                     device.maxThreadsPerSm = toInt(n);
-                else if (key == "sharedMemPerMultiprocessor" || key == "maxSharedMemoryPerMultiProcessor")
+                else if (is(key, "sharedMemPerMultiprocessor") || is(key, "maxSharedMemoryPerMultiProcessor"))
                     device.sharedMemoryPerSmBytes = n;
             }
             device.ordinal = toInt(device.id);
@@ -92,14 +92,14 @@ private:
             od::field field = fieldOf(std::move(member));
             const std::string_view key = keyOf(field);
             od::value& v = field.value();
-            if (key == "rank") {
+            if (is(key, "rank")) {
                 if (auto rank = readInt(v)) {
                     m_trace.rank = toInt(*rank);
                     m_trace.hasDistributedInfo = true;
                 }
-            } else if (key == "world_size")
+            } else if (is(key, "world_size"))
                 m_trace.worldSize = toInt(readInt(v).value_or(0));
-            else if (key == "backend")
+            else if (is(key, "backend"))
                 m_trace.backend = readString(v);
         }
     }
@@ -131,24 +131,24 @@ private:
             od::field field = fieldOf(std::move(member));
             const std::string_view key = keyOf(field);
             od::value& v = field.value();
-            if (key == "ph")
+            if (is(key, "ph"))
                 ph = unquoted(v.raw_json_token());
-            else if (key == "cat") {
+            else if (is(key, "cat")) {
                 cat = isScalar(v) ? unquoted(v.raw_json_token()) : std::string_view();
                 category = classify(cat);
-            } else if (key == "name" && isScalar(v))
+            } else if (is(key, "name") && isScalar(v))
                 name = v.raw_json_token();
-            else if (key == "ts" && isScalar(v))
+            else if (is(key, "ts") && isScalar(v))
                 ts = unquoted(v.raw_json_token());
-            else if (key == "dur" && isScalar(v))
+            else if (is(key, "dur") && isScalar(v))
                 dur = unquoted(v.raw_json_token());
-            else if (key == "pid")
+            else if (is(key, "pid"))
                 pid = readInt(v).value_or(0);
-            else if (key == "tid")
+            else if (is(key, "tid"))
                 tid = readInt(v).value_or(0);
-            else if (key == "args" && (category == Category::CpuOp || category == Category::PythonFunction))
+            else if (is(key, "args") && (category == Category::CpuOp || category == Category::PythonFunction))
                 readOperatorArgs(v, args);
-            else if (key == "args" && wantsArgs(ph, category))
+            else if (is(key, "args") && wantsArgs(ph, category))
                 readArgs(v, args);
         }
         if (ph == "M") {
@@ -376,6 +376,8 @@ core::Status PieceParser::member(std::string_view text, std::size_t capacity, Pa
 
 core::Status PieceParser::events(std::string_view text, std::size_t capacity, std::uint64_t offset, ParsedTrace& part)
 {
+    // Real events are 200-500 bytes, most of them operators: room for them without regrowing.
+    part.operators.reserve(part.operators.size() + text.size() / 384);
     Parser reader(part);
     try {
         od::document doc = m_impl->parser.iterate(simdjson::padded_string_view(text.data(), text.size(), capacity));

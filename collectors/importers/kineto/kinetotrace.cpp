@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <future>
 #include <mutex>
@@ -20,7 +21,8 @@ namespace ridgeline::collectors::kineto {
 namespace {
 
 struct Batch {
-    std::vector<char> text; // "[...]" followed by simdjson's padding
+    std::unique_ptr<char[]> text; // "[...]" followed by simdjson's padding (not zeroed: never read)
+    std::size_t capacity = 0;
     std::size_t size = 0;
     std::uint64_t offset = 0;
     std::string name;
@@ -75,8 +77,8 @@ private:
             }
             ParsedTrace part;
             part.name = batch->name;
-            auto status = parser.events(
-                std::string_view(batch->text.data(), batch->size), batch->text.size(), batch->offset, part);
+            auto status
+                = parser.events(std::string_view(batch->text.get(), batch->size), batch->capacity, batch->offset, part);
             if (status.hasError())
                 batch->parsed.set_value(status.error());
             else
@@ -146,8 +148,9 @@ core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<vo
         if (workers == 0)
             return parseHere(text, capacity, offset);
         auto batch = std::make_unique<Batch>();
-        batch->text.resize(text.size() + simdjson::SIMDJSON_PADDING);
-        std::copy(text.begin(), text.end(), batch->text.begin());
+        batch->capacity = text.size() + simdjson::SIMDJSON_PADDING;
+        batch->text.reset(new char[batch->capacity]);
+        std::memcpy(batch->text.get(), text.data(), text.size());
         batch->size = text.size();
         batch->offset = offset;
         batch->name = trace.name;
@@ -179,7 +182,7 @@ core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<vo
     while (!inFlight.empty())
         RIDGELINE_TRY(mergeOldest());
     if (held)
-        RIDGELINE_TRY(parseHere(std::string_view(held->text.data(), held->size), held->text.size(), held->offset));
+        RIDGELINE_TRY(parseHere(std::string_view(held->text.get(), held->size), held->capacity, held->offset));
     if (split.hasError())
         return split.error();
     return trace;
