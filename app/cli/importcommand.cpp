@@ -3,6 +3,7 @@
 #include "exitcodes.h"
 #include "namepatterns.h"
 #include "ridgeline/collectors/importers/importer.h"
+#include "ridgeline/core/base/heap.h"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -94,6 +95,7 @@ int runImport(ImportOptions& options)
     options.job = std::move(job).value();
     if (auto refused = refuseDirectoryInputs(options, "a file to import"))
         return *refused;
+    core::returnLargeBlocksToTheSystem(); // imports stream: the peak stays what is in use (core/base/heap.h)
     std::error_code ec;
     if (options.output.ends_with('/') || std::filesystem::is_directory(options.output, ec))
         return runImportEach(options);

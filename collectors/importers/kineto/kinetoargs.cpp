@@ -14,6 +14,17 @@ namespace {
 std::optional<std::int64_t> tokenInt(std::string_view token)
 {
     token = unquoted(token);
+    // Most are a few plain digits (pids, ids, counts): summed here, without a library call.
+    if (!token.empty() && token.size() <= 18) {
+        std::uint64_t digits = 0; // < 10^18 when plain; wraps harmlessly when not
+        bool plain = true;
+        for (const char c : token) {
+            plain = plain && c >= '0' && c <= '9';
+            digits = digits * 10 + static_cast<std::uint64_t>(static_cast<unsigned char>(c) - '0');
+        }
+        if (plain)
+            return static_cast<std::int64_t>(digits);
+    }
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     if (ec == std::errc() && end == token.data() + token.size())

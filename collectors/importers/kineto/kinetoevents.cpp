@@ -104,8 +104,9 @@ std::optional<std::int64_t> microsToNs(std::string_view token)
             return std::nullopt;
         return static_cast<std::int64_t>(std::llround(ns));
     }
-    std::int64_t us = 0;
-    std::from_chars(whole.data(), whole.data() + whole.size(), us);
+    std::int64_t us = 0; // at most 16 digits, checked above: no overflow
+    for (const char c : whole)
+        us = us * 10 + (c - '0');
     if (us > std::numeric_limits<std::int64_t>::max() / 1000 - 1)
         return std::nullopt;
     std::int64_t ns = us * 1000;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <memory>
 #include <utility>
 
 namespace ridgeline::collectors::kineto {
@@ -158,32 +159,43 @@ public:
 
     void reserveRow()
     {
-        if (m_blocks.empty() || m_blocks.back().size() + kRoom > kBlockBytes) {
-            m_blocks.emplace_back();
-            m_blocks.back().reserve(kBlockBytes);
+        if (m_blocks.empty() || static_cast<std::size_t>(m_limit - m_at) < kRoom) {
+            if (!m_blocks.empty())
+                m_sizes.push_back(static_cast<std::size_t>(m_at - m_blocks.back().get()));
+            m_blocks.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kBlockBytes));
+            m_at = m_blocks.back().get();
+            m_limit = m_at + kBlockBytes;
         }
     }
     void put(std::uint64_t value)
     {
-        auto& block = m_blocks.back();
         while (value >= 0x80) {
-            block.push_back(static_cast<std::uint8_t>(value | 0x80));
+            *m_at++ = static_cast<std::uint8_t>(value | 0x80);
             value >>= 7;
         }
-        block.push_back(static_cast<std::uint8_t>(value));
+        *m_at++ = static_cast<std::uint8_t>(value);
+    }
+    // Done writing: reading starts at the first block.
+    void rewind()
+    {
+        if (!m_blocks.empty())
+            m_sizes.push_back(static_cast<std::size_t>(m_at - m_blocks.back().get()));
+        m_block = 0;
+        m_at = m_blocks.empty() ? nullptr : m_blocks.front().get();
+        m_limit = m_blocks.empty() ? nullptr : m_at + m_sizes.front();
     }
     // Reading: the next varint; blocks already read are freed.
     std::uint64_t get()
     {
-        while (m_at == m_blocks[m_block].size()) {
-            m_blocks[m_block] = {};
+        while (m_at == m_limit) {
+            m_blocks[m_block].reset();
             ++m_block;
-            m_at = 0;
+            m_at = m_blocks[m_block].get();
+            m_limit = m_at + m_sizes[m_block];
         }
-        const auto& block = m_blocks[m_block];
         std::uint64_t value = 0;
         for (int shift = 0;; shift += 7) {
-            const std::uint8_t byte = block[m_at++];
+            const std::uint8_t byte = *m_at++;
             value |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
             if ((byte & 0x80) == 0)
                 return value;
@@ -193,14 +205,48 @@ public:
 
 private:
     static constexpr std::size_t kBlockBytes = std::size_t { 1 } << 20;
-    std::vector<std::vector<std::uint8_t>> m_blocks;
+    std::vector<std::unique_ptr<std::uint8_t[]>> m_blocks;
+    std::vector<std::size_t> m_sizes; // bytes written in each block
     std::size_t m_block = 0;
-    std::size_t m_at = 0;
+    std::uint8_t* m_at = nullptr;
+    std::uint8_t* m_limit = nullptr;
+};
+
+// A thread's keys as added, in blocks of 64 Ki (1.25 MB): no list is copied as it grows, and
+// none holds twice the room it needs.
+class KeyBlocks {
+public:
+    void push_back(const Key& key)
+    {
+        if (m_blocks.empty() || m_blocks.back().size() == kBlockKeys) {
+            m_blocks.emplace_back();
+            m_blocks.back().reserve(kBlockKeys);
+        }
+        m_blocks.back().push_back(key);
+        ++m_size;
+    }
+    // All of them in one list, each block freed once copied.
+    std::vector<Key> take()
+    {
+        std::vector<Key> keys;
+        keys.reserve(m_size);
+        for (auto& block : m_blocks) {
+            keys.insert(keys.end(), block.begin(), block.end());
+            block = {};
+        }
+        *this = {};
+        return keys;
+    }
+
+private:
+    static constexpr std::size_t kBlockKeys = std::size_t { 1 } << 16;
+    std::vector<std::vector<Key>> m_blocks;
+    std::size_t m_size = 0;
 };
 
 struct Thread {
     std::int64_t processId = 0, threadId = 0;
-    std::vector<Key> keys;
+    KeyBlocks keys;
 };
 
 } // namespace
@@ -269,11 +315,12 @@ core::Result<std::int64_t> OperatorNesting::finish(const std::function<core::Sta
     std::vector<std::uint32_t> parents(d.count, 0);
     std::int64_t overlapping = 0;
     for (auto& thread : d.threads) {
-        sortKeys(thread.keys);
-        overlapping += nestThread(thread.keys, parents);
-        thread.keys = {};
+        std::vector<Key> keys = thread.keys.take();
+        sortKeys(keys);
+        overlapping += nestThread(keys, parents);
     }
     // Back in file order: ids follow it.
+    d.columns.rewind();
     const std::int64_t firstId = d.nextId;
     std::vector<Row> rows;
     rows.reserve(std::min(d.count, kRowsPerSpan));

@@ -28,8 +28,8 @@ struct SplitHandlers {
 };
 
 struct SplitOptions {
-    std::size_t windowBytes = std::size_t { 16 } << 20; // text read at a time
-    std::size_t batchBytes = std::size_t { 2 } << 20; // events handed to simdjson at a time
+    std::size_t windowBytes = std::size_t { 8 } << 20; // text read at a time
+    std::size_t batchBytes = std::size_t { 1 } << 20; // events handed to simdjson at a time
     // The window grows (doubling) for one value up to this size; a bigger event or top-level member
     // is refused (BadFile), so that a hostile file cannot make the import hold it in memory. Real
     // Kineto events are a few KB.

@@ -50,6 +50,17 @@ public:
     ParsePool(const ParsePool&) = delete;
     ParsePool& operator=(const ParsePool&) = delete;
 
+    // A batch whose text was parsed, for its buffer to be filled again (none: nullptr).
+    std::unique_ptr<Batch> spare()
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_spare.empty())
+            return nullptr;
+        auto batch = std::move(m_spare.back());
+        m_spare.pop_back();
+        return batch;
+    }
+
     std::future<core::Result<ParsedTrace>> submit(std::unique_ptr<Batch> batch)
     {
         auto future = batch->parsed.get_future();
@@ -83,6 +94,11 @@ private:
                 batch->parsed.set_value(status.error());
             else
                 batch->parsed.set_value(std::move(part));
+            // Its text buffer is used again: a new one per batch would be fresh pages each time,
+            // and the freed ones would raise glibc's threshold for giving memory back.
+            batch->parsed = {};
+            std::lock_guard lock(m_mutex);
+            m_spare.push_back(std::move(batch));
         }
     }
 
@@ -90,6 +106,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<std::unique_ptr<Batch>> m_queue;
+    std::vector<std::unique_ptr<Batch>> m_spare;
     bool m_stopping = false;
 };
 
@@ -147,9 +164,13 @@ core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<vo
     handlers.events = [&](std::string_view text, std::size_t capacity, std::uint64_t offset) -> core::Status {
         if (workers == 0)
             return parseHere(text, capacity, offset);
-        auto batch = std::make_unique<Batch>();
-        batch->capacity = text.size() + simdjson::SIMDJSON_PADDING;
-        batch->text.reset(new char[batch->capacity]);
+        auto batch = pool ? pool->spare() : nullptr;
+        if (!batch)
+            batch = std::make_unique<Batch>();
+        if (batch->capacity < text.size() + simdjson::SIMDJSON_PADDING) {
+            batch->capacity = text.size() + simdjson::SIMDJSON_PADDING;
+            batch->text.reset(new char[batch->capacity]);
+        }
         std::memcpy(batch->text.get(), text.data(), text.size());
         batch->size = text.size();
         batch->offset = offset;
