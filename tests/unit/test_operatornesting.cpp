@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <limits>
@@ -470,4 +471,26 @@ TEST(OperatorNesting, AWriteErrorStopsIt)
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().message, "disk full");
     EXPECT_EQ(calls, 1);
+}
+
+// The operators' string table (issue 38): each string one index, the same on every lookup, through
+// the table's regrowth; its bytes back as given; the empty string is 0.
+TEST(OperatorStrings, InternedOnceEachThroughGrowth)
+{
+    collectors::kineto::StringTable table;
+    EXPECT_EQ(table.intern(""), 0U);
+    std::vector<std::string> texts;
+    for (int i = 0; i < 20'000; ++i)
+        texts.push_back(fmt::format("[[{}, {}], []]", i % 977, i));
+    texts.push_back(std::string("with\0zero", 9));
+    std::vector<std::uint32_t> ids;
+    for (const auto& text : texts)
+        ids.push_back(table.intern(text));
+    ASSERT_EQ(table.size(), texts.size() + 1);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        EXPECT_EQ(ids[i], i + 1);
+        EXPECT_EQ(table.intern(texts[i]), ids[i]);
+        EXPECT_EQ(table[ids[i]], texts[i]);
+    }
+    EXPECT_EQ(table[0], "");
 }

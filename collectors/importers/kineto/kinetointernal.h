@@ -18,7 +18,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -50,10 +49,26 @@ struct TraceOperator {
     bool python = false; // a python_function, else a cpu_op
 };
 
-// Strings interned by value, looked up without copying the key.
-struct StringHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>()(text); }
+// The operators' strings of a batch (or a trace), interned: their bytes in one buffer and an open
+// addressing table of their indexes, so that a new string costs no allocation of its own (about 600
+// per 1 MB batch). Index 0 is the empty string.
+class StringTable {
+public:
+    std::uint32_t intern(std::string_view text);
+    std::string_view operator[](std::uint32_t index) const
+    {
+        const auto [offset, size] = m_spans[index];
+        return { m_bytes.data() + offset, size };
+    }
+    std::size_t size() const { return m_spans.size(); }
+    void clear() { *this = {}; }
+
+private:
+    void grow();
+    std::string m_bytes;
+    std::vector<std::pair<std::size_t, std::uint32_t>> m_spans { { 0, 0 } }; // offset and size
+    std::vector<std::uint32_t> m_slots; // index of the string, 0 when free
+    std::vector<std::size_t> m_hashes; // of each string
 };
 
 struct TraceKernel {
@@ -79,8 +94,7 @@ struct ParsedTrace {
     std::vector<core::NvtxRange> ranges;
     // cpu_op and python_function events in file order, and the strings they use ([0] = "").
     std::vector<TraceOperator> operators;
-    std::vector<std::string> strings { std::string() };
-    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> stringIndex;
+    StringTable strings;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threadNames; // (pid, tid) -> name
     std::map<std::int64_t, std::string> processNames; // pid -> process_name
     std::map<std::int64_t, std::int64_t> hostPidEvents; // pid of CPU-side events -> count

@@ -237,17 +237,7 @@ private:
         m_trace.operators.push_back(op);
     }
 
-    std::uint32_t internString(std::string_view text)
-    {
-        if (text.empty())
-            return 0;
-        if (auto it = m_trace.stringIndex.find(text); it != m_trace.stringIndex.end())
-            return it->second;
-        const auto index = static_cast<std::uint32_t>(m_trace.strings.size());
-        m_trace.strings.emplace_back(text);
-        m_trace.stringIndex.emplace(m_trace.strings.back(), index);
-        return index;
-    }
+    std::uint32_t internString(std::string_view text) { return m_trace.strings.intern(text); }
 
     void note(std::int64_t startNs, std::int64_t endNs)
     {
@@ -415,15 +405,8 @@ void mergeInto(ParsedTrace& trace, ParsedTrace&& part)
     append(trace.ranges, part.ranges);
     // Operators are normally taken by the batch consumer; otherwise their strings join the trace's.
     std::vector<std::uint32_t> stringIds(part.strings.size(), 0);
-    for (std::size_t i = 1; i < part.strings.size(); ++i) {
-        auto it = trace.stringIndex.find(part.strings[i]);
-        if (it == trace.stringIndex.end()) {
-            trace.strings.push_back(std::move(part.strings[i]));
-            it = trace.stringIndex.emplace(trace.strings.back(), static_cast<std::uint32_t>(trace.strings.size() - 1))
-                     .first;
-        }
-        stringIds[i] = it->second;
-    }
+    for (std::uint32_t i = 1; i < part.strings.size(); ++i)
+        stringIds[i] = trace.strings.intern(part.strings[i]);
     for (auto op : part.operators) {
         for (auto* id : { &op.name, &op.inputDims, &op.inputTypes, &op.module, &op.callStack, &op.concreteInputs })
             *id = stringIds[*id];

@@ -194,7 +194,7 @@ core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, Sessi
     if (part.operators.empty())
         return {};
     std::vector<std::int64_t> ids(part.strings.size(), 0); // the batch's strings in the session
-    for (std::size_t i = 1; i < part.strings.size(); ++i) {
+    for (std::uint32_t i = 1; i < part.strings.size(); ++i) {
         auto id = writer.internString(part.strings[i]);
         if (id.hasError())
             return id.error();
@@ -225,8 +225,7 @@ core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, Sessi
         RIDGELINE_TRY(state.operators.add(row, op.python));
     }
     part.operators.clear();
-    part.strings.resize(1);
-    part.stringIndex.clear();
+    part.strings.clear();
     return {};
 }
 

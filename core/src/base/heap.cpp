@@ -12,8 +12,8 @@ namespace ridgeline::core {
 void returnLargeBlocksToTheSystem()
 {
 #if defined(__GLIBC__)
-    // Setting it, even to glibc's own starting value, stops the raising.
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    // Setting it stops the raising.
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
 #endif
 }
 

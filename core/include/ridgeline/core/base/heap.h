@@ -4,7 +4,7 @@
 
 namespace ridgeline::core {
 
-// Large blocks (128 KB and more) come from the system and go back to it when freed, for the rest of
+// Large blocks (1 MB and more) come from the system and go back to it when freed, for the rest of
 // the process. By default glibc raises that threshold each time such a block is freed (up to 32 MB),
 // after which freed large blocks stay in the heap: an import holds them as resident memory (the
 // 301 MB trace of docs/PERFORMANCE.md: 91 MB peak instead of 72 MB). Only for processes that
