@@ -76,7 +76,10 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b)
     return true;
 }
 
-std::optional<std::int64_t> microsToNs(std::string_view token)
+namespace {
+
+// Any other number token: signs, spaces, exponents, more than 16 whole digits.
+std::optional<std::int64_t> anyMicrosToNs(std::string_view token)
 {
     while (
         !token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
@@ -116,6 +119,33 @@ std::optional<std::int64_t> microsToNs(std::string_view token)
     if (fraction.size() > 3 && fraction[3] >= '5')
         ns += 1;
     return negative ? -ns : ns;
+}
+
+} // namespace
+
+std::optional<std::int64_t> microsToNs(std::string_view token)
+{
+    // Nearly every "ts" and "dur": 1 to 16 digits, maybe a '.' and more digits; read in one pass.
+    const char* at = token.data();
+    const char* const end = at + token.size();
+    std::int64_t us = 0;
+    int whole = 0;
+    for (; at < end && whole <= 16 && static_cast<unsigned>(*at - '0') < 10; ++at, ++whole)
+        us = us * 10 + (*at - '0');
+    if (whole == 0 || whole > 16 || us > std::numeric_limits<std::int64_t>::max() / 1000 - 1)
+        return anyMicrosToNs(token);
+    std::int64_t ns = us * 1000;
+    if (at < end && *at == '.') {
+        static constexpr std::int64_t kScale[] { 100, 10, 1 };
+        int place = 0;
+        for (++at; at < end && static_cast<unsigned>(*at - '0') < 10; ++at, ++place) {
+            if (place < 3)
+                ns += (*at - '0') * kScale[place];
+            else if (place == 3 && *at >= '5')
+                ns += 1;
+        }
+    }
+    return at == end ? std::optional<std::int64_t>(ns) : anyMicrosToNs(token);
 }
 
 void parseMemcpyName(std::string_view name, core::MemOp& op)
