@@ -233,20 +233,7 @@ core::Status writeTrace(
     core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
 {
     traceWarnings(trace, summary.warnings);
-    // The last batch's operators, then all of the trace's, nested.
-    RIDGELINE_TRY(nestOperators(writer, trace, state));
-    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
-    // searching the table.
-    const auto nested = state.operators.finish([&](std::span<const OperatorNesting::Row> rows) {
-        summary.operators += static_cast<std::int64_t>(rows.size());
-        return writer.addOperatorRows(rows);
-    });
-    if (nested.hasError())
-        return nested.error();
-    if (const auto overlapping = nested.value(); overlapping > 0)
-        summary.warnings.push_back(fmt::format("{}: {} operators start inside another on their thread and end after "
-                                               "it; each keeps its times and is kept under the operator that holds it",
-            trace.name, overlapping));
+    const auto operatorWarningAt = summary.warnings.size(); // written later, listed here
     summary.ranks.push_back(trace.rank);
     if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
         summary.warnings.push_back(
@@ -312,6 +299,21 @@ core::Status writeTrace(
     auto verdicts = std::async(launch, [&kernels, &collectives, &commFigures, &state] {
         return kernelVerdicts(kernels, collectives, commFigures, state);
     });
+    // Meanwhile: the last batch's operators, then all of the trace's, nested.
+    RIDGELINE_TRY(nestOperators(writer, trace, state));
+    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
+    // searching the table.
+    const auto nested = state.operators.finish([&](std::span<const OperatorNesting::Row> rows) {
+        summary.operators += static_cast<std::int64_t>(rows.size());
+        return writer.addOperatorRows(rows);
+    });
+    if (nested.hasError())
+        return nested.error();
+    if (const auto overlapping = nested.value(); overlapping > 0)
+        summary.warnings.insert(summary.warnings.begin() + static_cast<std::ptrdiff_t>(operatorWarningAt),
+            fmt::format("{}: {} operators start inside another on their thread and end after it; each keeps its "
+                        "times and is kept under the operator that holds it",
+                trace.name, overlapping));
     for (auto& op : trace.memops) {
         op.processId = mainProcess;
         op.deviceId = deviceIds.value().at(op.deviceId);

@@ -52,8 +52,22 @@ struct Database::Cache {
     std::unordered_map<std::string, std::vector<std::unique_ptr<Statement>>, Hash, std::equal_to<>> idle;
 };
 
+namespace {
+
+// Before SQLite's first use in the process: no count of its memory in use, which takes a global
+// mutex on every allocation it makes (Ridgeline never asks for those counts). Refused, harmlessly,
+// when something else in the process started SQLite first.
+void configureSqlite()
+{
+    static const int configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)configured;
+}
+
+} // namespace
+
 Result<Database> Database::open(const std::string& path, Mode mode, bool oneThreadAtATime)
 {
+    configureSqlite();
     int flags = SQLITE_OPEN_NOFOLLOW | (oneThreadAtATime ? SQLITE_OPEN_NOMUTEX : 0);
     switch (mode) {
     case Mode::ReadOnly:
@@ -79,6 +93,7 @@ Result<Database> Database::open(const std::string& path, Mode mode, bool oneThre
 
 Result<Database> Database::openMemory()
 {
+    configureSqlite();
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     Database db(raw);
@@ -90,6 +105,7 @@ Result<Database> Database::openMemory()
 
 Result<Database> Database::openImage(std::string_view image, Mode mode)
 {
+    configureSqlite();
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     Database db(raw);
