@@ -54,7 +54,11 @@ struct TraceOperator {
 // per 1 MB batch). Index 0 is the empty string.
 class StringTable {
 public:
-    std::uint32_t intern(std::string_view text);
+    std::uint32_t intern(std::string_view text) { return intern(text, hashOf(text)); }
+    // `hash`: hashOf(text), when known (another table's hash(index)).
+    std::uint32_t intern(std::string_view text, std::size_t hash);
+    std::size_t hash(std::uint32_t index) const { return index == 0 ? hashOf({}) : m_hashes[index - 1]; }
+    static std::size_t hashOf(std::string_view text) { return std::hash<std::string_view>()(text); }
     std::string_view operator[](std::uint32_t index) const
     {
         const auto [offset, size] = m_spans[index];

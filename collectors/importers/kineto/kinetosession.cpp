@@ -74,6 +74,10 @@ struct SessionState {
     std::map<std::int64_t, std::int64_t> fileProcesses; // host pid of the file being read -> process id
     std::set<int> ranks;
     OperatorNesting operators;
+    // The operators' strings seen so far and their ids in the session: a batch's strings are looked
+    // up here by the hash the batch already has, not hashed again in the writer.
+    StringTable strings;
+    std::vector<std::int64_t> stringIds { 0 };
 
     // The session process of a host pid of this file: reserved when first seen (its runtime calls
     // are written while the file is still being read), its row written once the file is read.
@@ -195,10 +199,14 @@ core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, Sessi
         return {};
     std::vector<std::int64_t> ids(part.strings.size(), 0); // the batch's strings in the session
     for (std::uint32_t i = 1; i < part.strings.size(); ++i) {
-        auto id = writer.internString(part.strings[i]);
-        if (id.hasError())
-            return id.error();
-        ids[i] = id.value();
+        const std::uint32_t seen = state.strings.intern(part.strings[i], part.strings.hash(i));
+        if (seen == state.stringIds.size()) { // new
+            auto id = writer.internString(part.strings[i]);
+            if (id.hasError())
+                return id.error();
+            state.stringIds.push_back(id.value());
+        }
+        ids[i] = state.stringIds[seen];
     }
     std::int64_t domains[2] = { 0, 0 }; // cpu_op, python_function
     for (int python = 0; python < 2; ++python) {

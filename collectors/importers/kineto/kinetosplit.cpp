@@ -245,7 +245,8 @@ private:
     {
         if (m_eof)
             return false;
-        if (m_keep > 1) {
+        // Kept text moves to the front only when the next read would not fit after it.
+        if (m_keep > 1 && usable() - m_end < m_options.readBytes) {
             const std::size_t shift = m_keep - 1;
             std::memmove(text() + 1, text() + m_keep, m_end - m_keep);
             m_shifted += shift;
@@ -264,7 +265,7 @@ private:
                     name(), offsetOf(m_keep), m_options.maxValueBytes >> 20));
         if (m_end == usable()) // one value is bigger than the window: the window grows for it
             m_buffer.resize((m_buffer.size() - kPadding) * 2 + kPadding);
-        auto got = m_source.read(text() + m_end, usable() - m_end);
+        auto got = m_source.read(text() + m_end, std::min(usable() - m_end, m_options.readBytes));
         if (got.hasError())
             return got.error();
         if (got.value() == 0) {

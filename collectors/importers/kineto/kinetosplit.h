@@ -28,8 +28,11 @@ struct SplitHandlers {
 };
 
 struct SplitOptions {
-    std::size_t windowBytes = std::size_t { 8 } << 20; // text read at a time
+    std::size_t windowBytes = std::size_t { 8 } << 20; // text held at most (grown for a bigger event)
     std::size_t batchBytes = std::size_t { 1 } << 20; // events handed to simdjson at a time
+    // Text read at a time: a read small enough to stay in the cache until the splitter has looked at
+    // it (the window is a bound, not the amount read).
+    std::size_t readBytes = std::size_t { 256 } << 10;
     // The window grows (doubling) for one value up to this size; a bigger event or top-level member
     // is refused (BadFile), so that a hostile file cannot make the import hold it in memory. Real
     // Kineto events are a few KB.

@@ -8,13 +8,12 @@
 
 namespace ridgeline::collectors::kineto {
 
-std::uint32_t StringTable::intern(std::string_view text)
+std::uint32_t StringTable::intern(std::string_view text, std::size_t hash)
 {
     if (text.empty())
         return 0;
     if (2 * m_spans.size() >= m_slots.size())
         grow();
-    const std::size_t hash = std::hash<std::string_view>()(text);
     const std::size_t mask = m_slots.size() - 1;
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
         const std::uint32_t index = m_slots[slot];
