@@ -353,3 +353,45 @@ TEST(KinetoImport, SyntheticEventsMapExactly)
     EXPECT_EQ(db.column("SELECT verdict FROM verdicts ORDER BY kernel_id"),
         (std::vector<std::string> { "unknown", "communication-bound" }));
 }
+
+// Keys are read back from where their value starts (issue 38): the same operators and kernel
+// whatever the spaces and line breaks around ':' and ',', and keys with escapes (not Ridgeline's)
+// skipped. Synthetic events.
+TEST(KinetoImport, KeysAreReadWhateverTheSpacing)
+{
+    const std::string compact = R"json({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":2,"ts":1,"dur":9,"args":{"External id":5,"Record function id":0,"Input Dims":[[2,3],[3,4]],"Input type":["float","float"],"Ev Idx":4}},
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":3,"dur":2,"args":{"device":0,"stream":7,"correlation":8,"grid":[2,1,1]}}]})json";
+    const std::string spaced = R"json({ "traceEvents" : [
+{ "we\"ird" : "\"" ,"ph"  :
+ "X" , "cat"	:"cpu_op" , "name" : "aten::mm" , "pid" :1 , "tid" : 2, "ts" : 1 , "dur" : 9 , "args" : { "\\" : 0,
+ "External id"   :  5 , "Record function id" : 0 , "Input Dims" : [[2,3],[3,4]] , "Input type" : ["float","float"] , "Ev Idx" :4 } } ,
+{"ph":"X", "cat" :"kernel","name"
+:"gemm","pid":0,"tid":7,"ts":3,"dur":2,"args":{"device" : 0,"stream":  7,"correlation":8,"grid":[2,1,1]}} ] }
+)json";
+    std::vector<std::string> seen;
+    for (const auto& text : { compact, spaced }) {
+        TempDir dir;
+        const auto path = dir.file("t.json");
+        ridgeline::testing::writeBytes(path, text);
+        auto imported = collectors::importKineto({ path }, dir.file("s.ridge"), false);
+        ASSERT_TRUE(imported.ok()) << imported.error().message;
+        EXPECT_EQ(imported.value().operators, 1);
+        EXPECT_EQ(imported.value().kernels, 1);
+        Session db(dir.file("s.ridge"));
+        const auto kernel = db.column("SELECT start_ns || ' ' || end_ns || ' ' || stream_id || ' ' || correlation_id "
+                                      "|| ' ' || grid_x FROM kernels");
+        const auto strings = db.column("SELECT value FROM strings ORDER BY id");
+        ASSERT_EQ(kernel.size(), 1U);
+        seen.push_back(kernel.front());
+        std::string all;
+        for (const auto& s : strings)
+            all += s + "|";
+        seen.push_back(all);
+    }
+    EXPECT_EQ(seen[0], "3000 5000 7 8 2");
+    EXPECT_EQ(seen[1], seen[3]);
+    EXPECT_EQ(seen[0], seen[2]);
+    EXPECT_NE(seen[1].find("[[2,3],[3,4]]"), std::string::npos) << seen[1];
+    EXPECT_NE(seen[1].find("aten::mm"), std::string::npos) << seen[1];
+}

@@ -52,15 +52,24 @@ inline od::field fieldOf(simdjson::simdjson_result<od::field> member)
         throw simdjson::simdjson_error(error);
     return field;
 }
-// The key of a field as written (keys Ridgeline looks for have no escapes).
+// The key of a field as written (keys Ridgeline looks for have no escapes). Its closing quote is
+// found back from where the value starts, over the ':' and any space: a key is then a few steps,
+// however long ("Record function id" was a byte-by-byte walk on every key of every operator).
 inline std::string_view keyOf(od::field& field)
 {
     const char* start = field.key().raw();
-    const char* end = start;
-    while (*end != '"') {
-        if (*end == '\\')
+    const char* end = nullptr;
+    if (field.value().current_location().get(end) == simdjson::SUCCESS && end > start) {
+        do
+            --end;
+        while (end > start && *end != '"');
+    } else { // not expected: walk forward from the key
+        end = start;
+        while (*end != '"') {
+            if (*end == '\\')
+                ++end;
             ++end;
-        ++end;
+        }
     }
     return { start, static_cast<std::size_t>(end - start) };
 }
