@@ -182,12 +182,12 @@ private:
             break;
         case Category::Runtime:
         case Category::Driver:
-            ++m_trace.hostPidEvents[pid];
+            countHostEvent(pid);
             m_trace.apiCalls.push_back({ 0, pid, tid, category == Category::Runtime ? "runtime" : "driver",
                 unescapeJsonString(name), args.correlation, startNs, endNs, 0, args.externalId });
             break;
         case Category::Annotation:
-            ++m_trace.hostPidEvents[pid];
+            countHostEvent(pid);
             m_trace.ranges.push_back(
                 { 0, pid, tid, "user_annotation", unescapeJsonString(name), startNs, endNs, 0, 0 });
             break;
@@ -198,7 +198,7 @@ private:
             break;
         case Category::CpuOp:
         case Category::PythonFunction:
-            ++m_trace.hostPidEvents[pid];
+            countHostEvent(pid);
             hostOperator(category, name, pid, tid, startNs, endNs, args);
             break;
         default:
@@ -238,6 +238,16 @@ private:
     }
 
     std::uint32_t internString(std::string_view text) { return m_trace.strings.intern(text); }
+
+    // Host events per pid, the last pid's count at hand (a thread's events come together).
+    void countHostEvent(std::int64_t pid)
+    {
+        if (m_lastPidCount == nullptr || pid != m_lastPid) {
+            m_lastPidCount = &m_trace.hostPidEvents[pid];
+            m_lastPid = pid;
+        }
+        ++*m_lastPidCount;
+    }
 
     void note(std::int64_t startNs, std::int64_t endNs)
     {
@@ -329,6 +339,8 @@ private:
     }
 
     ParsedTrace& m_trace;
+    std::int64_t m_lastPid = 0;
+    std::int64_t* m_lastPidCount = nullptr; // std::map: stays valid as pids are added
     const char* m_base = nullptr;
     std::uint64_t m_baseOffset = 0;
     std::uint64_t m_lastEvent = 0;

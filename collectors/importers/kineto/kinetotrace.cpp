@@ -21,7 +21,7 @@ namespace ridgeline::collectors::kineto {
 namespace {
 
 struct Batch {
-    std::unique_ptr<char[]> text; // "[...]" followed by simdjson's padding (not zeroed: never read)
+    std::unique_ptr<char[]> text; // "[...]" followed by simdjson's padding
     std::size_t capacity = 0;
     std::size_t size = 0;
     std::uint64_t offset = 0;
@@ -172,6 +172,7 @@ core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<vo
             batch->text.reset(new char[batch->capacity]);
         }
         std::memcpy(batch->text.get(), text.data(), text.size());
+        std::memset(batch->text.get() + text.size(), 0, simdjson::SIMDJSON_PADDING); // the rest: never read
         batch->size = text.size();
         batch->offset = offset;
         batch->name = trace.name;
