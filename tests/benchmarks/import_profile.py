@@ -20,7 +20,7 @@ STAGES = [
     ("parse: simdjson stage 1 (structure)", r"dom_parser_implementation::stage1|libsimdjson"),
     ("parse: events, args, numbers", r"oneEvent|readOperatorArgs|readArgs|operatorArg|readInt|microsToNs|from_chars|"
      r"unquoted|isScalar|classify|equalsIgnoreCase|to_json_string|Parser::|readDim3|tokenInt|memcmp|operator==|"
-     r"unescapeJsonString|simdjson::"),
+     r"unescapeJsonString|keyOf|fieldOf|simdjson::|TraceOperator|TraceKernel|Args::|substr|communicationKernel|strlen"),
     ("strings: interning operators' strings", r"Hashtable|_Hash_bytes|StringTable|internString|_M_find"),
     ("operators: nesting and packing", r"OperatorNesting|ByteStream|sortKeys|nestThread|__merge|__introsort|"
      r"__adjust_heap|__insertion_sort|nestOperators|encodeOperatorChunk|OperatorRow|KeyBlocks"),

@@ -82,18 +82,23 @@ inline std::uint64_t bits16(__m128i bytes, char c)
 
 // SSE2 is part of every x86-64: no dispatch needed. '{' and '[' (0x7B, 0x5B) differ only in bit
 // 0x20, as do '}' and ']': one compare finds both.
+template <int Part> inline void addPart(const char* at, BlockMasks& masks)
+{
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * Part));
+    const __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
+    masks.quote |= bits16(bytes, '"') << (16 * Part);
+    masks.backslash |= bits16(bytes, '\\') << (16 * Part);
+    masks.open |= bits16(folded, '{') << (16 * Part);
+    masks.close |= bits16(folded, '}') << (16 * Part);
+}
+
 inline BlockMasks blockMasks(const char* at)
 {
     BlockMasks masks {};
-    for (int part = 0; part < 4; ++part) {
-        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 16 * part));
-        const __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
-        const int shift = 16 * part;
-        masks.quote |= bits16(bytes, '"') << shift;
-        masks.backslash |= bits16(bytes, '\\') << shift;
-        masks.open |= bits16(folded, '{') << shift;
-        masks.close |= bits16(folded, '}') << shift;
-    }
+    addPart<0>(at, masks); // written out: constant shifts, no loop
+    addPart<1>(at, masks);
+    addPart<2>(at, masks);
+    addPart<3>(at, masks);
     return masks;
 }
 #else
@@ -129,8 +134,12 @@ inline std::uint64_t escapedChars(std::uint64_t backslash, std::uint64_t& carrie
 // Bit i set when byte i is inside a string (its opening quote included, its closing one not).
 inline std::uint64_t prefixXor(std::uint64_t bits)
 {
-    for (int shift = 1; shift < 64; shift <<= 1)
-        bits ^= bits << shift;
+    bits ^= bits << 1;
+    bits ^= bits << 2;
+    bits ^= bits << 4;
+    bits ^= bits << 8;
+    bits ^= bits << 16;
+    bits ^= bits << 32;
     return bits;
 }
 
@@ -139,7 +148,7 @@ inline std::uint64_t prefixXor(std::uint64_t bits)
 // (the window's padding), ignoring them.
 std::size_t containerEnd(const char* text, std::size_t at, std::size_t end)
 {
-    std::size_t depth = 0;
+    std::int64_t depth = 0;
     std::uint64_t carried = 0; // a backslash run ends the last block
     std::uint64_t inString = 0; // all ones when the last block ended inside a string
     for (std::size_t block = at; block < end; block += 64) {
@@ -149,16 +158,22 @@ std::size_t containerEnd(const char* text, std::size_t at, std::size_t end)
         const std::uint64_t quotes = masks.quote & ~escapedChars(masks.backslash & valid, carried) & valid;
         const std::uint64_t strings = prefixXor(quotes) ^ inString;
         inString = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
-        std::uint64_t brackets = (masks.open | masks.close) & ~strings & valid;
-        while (brackets != 0) {
+        const std::uint64_t opens = masks.open & ~strings & valid;
+        const std::uint64_t closes = masks.close & ~strings & valid;
+        const auto openCount = static_cast<std::int64_t>(std::popcount(opens));
+        const auto closeCount = static_cast<std::int64_t>(std::popcount(closes));
+        // Most blocks can neither close the value nor nest it too deep: counted whole.
+        if (depth > closeCount && depth + openCount <= static_cast<std::int64_t>(kMaxDepth)) {
+            depth += openCount - closeCount;
+            continue;
+        }
+        for (std::uint64_t brackets = opens | closes; brackets != 0; brackets &= brackets - 1) {
             const int bit = std::countr_zero(brackets);
-            brackets &= brackets - 1;
-            if ((masks.open >> bit) & 1) {
-                if (++depth > kMaxDepth)
-                    return kTooDeep;
-            } else if (--depth == 0) {
+            depth += static_cast<std::int64_t>((opens >> bit) & 1) * 2 - 1; // no branch on which
+            if (depth > static_cast<std::int64_t>(kMaxDepth))
+                return kTooDeep;
+            if (depth == 0)
                 return block + static_cast<std::size_t>(bit) + 1;
-            }
         }
     }
     return kNeedMore;
