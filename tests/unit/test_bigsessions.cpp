@@ -18,8 +18,9 @@
 #include <tuple>
 #include <vector>
 
-using namespace ridgeline;
-using namespace ridgeline::core;
+// In core's namespace, not with using-directives: the unity build compiles this file with others
+// (`testing` is gtest's and Ridgeline's).
+namespace ridgeline::core {
 
 namespace {
 
@@ -200,3 +201,5 @@ TEST(BigSessions, SyntheticGpuOpsAreCountedByTheTimeline)
     EXPECT_EQ(memcpys, expected.copies);
     EXPECT_EQ(memsets, expected.memsets);
 }
+
+} // namespace ridgeline::core
