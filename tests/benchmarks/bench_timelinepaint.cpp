@@ -3,7 +3,8 @@
 // synthetic. Results and commands: docs/PERFORMANCE.md, "Timeline view".
 // - BM_TimelinePaint: one full repaint of the TimelineView (1920x1080, offscreen) into a QImage with
 //   10 M GPU ops in memory (and 1 M, to show the cost does not follow the op count), at full
-//   zoom-out and zoomed in by factors up to 10^6. Target: median under 16 ms per frame.
+//   zoom-out and zoomed in by factors up to 10^6. Target: median under 16 ms per frame. With
+//   RIDGELINE_BENCH_100M=1 also 100 M ops (issue 38).
 // - BM_TimelineLod: the core level-of-detail queries alone for the same frames (no Qt painting).
 // - BM_TimelineLoad: loadTimelineData of a 1 M-kernel session file (writeSyntheticSession), and the
 //   bytes the loaded timeline holds per GPU op.
@@ -192,6 +193,12 @@ void paintArgs(benchmark::internal::Benchmark* b)
     for (const std::int64_t zoom : { 1, 16, 256, 4096, 65536, 1048576 })
         b->Args({ 10, zoom });
     b->Args({ 1, 1 });
+    // RIDGELINE_BENCH_100M=1: also 100 M ops (about 7 GB while they are built; docs/PERFORMANCE.md,
+    // "Sessions of 100 million GPU operations").
+    if (const char* big = std::getenv("RIDGELINE_BENCH_100M"); big && *big && *big != '0') {
+        for (const std::int64_t zoom : { 1, 256, 65536, 1048576 })
+            b->Args({ 100, zoom });
+    }
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Writes the test fixture sessions: `make_fixture small OUT` or `make_fixture synthetic OUT N`.
+// Writes the test fixture sessions: `make_fixture small OUT`, `make_fixture synthetic OUT N` or
+// `make_fixture gpuops OUT N [RANKS]` (N GPU ops: kernels, copies and memsets, gpuopsfixture.h).
 #include "fixtures.h"
+#include "gpuopsfixture.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -9,7 +11,7 @@
 int main(int argc, char** argv)
 {
     if (argc < 3) {
-        std::cerr << "usage: make_fixture small OUT | synthetic OUT KERNELS [DEVICES]\n";
+        std::cerr << "usage: make_fixture small OUT | synthetic OUT KERNELS [DEVICES] | gpuops OUT OPS [RANKS]\n";
         return 1;
     }
     const std::string kind = argv[1];
@@ -23,6 +25,12 @@ int main(int argc, char** argv)
         if (argc >= 5)
             spec.devices = std::atoi(argv[4]);
         status = ridgeline::testing::writeSyntheticSession(out, spec);
+    } else if (kind == "gpuops" && argc >= 4) {
+        ridgeline::testing::GpuOpsSpec spec;
+        spec.ops = std::atoll(argv[3]);
+        if (argc >= 5)
+            spec.ranks = std::atoi(argv[4]);
+        status = ridgeline::testing::writeSyntheticGpuOps(out, spec);
     } else {
         std::cerr << "unknown fixture kind: " << kind << '\n';
         return 1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Opening a session whose values no writer produces (SQL UPDATEs on a valid fixture): the app
-// loads it without crashing or hanging and names the first warning in the status bar and every
-// warning in About.
+// loads it without crashing or hanging and, once the value checks have run (after the views show
+// the session), names the first warning in the status bar and every warning in About.
 #include "fixtures.h"
 #include "qtwarnings.h"
 #include "tempdir.h"
@@ -39,14 +39,26 @@ private:
     // Opens `path`; empty once it opened, else why not. A session the app refuses fails the case at
     // once with the app's message, instead of waiting out the time limit (which, over several
     // cases, ctest reports as a time-out of the whole test and not as the refusal).
+    // Waits for the value checks too; the status bar said that they were running when the session
+    // opened.
     static QString openedOrWhyNot(ui::MainWindow& window, const QString& path)
     {
         QSignalSpy opened(&window, &ui::MainWindow::sessionOpened);
+        QSignalSpy checked(&window, &ui::MainWindow::valuesChecked);
         QSignalSpy failed(&window, &ui::MainWindow::sessionFailed);
+        QString statusWhenOpened;
+        const auto connection = QObject::connect(&window, &ui::MainWindow::sessionOpened, &window,
+            [&] { statusWhenOpened = window.statusBar()->currentMessage(); });
         window.openSession(path);
-        if (!QTest::qWaitFor([&] { return !opened.isEmpty() || !failed.isEmpty(); }, 20000))
-            return QStringLiteral("neither opened nor refused within 20 s");
-        return failed.isEmpty() ? QString() : QStringLiteral("refused: ") + failed.first().at(1).toString();
+        const bool done = QTest::qWaitFor([&] { return !checked.isEmpty() || !failed.isEmpty(); }, 20000);
+        QObject::disconnect(connection);
+        if (!done)
+            return QStringLiteral("neither opened and checked nor refused within 20 s");
+        if (!failed.isEmpty())
+            return QStringLiteral("refused: ") + failed.first().at(1).toString();
+        if (opened.count() != 1 || !statusWhenOpened.contains(QStringLiteral("checking values")))
+            return QStringLiteral("opened without saying that its values were being checked: ") + statusWhenOpened;
+        return {};
     }
 
 private Q_SLOTS:

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <sqlite3.h>
 
 using namespace ridgeline;
 
@@ -99,6 +100,40 @@ private Q_SLOTS:
             launches += k.launches;
         QCOMPARE(launches, spec.kernels);
         QVERIFY(progress.count() > 0);
+    }
+
+    // The views get the document before the value checks (minutes for 100 M GPU ops) and its
+    // warnings after them.
+    void loaderDeliversTheDocumentBeforeItsValueChecks()
+    {
+        const auto path = m_dir.file("zero-grid.ridge");
+        QVERIFY(testing::writeSmallFixture(path).ok());
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        const int updated = sqlite3_exec(db, "UPDATE kernels SET grid_x = 0", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        QCOMPARE(updated, SQLITE_OK);
+        ui::SessionOpener loader;
+        QSignalSpy loaded(&loader, &ui::SessionOpener::loaded);
+        QSignalSpy checked(&loader, &ui::SessionOpener::valuesChecked);
+        loader.load(QString::fromStdString(path));
+        QVERIFY(checked.wait(60000));
+        QCOMPARE(loaded.count(), 1);
+        const auto first = loaded.first().first().value<ui::SessionDocumentPtr>();
+        QVERIFY(!first->valuesChecked);
+        QVERIFY(first->warnings.empty());
+        QVERIFY(first->timeline);
+        const auto last = checked.first().first().value<ui::SessionDocumentPtr>();
+        QVERIFY(last->valuesChecked);
+        QCOMPARE(last->warnings.size(), std::size_t(1));
+        QCOMPARE(last->warnings.front().kind, std::string("zero_sized_grid"));
+        QCOMPARE(last->report.kernels.size(), first->report.kernels.size());
+
+        // Readers without the hook get the checked document at once.
+        auto doc = ui::readSessionDocument(QString::fromStdString(path));
+        QVERIFY(doc.ok());
+        QVERIFY(doc.value().valuesChecked);
+        QCOMPARE(doc.value().warnings.size(), std::size_t(1));
     }
 
     void newerLoadReplacesARunningOne()

@@ -21,6 +21,11 @@ struct ReadHooks {
     // ceilings, kernel summaries), before the slower stages (timeline analysis, and whatever is
     // added after it), so that the table can paint first. May be empty.
     std::function<void(const SessionDocument& tableStage)> tableReady;
+    // Called once with the complete document but for its value warnings (`valuesChecked` false),
+    // before the value checks (SQL over every table: minutes for a session of 100 M GPU ops), so
+    // that every view shows the session first. May be empty; readSessionDocument returns the
+    // document with its warnings either way.
+    std::function<void(const SessionDocument& document)> documentReady;
 };
 
 core::Result<SessionDocument> readSessionDocument(const QString& path, const ReadHooks& hooks = {});

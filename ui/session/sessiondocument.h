@@ -43,6 +43,9 @@ struct SessionDocument {
     bool tableStage = false;
     // What `ridgeline check` warns of in this session's values (bad times, dangling ids, NaN metrics...).
     std::vector<core::ValueWarning> warnings;
+    // False in the document delivered before the value checks ran (ReadHooks::documentReady): its
+    // `warnings` are not known yet.
+    bool valuesChecked = true;
 };
 
 using SessionDocumentPtr = std::shared_ptr<const SessionDocument>;

@@ -34,6 +34,7 @@ void SessionOpener::load(const QString& path)
     }
     m_abandoned.removeIf([](const QFuture<Outcome>& future) { return future.isFinished(); });
     m_path = path;
+    m_documentDelivered = false;
     m_watcher.setFuture(QtConcurrent::run([path](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 1000);
         ReadHooks hooks;
@@ -41,11 +42,13 @@ void SessionOpener::load(const QString& path)
             = [&promise](int permille, const QString& what) { promise.setProgressValueAndText(permille, what); };
         hooks.cancelled = [&promise] { return promise.isCanceled(); };
         hooks.tableReady = [&promise](const SessionDocument& tableStage) {
-            promise.addResult(Outcome { std::make_shared<const SessionDocument>(tableStage), false, {} });
+            promise.addResult(Outcome { std::make_shared<const SessionDocument>(tableStage), Stage::Table, {} });
+        };
+        hooks.documentReady = [&promise](const SessionDocument& document) {
+            promise.addResult(Outcome { std::make_shared<const SessionDocument>(document), Stage::Document, {} });
         };
         auto doc = readSessionDocument(path, hooks);
         Outcome outcome;
-        outcome.complete = true;
         if (doc.ok())
             outcome.document = std::make_shared<const SessionDocument>(std::move(doc).value());
         else
@@ -68,23 +71,31 @@ bool SessionOpener::isLoading() const
 void SessionOpener::deliverStage(int index)
 {
     const Outcome stage = m_watcher.resultAt(index);
-    if (!stage.complete && !m_watcher.isCanceled())
+    if (m_watcher.isCanceled())
+        return;
+    if (stage.stage == Stage::Table) {
         Q_EMIT tableReady(stage.document);
+    } else if (stage.stage == Stage::Document) {
+        m_documentDelivered = true;
+        Q_EMIT loaded(stage.document);
+    }
 }
 
 void SessionOpener::deliver()
 {
     const QString path = m_path;
     const int count = m_watcher.future().resultCount();
-    if (m_watcher.isCanceled() || count == 0 || !m_watcher.resultAt(count - 1).complete) {
+    if (m_watcher.isCanceled() || count == 0 || m_watcher.resultAt(count - 1).stage != Stage::Checked) {
         Q_EMIT cancelled(path);
         return;
     }
     const Outcome outcome = m_watcher.resultAt(count - 1);
-    if (outcome.document)
-        Q_EMIT loaded(outcome.document);
-    else
+    if (!outcome.document)
         Q_EMIT failed(path, outcome.error);
+    else if (m_documentDelivered)
+        Q_EMIT valuesChecked(outcome.document);
+    else
+        Q_EMIT loaded(outcome.document);
 }
 
 } // namespace ridgeline::ui

@@ -208,11 +208,20 @@ void MainWindow::connectLoader(SessionOpener* loader, bool baseline)
 {
     connect(loader, &SessionOpener::progressChanged, m_progress, &TaskProgress::setProgress);
     connect(loader, &SessionOpener::loaded, this, [this, baseline](const SessionDocumentPtr& document) {
-        m_progress->end();
+        if (document->valuesChecked)
+            m_progress->end(); // else it goes on with the value checks
         if (baseline)
             showBaseline(document);
         else
             showDocument(document);
+    });
+    connect(loader, &SessionOpener::valuesChecked, this, [this, baseline](const SessionDocumentPtr& document) {
+        m_progress->end();
+        if (baseline || !m_document || m_document->path != document->path)
+            return;
+        m_document = document; // the same session, its warnings known: the views keep what they show
+        statusBar()->showMessage(sessionSummary(*document));
+        Q_EMIT valuesChecked(document->path);
     });
     if (!baseline)
         connect(loader, &SessionOpener::tableReady, this, &MainWindow::showTableStage);
@@ -363,20 +372,29 @@ void MainWindow::showDocument(const SessionDocumentPtr& document)
         m_selection->clear(this);
     m_recent->add(document->path);
     setWindowTitle(tr("%1 — Ridgeline").arg(QFileInfo(document->path).fileName()));
-    std::int64_t launches = 0;
-    for (const auto& row : document->report.kernels)
-        launches += row.launches;
-    QString summary = tr("%1: %n kernel(s), %2 launches", nullptr, static_cast<int>(document->report.kernels.size()))
-                          .arg(document->path)
-                          .arg(launches);
-    if (!document->warnings.empty())
-        summary += tr(" — warning: %1 (%2; see Help ▸ About)")
-                       .arg(QString::fromStdString(document->warnings.front().what))
-                       .arg(document->warnings.front().count);
-    statusBar()->showMessage(summary);
+    statusBar()->showMessage(sessionSummary(*document));
     Q_EMIT documentChanged(document);
     updateActions();
     Q_EMIT sessionOpened(document->path);
+    if (document->valuesChecked)
+        Q_EMIT valuesChecked(document->path);
+}
+
+QString MainWindow::sessionSummary(const SessionDocument& document) const
+{
+    std::int64_t launches = 0;
+    for (const auto& row : document.report.kernels)
+        launches += row.launches;
+    QString summary = tr("%1: %n kernel(s), %2 launches", nullptr, static_cast<int>(document.report.kernels.size()))
+                          .arg(document.path)
+                          .arg(launches);
+    if (!document.valuesChecked)
+        summary += tr(" — checking values…");
+    else if (!document.warnings.empty())
+        summary += tr(" — warning: %1 (%2; see Help ▸ About)")
+                       .arg(QString::fromStdString(document.warnings.front().what))
+                       .arg(document.warnings.front().count);
+    return summary;
 }
 
 void MainWindow::showBaseline(const SessionDocumentPtr& baseline)

@@ -93,6 +93,9 @@ Q_SIGNALS:
     // The kernel table shows the session being opened; the other figures are still loading.
     void tableReady(const QString& path);
     void sessionOpened(const QString& path);
+    // The value warnings of the open session are known (after sessionOpened: the value checks run
+    // once the views show it); the status bar and About name them.
+    void valuesChecked(const QString& path);
     void sessionFailed(const QString& path, const QString& message);
     void clusterOpened();
     void clusterFailed(const QString& message);
@@ -141,6 +144,8 @@ private:
     // mainwindow.cpp
     void showTableStage(const SessionDocumentPtr& tableStage);
     void showDocument(const SessionDocumentPtr& document);
+    // The status bar's line for an open session: its path, kernels and launches, and its first warning.
+    QString sessionSummary(const SessionDocument& document) const;
     void showBaseline(const SessionDocumentPtr& baseline);
     void showError(const QString& title, const QString& message);
     void connectLoader(SessionOpener* loader, bool baseline);

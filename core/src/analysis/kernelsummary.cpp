@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <thread>
 #include <unordered_map>
 
 namespace ridgeline::core {
@@ -39,6 +40,91 @@ struct SummaryKeyHash {
     }
 };
 
+// The rows themselves, found by (name, device): a row is about a kilobyte, and a merged session
+// of many ranks has tens of thousands (one per name and device).
+class KernelTimes {
+public:
+    std::vector<KernelSummary> rows;
+    std::int64_t allKernelNs = 0;
+
+    void add(const SessionReader::KernelTiming& k)
+    {
+        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
+        KernelSummary& row = rowOf(k.nameId, k.deviceId, duration);
+        row.launches += 1;
+        row.graphLevelLaunches += k.graphRangeKernels > 0 ? 1 : 0;
+        row.totalNs = saturatingAdd(row.totalNs, duration);
+        row.minNs = std::min(row.minNs, duration);
+        row.maxNs = std::max(row.maxNs, duration);
+        allKernelNs = saturatingAdd(allKernelNs, duration);
+    }
+
+    // Adds the times of another part of the table.
+    void merge(const KernelTimes& other)
+    {
+        for (const auto& theirs : other.rows) {
+            KernelSummary& row = rowOf(theirs.nameId, theirs.deviceId, theirs.minNs);
+            row.launches += theirs.launches;
+            row.graphLevelLaunches += theirs.graphLevelLaunches;
+            row.totalNs = saturatingAdd(row.totalNs, theirs.totalNs);
+            row.minNs = std::min(row.minNs, theirs.minNs);
+            row.maxNs = std::max(row.maxNs, theirs.maxNs);
+        }
+        allKernelNs = saturatingAdd(allKernelNs, other.allKernelNs);
+    }
+
+private:
+    // The row of (name, device); a new one starts with `duration` as its minimum and maximum.
+    KernelSummary& rowOf(std::int64_t nameId, std::int64_t deviceId, std::int64_t duration)
+    {
+        auto [it, inserted] = m_byKey.try_emplace(SummaryKey { nameId, deviceId }, rows.size());
+        if (inserted) {
+            rows.emplace_back();
+            rows.back().nameId = nameId;
+            rows.back().deviceId = deviceId;
+            rows.back().minNs = duration;
+            rows.back().maxNs = duration;
+        }
+        return rows[it->second];
+    }
+
+    std::unordered_map<SummaryKey, std::size_t, SummaryKeyHash> m_byKey;
+};
+
+// Above this many kernel ids the table is read in two halves on two threads, each with its own
+// reader: SQLite's stepping is most of the time of a summary (a 100 M-op session: 86 M kernels).
+constexpr std::int64_t kSplitAboveIds = 2'000'000;
+
+// One narrow pass over the kernels table (two halves side by side when it is large).
+Status readKernelTimes(SessionReader& reader, KernelTimes& times)
+{
+    const auto all = [&] { return reader.forEachKernelTiming([&](const auto& k) { times.add(k); }); };
+    auto range = reader.kernelIdRange();
+    if (range.hasError())
+        return range.error();
+    if (!range.value() || std::thread::hardware_concurrency() < 2
+        || saturatingSub(range.value()->second, range.value()->first) < kSplitAboveIds)
+        return all();
+    auto second = reader.reopen();
+    if (second.hasError())
+        return all(); // a session in memory
+    const auto [lowest, highest] = *range.value();
+    const std::int64_t middle = lowest / 2 + highest / 2; // no overflow, whatever the ids
+    KernelTimes upper;
+    Status upperRead;
+    Status lowerRead;
+    {
+        std::jthread worker([&] {
+            upperRead = second.value().forEachKernelTiming(middle, highest, [&](const auto& k) { upper.add(k); });
+        });
+        lowerRead = reader.forEachKernelTiming(lowest, middle - 1, [&](const auto& k) { times.add(k); });
+    }
+    RIDGELINE_TRY(lowerRead);
+    RIDGELINE_TRY(upperRead);
+    times.merge(upper);
+    return {};
+}
+
 } // namespace
 
 std::optional<KernelSort> kernelSortFromString(std::string_view text)
@@ -56,32 +142,10 @@ std::vector<std::string> kernelSortNames()
 
 Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
 {
-    // The rows themselves, found by (name, device): a row is about a kilobyte, and a merged session
-    // of many ranks has tens of thousands (one per name and device).
-    std::vector<KernelSummary> rows;
-    std::unordered_map<SummaryKey, std::size_t, SummaryKeyHash> byKey;
-    std::int64_t allKernelNs = 0;
-    auto scanned = reader.forEachKernelTiming([&](const SessionReader::KernelTiming& k) {
-        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
-        auto [it, inserted] = byKey.try_emplace(SummaryKey { k.nameId, k.deviceId }, rows.size());
-        if (inserted)
-            rows.emplace_back();
-        KernelSummary& row = rows[it->second];
-        if (inserted) {
-            row.nameId = k.nameId;
-            row.deviceId = k.deviceId;
-            row.minNs = duration;
-            row.maxNs = duration;
-        }
-        row.launches += 1;
-        row.graphLevelLaunches += k.graphRangeKernels > 0 ? 1 : 0;
-        row.totalNs = saturatingAdd(row.totalNs, duration);
-        row.minNs = std::min(row.minNs, duration);
-        row.maxNs = std::max(row.maxNs, duration);
-        allKernelNs = saturatingAdd(allKernelNs, duration);
-    });
-    if (scanned.hasError())
-        return scanned.error();
+    KernelTimes times;
+    RIDGELINE_TRY(readKernelTimes(reader, times));
+    auto& rows = times.rows;
+    const std::int64_t allKernelNs = times.allKernelNs;
 
     auto facts = detail::SessionFacts::load(reader);
     if (facts.hasError())

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 namespace ridgeline::core {
 
@@ -147,13 +148,24 @@ bool SessionCheck::complete() const
     return it != meta.end() && it->second == "complete";
 }
 
-Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path)
+Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path, const std::function<bool()>& cancelled)
 {
     // Through a reader: the schema is validated, and an older file is checked in its migrated copy.
     auto reader = SessionReader::open(path);
     if (reader.hasError())
         return reader.error();
+    sqlite3* db = reader.value().database().handle();
+    if (cancelled) {
+        // A non-zero return interrupts the statement running; the reader is dropped below.
+        sqlite3_progress_handler(
+            db, 100'000, [](void* poll) -> int { return (*static_cast<const std::function<bool()>*>(poll))() ? 1 : 0; },
+            const_cast<std::function<bool()>*>(&cancelled));
+    }
     auto warnings = checkSessionValues(reader.value().database());
+    if (cancelled)
+        sqlite3_progress_handler(db, 0, nullptr, nullptr);
+    if (cancelled && cancelled())
+        return makeError(ErrorCode::InvalidArgument, "The value checks were cancelled.");
     if (warnings.hasError())
         return makeError(ErrorCode::BadFile, fmt::format("{}: {}", path, warnings.error().message));
     return warnings;

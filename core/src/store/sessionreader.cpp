@@ -75,7 +75,9 @@ Result<SessionReader> SessionReader::open(const std::string& path)
     auto header = inspectFileHeader(path);
     if (header.hasError())
         return header.error();
-    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly);
+    // A reader is used by one thread at a time (its cached rows are not locked either), so its
+    // connection needs no mutex: a lock and an unlock less per step and per column read.
+    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadOnly, true);
     if (db.hasError())
         return makeError(ErrorCode::Io, db.error().message);
     auto ready = validatedSession(std::move(db).value(), header.value().schemaVersion, path);
@@ -83,8 +85,17 @@ Result<SessionReader> SessionReader::open(const std::string& path)
         return ready.error();
     auto impl = std::make_unique<Impl>(std::move(ready).value());
     impl->path = path;
+    impl->fromFile = true;
     impl->fileSchemaVersion = header.value().schemaVersion;
     return SessionReader(std::move(impl));
+}
+
+Result<SessionReader> SessionReader::reopen() const
+{
+    if (!m_impl->fromFile)
+        return makeError(
+            ErrorCode::InvalidArgument, m_impl->path + ": a session held in memory cannot be opened again");
+    return open(m_impl->path);
 }
 
 Result<SessionReader> SessionReader::openImage(std::string_view image, const std::string& name)

@@ -51,6 +51,32 @@ Status SessionReader::forEachKernelTiming(const std::function<void(const KernelT
         });
 }
 
+Status SessionReader::forEachKernelTiming(
+    std::int64_t fromId, std::int64_t toId, const std::function<void(const KernelTiming&)>& visit)
+{
+    return m_impl->query("SELECT device_id, name_id, start_ns, end_ns, graph_range_kernels FROM kernels WHERE id >= ?1 "
+                         "AND id <= ?2",
+        { fromId, toId }, [&](Statement& s) {
+            visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
+            return true;
+        });
+}
+
+Result<std::optional<std::pair<std::int64_t, std::int64_t>>> SessionReader::kernelIdRange()
+{
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
+    auto status = m_impl->query("SELECT min(id), max(id) FROM kernels", {}, [&](Statement& s) {
+        const auto lo = s.columnOptionalInt(0);
+        const auto hi = s.columnOptionalInt(1);
+        if (lo && hi)
+            range = std::pair { *lo, *hi };
+        return false;
+    });
+    if (status.hasError())
+        return status.error();
+    return range;
+}
+
 Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
 {
     return m_impl->query(
@@ -152,6 +178,17 @@ MemOp memOpFromRow(const Statement& s)
 Result<std::vector<MemOp>> SessionReader::memOps(const TimeQuery& query)
 {
     return m_impl->collectWindow<MemOp>("memops", kMemOpColumns, query, true, memOpFromRow);
+}
+
+Status SessionReader::forEachMemOpPlacement(const std::function<bool(const MemOpPlacement&)>& visit)
+{
+    // The kind's text is read in place (the few kinds are parsed without a string per row).
+    return m_impl->query(
+        "SELECT id, process_id, device_id, stream_id, correlation_id, kind, start_ns, end_ns FROM memops", {},
+        [&](Statement& s) {
+            return visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+                memOpKindFromString(s.columnBlob(5)).value_or(MemOpKind::Other), s.columnInt(6), s.columnInt(7) });
+        });
 }
 
 namespace {

@@ -63,6 +63,7 @@ struct SessionReader::Impl {
 
     sqlite::Database db;
     std::string path;
+    bool fromFile = false; // opened from `path` (not from bytes in memory): reopen() can open it again
     int fileSchemaVersion = 0;
     struct MetricName {
         std::string name;

@@ -348,9 +348,12 @@ Status SessionWriter::finish(SessionStatus status)
         RIDGELINE_TRY(setMeta(std::string(metakey::MaxDurationPrefix) + table, std::to_string(longest)));
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
     // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
-    // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB.
+    // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB. The runs
+    // go to temporary files: in memory (temp_store=MEMORY) the sorter held them all (418 MB for the
+    // indexes of 10 M GPU ops, 4 GB at 100 M) and the build had not ended after 7.5 minutes at
+    // 100 M (docs/PERFORMANCE.md, "Sessions of 100 million GPU operations").
     if (m_impl->options.atomic && !m_impl->options.inMemory)
-        RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192"));
+        RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;"));
     if (!m_impl->options.indexesUpFront) { // else made in create()
         auto indexed = m_impl->inTransaction(
             "the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });

@@ -132,19 +132,34 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
     if (scanned.hasError() || !go)
         return scanned;
 
-    auto memOps = reader.memOps(windowQuery());
-    if (memOps.hasError())
-        return memOps.error();
-    for (const auto& m : memOps.value()) {
-        SessionGpuOp g = placedOp(GpuOpSource::MemOp, m.id, m.processId, m.deviceId, m.startNs, m.endNs);
-        g.memOpKind = m.kind;
-        g.correlationId = m.correlationId;
-        g.op.streamId = m.streamId;
-        g.op.kind = m.kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
-        g.op.verdict = memOpVerdict(m.kind);
-        applyLaunch(m.processId, m.correlationId, g.op);
-        if (!visit(g))
-            return {};
+    const auto visitMemOp = [&](std::int64_t id, std::int64_t processId, std::int64_t deviceId, std::int64_t streamId,
+                                std::int64_t correlationId, MemOpKind kind, std::int64_t startNs, std::int64_t endNs) {
+        SessionGpuOp g = placedOp(GpuOpSource::MemOp, id, processId, deviceId, startNs, endNs);
+        g.memOpKind = kind;
+        g.correlationId = correlationId;
+        g.op.streamId = streamId;
+        g.op.kind = kind == MemOpKind::Memset ? GpuOpKind::Memset : GpuOpKind::Memcpy;
+        g.op.verdict = memOpVerdict(kind);
+        applyLaunch(processId, correlationId, g.op);
+        return visit(g);
+    };
+    if (m_scan.ordered) {
+        auto memOps = reader.memOps(windowQuery());
+        if (memOps.hasError())
+            return memOps.error();
+        for (const auto& m : memOps.value()) {
+            if (!visitMemOp(m.id, m.processId, m.deviceId, m.streamId, m.correlationId, m.kind, m.startNs, m.endNs))
+                return {};
+        }
+    } else {
+        // Storage order, as for the kernels: no sort, and no copy of every memory op at once (a
+        // 100 M-op session has millions of them).
+        scanned = reader.forEachMemOpPlacement([&](const SessionReader::MemOpPlacement& m) {
+            go = visitMemOp(m.id, m.processId, m.deviceId, m.streamId, m.correlationId, m.kind, m.startNs, m.endNs);
+            return go;
+        });
+        if (scanned.hasError() || !go)
+            return scanned;
     }
     for (const auto& c : m_comms) {
         if (c.kernelId)

@@ -7,6 +7,7 @@
 #include "ridgeline/core/store/sessionreader.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -43,8 +44,12 @@ struct SessionCheck {
 Result<SessionCheck> checkSession(const std::string& path);
 // The same on a session already open (SessionReader::open or openImage).
 Result<SessionCheck> checkSession(SessionReader& reader);
-// Only the value checks, on a session that SessionReader::open accepts (what the app runs on open).
-Result<std::vector<ValueWarning>> checkSessionValues(const std::string& path);
+// Only the value checks, on a session that SessionReader::open accepts (what the app runs on open,
+// after the views show the session: SQL over every table takes minutes with 100 M GPU ops).
+// `cancelled`, when set, is polled while the checks run (every 100,000 SQLite steps); once it returns
+// true they stop with an InvalidArgument error.
+Result<std::vector<ValueWarning>> checkSessionValues(
+    const std::string& path, const std::function<bool()>& cancelled = {});
 void writeSessionCheck(std::ostream& out, const SessionCheck& check, bool json);
 
 } // namespace ridgeline::core

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ridgeline::core {
@@ -65,6 +66,9 @@ public:
     // schema); forgetCachedRows() after each change. For the row-editing fuzz targets, which read
     // one session thousands of times, each time changed, instead of opening thousands.
     static Result<SessionReader> openEditableImage(std::string_view image, const std::string& name);
+    // A second reader of the same file, for work split over threads (a reader is used by one thread
+    // at a time). InvalidArgument for a session opened from memory (openImage).
+    Result<SessionReader> reopen() const;
     // Forgets what was cached from the rows (meta, devices, ceilings, processes, threads, kernel
     // names, metric names, counts, the GPU time span, longest durations, derived data).
     void forgetCachedRows();
@@ -98,6 +102,12 @@ public:
         std::int64_t graphRangeKernels = 0; // Kernel::graphRangeKernels
     };
     Status forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit);
+    // The same for the kernels whose id is in [fromId, toId]: a part of the table, for a scan split
+    // over threads (each with its own reader, reopen()).
+    Status forEachKernelTiming(
+        std::int64_t fromId, std::int64_t toId, const std::function<void(const KernelTiming&)>& visit);
+    // The lowest and the highest kernel id, two lookups in the table's b-tree; nullopt without kernels.
+    Result<std::optional<std::pair<std::int64_t, std::int64_t>>> kernelIdRange();
     // The columns a timeline needs, every kernel in storage order (not time order): also a narrow
     // scan. `visit` returns false to stop early.
     struct KernelPlacement {
@@ -118,6 +128,15 @@ public:
     // Every launch of one kernel name on one device, in start order (uses the name index).
     Result<std::vector<Kernel>> kernelsOfName(std::int64_t nameId, std::int64_t deviceId);
     Result<std::vector<MemOp>> memOps(const TimeQuery& query = {});
+    // The columns a timeline needs of every copy and memset, in storage order (not time order): a
+    // narrow scan that neither sorts nor collects (memOps() sorts them all by start and copies every
+    // column). `visit` returns false to stop early.
+    struct MemOpPlacement {
+        std::int64_t id, processId, deviceId, streamId, correlationId;
+        MemOpKind kind;
+        std::int64_t startNs, endNs;
+    };
+    Status forEachMemOpPlacement(const std::function<bool(const MemOpPlacement&)>& visit);
     Result<std::vector<ApiCall>> apiCalls(const TimeQuery& query = {});
     // The API call that launched a kernel: of its process, with its correlation id (the earliest,
     // i.e. the runtime call around its driver call); empty when the session has none.
