@@ -108,7 +108,10 @@ Status readKernelTimes(SessionReader& reader, KernelTimes& times)
     auto second = reader.reopen();
     if (second.hasError())
         return all(); // a session in memory
-    const auto [lowest, highest] = *range.value();
+    // Plain variables, not a structured binding: clang 14 (the sanitizer build) refuses to capture
+    // one in the lambda below.
+    const std::int64_t lowest = range.value()->first;
+    const std::int64_t highest = range.value()->second;
     const std::int64_t middle = lowest / 2 + highest / 2; // no overflow, whatever the ids
     KernelTimes upper;
     Status upperRead;
