@@ -5,7 +5,7 @@
 // (start, longest first) and nested with one stack.
 //
 // Held until then, per operator: a 20-byte sort key in its thread's list, and its other columns as
-// varints in one byte stream in file order (about 20 bytes), instead of a 120-byte row. The sort
+// varints in one byte stream in file order (11 bytes on a real trace), not a 120-byte row. The sort
 // takes the runs the file already has (a thread's cpu_ops are one, its python_functions another)
 // and merges them, so a real trace sorts in about linear time.
 #include "kinetointernal.h"
