@@ -6,6 +6,7 @@
 #include "sessionreaderimpl.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace ridgeline::core {
@@ -44,11 +45,8 @@ Status SessionReader::forEachKernel(const TimeQuery& query, const std::function<
 
 Status SessionReader::forEachKernelTiming(const std::function<void(const KernelTiming&)>& visit)
 {
-    return m_impl->query(
-        "SELECT device_id, name_id, start_ns, end_ns, graph_range_kernels FROM kernels", {}, [&](Statement& s) {
-            visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) });
-            return true;
-        });
+    return forEachKernelTiming(
+        std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), visit);
 }
 
 Status SessionReader::forEachKernelTiming(
