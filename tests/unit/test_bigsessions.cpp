@@ -60,7 +60,8 @@ std::map<std::pair<std::string, std::int64_t>, RowKey> figuresOf(const std::vect
 } // namespace
 
 // Ids spread over more than the split threshold: the two halves are read on two readers and added
-// up; the rows are those of one scan, in the same order.
+// up; the rows are those of one scan, in the same order. (A session stores its totals when it is
+// written, store/kerneltotals.h; the kernels are scanned when it does not.)
 TEST(BigSessions, KernelSummariesOfTwoHalvesEqualOneScan)
 {
     testing::TempDir dir;
@@ -68,6 +69,9 @@ TEST(BigSessions, KernelSummariesOfTwoHalvesEqualOneScan)
     const auto dense = dir.file("dense.ridge");
     writeKernels(split, 5'000'000);
     writeKernels(dense, 0);
+    // Without the totals the writer stored (test_kerneltotals.cpp): the kernels are read.
+    testing::execSql(split, "DELETE FROM stored_summaries");
+    testing::execSql(dense, "DELETE FROM stored_summaries");
     auto splitReader = SessionReader::open(split);
     auto denseReader = SessionReader::open(dense);
     ASSERT_TRUE(splitReader.ok() && denseReader.ok());

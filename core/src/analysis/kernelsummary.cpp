@@ -40,65 +40,19 @@ struct SummaryKeyHash {
     }
 };
 
-// The rows themselves, found by (name, device): a row is about a kilobyte, and a merged session
-// of many ranks has tens of thousands (one per name and device).
-class KernelTimes {
-public:
-    std::vector<KernelSummary> rows;
-    std::int64_t allKernelNs = 0;
-
-    void add(const SessionReader::KernelTiming& k)
-    {
-        const std::int64_t duration = std::max<std::int64_t>(saturatingSub(k.endNs, k.startNs), 0);
-        KernelSummary& row = rowOf(k.nameId, k.deviceId, duration);
-        row.launches += 1;
-        row.graphLevelLaunches += k.graphRangeKernels > 0 ? 1 : 0;
-        row.totalNs = saturatingAdd(row.totalNs, duration);
-        row.minNs = std::min(row.minNs, duration);
-        row.maxNs = std::max(row.maxNs, duration);
-        allKernelNs = saturatingAdd(allKernelNs, duration);
-    }
-
-    // Adds the times of another part of the table.
-    void merge(const KernelTimes& other)
-    {
-        for (const auto& theirs : other.rows) {
-            KernelSummary& row = rowOf(theirs.nameId, theirs.deviceId, theirs.minNs);
-            row.launches += theirs.launches;
-            row.graphLevelLaunches += theirs.graphLevelLaunches;
-            row.totalNs = saturatingAdd(row.totalNs, theirs.totalNs);
-            row.minNs = std::min(row.minNs, theirs.minNs);
-            row.maxNs = std::max(row.maxNs, theirs.maxNs);
-        }
-        allKernelNs = saturatingAdd(allKernelNs, other.allKernelNs);
-    }
-
-private:
-    // The row of (name, device); a new one starts with `duration` as its minimum and maximum.
-    KernelSummary& rowOf(std::int64_t nameId, std::int64_t deviceId, std::int64_t duration)
-    {
-        auto [it, inserted] = m_byKey.try_emplace(SummaryKey { nameId, deviceId }, rows.size());
-        if (inserted) {
-            rows.emplace_back();
-            rows.back().nameId = nameId;
-            rows.back().deviceId = deviceId;
-            rows.back().minNs = duration;
-            rows.back().maxNs = duration;
-        }
-        return rows[it->second];
-    }
-
-    std::unordered_map<SummaryKey, std::size_t, SummaryKeyHash> m_byKey;
-};
-
 // Above this many kernel ids the table is read in two halves on two threads, each with its own
 // reader: SQLite's stepping is most of the time of a summary (a 100 M-op session: 86 M kernels).
 constexpr std::int64_t kSplitAboveIds = 2'000'000;
 
-// One narrow pass over the kernels table (two halves side by side when it is large).
-Status readKernelTimes(SessionReader& reader, KernelTimes& times)
+void addTiming(KernelTotalsBuilder& totals, const SessionReader::KernelTiming& k)
 {
-    const auto all = [&] { return reader.forEachKernelTiming([&](const auto& k) { times.add(k); }); };
+    totals.add(k.nameId, k.deviceId, k.startNs, k.endNs, k.graphRangeKernels > 0);
+}
+
+// One narrow pass over the kernels table (two halves side by side when it is large).
+Status scanKernelTotals(SessionReader& reader, KernelTotalsBuilder& times)
+{
+    const auto all = [&] { return reader.forEachKernelTiming([&](const auto& k) { addTiming(times, k); }); };
     auto range = reader.kernelIdRange();
     if (range.hasError())
         return range.error();
@@ -113,18 +67,33 @@ Status readKernelTimes(SessionReader& reader, KernelTimes& times)
     const std::int64_t lowest = range.value()->first;
     const std::int64_t highest = range.value()->second;
     const std::int64_t middle = lowest / 2 + highest / 2; // no overflow, whatever the ids
-    KernelTimes upper;
+    KernelTotalsBuilder upper;
     Status upperRead;
     Status lowerRead;
     {
         std::jthread worker([&] {
-            upperRead = second.value().forEachKernelTiming(middle, highest, [&](const auto& k) { upper.add(k); });
+            upperRead
+                = second.value().forEachKernelTiming(middle, highest, [&](const auto& k) { addTiming(upper, k); });
         });
-        lowerRead = reader.forEachKernelTiming(lowest, middle - 1, [&](const auto& k) { times.add(k); });
+        lowerRead = reader.forEachKernelTiming(lowest, middle - 1, [&](const auto& k) { addTiming(times, k); });
     }
     RIDGELINE_TRY(lowerRead);
     RIDGELINE_TRY(upperRead);
-    times.merge(upper);
+    for (const auto& row : upper.rows())
+        times.merge(row);
+    return {};
+}
+
+// The totals the writer stored, or else one pass over the kernels.
+Status readKernelTotals(SessionReader& reader, KernelTotalsBuilder& times)
+{
+    auto stored = reader.storedKernelTotals();
+    if (stored.hasError())
+        return stored.error();
+    if (!stored.value())
+        return scanKernelTotals(reader, times);
+    for (const auto& row : *stored.value())
+        times.merge(row);
     return {};
 }
 
@@ -145,10 +114,22 @@ std::vector<std::string> kernelSortNames()
 
 Result<std::vector<KernelSummary>> summarizeKernels(SessionReader& reader)
 {
-    KernelTimes times;
-    RIDGELINE_TRY(readKernelTimes(reader, times));
-    auto& rows = times.rows;
-    const std::int64_t allKernelNs = times.allKernelNs;
+    KernelTotalsBuilder times;
+    RIDGELINE_TRY(readKernelTotals(reader, times));
+    const std::int64_t allKernelNs = times.allKernelNs();
+    std::vector<KernelSummary> rows;
+    rows.reserve(times.rows().size());
+    for (const auto& t : times.rows()) {
+        rows.emplace_back();
+        auto& row = rows.back();
+        row.nameId = t.nameId;
+        row.deviceId = t.deviceId;
+        row.launches = t.launches;
+        row.graphLevelLaunches = t.graphLevelLaunches;
+        row.totalNs = t.totalNs;
+        row.minNs = t.minNs;
+        row.maxNs = t.maxNs;
+    }
 
     auto facts = detail::SessionFacts::load(reader);
     if (facts.hasError())
@@ -198,7 +179,9 @@ void sortKernelSummaries(std::vector<KernelSummary>& rows, KernelSort sort)
 {
     // Ties fall back to name and device so that output is stable across runs.
     auto tieBreak = [](const KernelSummary& a, const KernelSummary& b) {
-        return std::tie(a.name, a.deviceId) < std::tie(b.name, b.deviceId);
+        // The name id last: two ids may share a name, and the rows come in another order when they
+        // are read from the stored totals than from a scan.
+        return std::tie(a.name, a.deviceId, a.nameId) < std::tie(b.name, b.deviceId, b.nameId);
     };
     auto descending = [&](auto key) {
         std::sort(rows.begin(), rows.end(), [&](const KernelSummary& a, const KernelSummary& b) {

@@ -136,6 +136,9 @@ constexpr std::array kTables {
     TableSpec { "rank_summaries", "rank, version, data", 5 },
     // v7: Nsight Compute's rule results ("ncu estimates").
     TableSpec { "ncu_rules", "kernel_id, identifier, name, section, type, message, speedup_type, speedup_pct", 7 },
+    // v8: per kernel name and device, the totals of the kernel table (store/kerneltotals.h).
+    TableSpec { "kernel_totals", "name_id, device_id, launches, graph_level_launches, total_ns, min_ns, max_ns", 8 },
+    TableSpec { "stored_summaries", "name, version", 8 },
 };
 
 struct Migration {
@@ -247,6 +250,18 @@ CREATE TABLE ncu_rules(
     speedup_type TEXT NOT NULL DEFAULT '', speedup_pct REAL);
 )sql";
 
+// Schema v8: what the writer derives from every launch and stores when it finishes, so that a reader
+// does not scan 100 M launches for it. `stored_summaries` names what a session holds, complete, and in
+// which version (a name absent: the reader works it out from the rows, as for any older file).
+// kernel_totals: one row per kernel name and device (store/kerneltotals.h), stored as "kernel_totals".
+constexpr const char* kV8StoredSummaries = R"sql(
+CREATE TABLE stored_summaries(name TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE kernel_totals(
+    name_id INTEGER NOT NULL, device_id INTEGER NOT NULL, launches INTEGER NOT NULL,
+    graph_level_launches INTEGER NOT NULL, total_ns INTEGER NOT NULL, min_ns INTEGER NOT NULL,
+    max_ns INTEGER NOT NULL, PRIMARY KEY(name_id, device_id)) WITHOUT ROWID;
+)sql";
+
 // Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
@@ -269,6 +284,7 @@ constexpr std::array kMigrations {
     // v7: Nsight Compute's own rule results per launch ("ncu estimates": OPT/WRN messages and, from
     // ncu 2024 on, an estimated speedup in percent, local or global; NULL when none).
     Migration { 7, kV7NcuRules },
+    Migration { 8, kV8StoredSummaries },
 };
 
 } // namespace

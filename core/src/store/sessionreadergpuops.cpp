@@ -75,6 +75,36 @@ Result<std::optional<std::pair<std::int64_t, std::int64_t>>> SessionReader::kern
     return range;
 }
 
+Result<std::optional<std::vector<KernelTotals>>> SessionReader::storedKernelTotals()
+{
+    bool stored = false;
+    auto status = m_impl->query("SELECT 1 FROM stored_summaries WHERE name = 'kernel_totals' AND version = ?1",
+        { kKernelTotalsVersion }, [&](Statement&) {
+            stored = true;
+            return false;
+        });
+    if (status.hasError())
+        return status.error();
+    if (!stored)
+        return std::optional<std::vector<KernelTotals>>();
+    std::vector<KernelTotals> rows;
+    bool plausible = true;
+    status = m_impl->query("SELECT name_id, device_id, launches, graph_level_launches, total_ns, min_ns, max_ns "
+                           "FROM kernel_totals ORDER BY name_id, device_id",
+        {}, [&](Statement& s) {
+            KernelTotals t;
+            detail::readAll(s, t.nameId, t.deviceId, t.launches, t.graphLevelLaunches, t.totalNs, t.minNs, t.maxNs);
+            plausible = plausibleKernelTotals(t);
+            rows.push_back(t);
+            return plausible;
+        });
+    if (status.hasError())
+        return status.error();
+    if (!plausible)
+        return std::optional<std::vector<KernelTotals>>();
+    return std::optional(std::move(rows));
+}
+
 Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
 {
     return m_impl->query(

@@ -4,6 +4,7 @@
 #include "sessionvalues.h"
 
 #include "metricblob.h"
+#include "ridgeline/core/store/kerneltotals.h"
 #include "rowloop.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <iterator>
+#include <map>
 #include <unordered_set>
 
 namespace ridgeline::core {
@@ -189,6 +191,59 @@ Status checkMetricValues(sqlite::Database& db, std::size_t examplesPerKind, std:
     });
 }
 
+// The kernel totals the writer stored (kerneltotals.h) against those of the kernels themselves:
+// the kernel table and `report` read the stored ones.
+Status checkKernelTotals(sqlite::Database& db, std::size_t examplesPerKind, std::vector<ValueWarning>& out)
+{
+    auto registered = db.prepareCached("SELECT version FROM stored_summaries WHERE name = 'kernel_totals'");
+    if (registered.hasError())
+        return registered.error();
+    bool registeredTotals = false;
+    RIDGELINE_TRY(detail::forEachRow(*registered.value(), [&](sqlite::Statement& s) {
+        registeredTotals = registeredTotals || s.columnInt(0) == kKernelTotalsVersion; // another: not read
+    }));
+    if (!registeredTotals)
+        return {};
+    KernelTotalsBuilder scanned;
+    auto kernels = db.prepareCached("SELECT name_id, device_id, start_ns, end_ns, graph_range_kernels FROM kernels");
+    if (kernels.hasError())
+        return kernels.error();
+    RIDGELINE_TRY(detail::forEachRow(*kernels.value(), [&](sqlite::Statement& s) {
+        scanned.add(s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4) > 0);
+    }));
+    std::map<std::pair<std::int64_t, std::int64_t>, KernelTotals> expected;
+    for (const auto& row : scanned.rows())
+        expected.emplace(std::pair { row.nameId, row.deviceId }, row);
+    const auto describe = [](const KernelTotals& t) {
+        return fmt::format("{} launches ({} graph-level), {} ns in all, {} to {} ns", t.launches, t.graphLevelLaunches,
+            t.totalNs, t.minNs, t.maxNs);
+    };
+    const auto differ = [&](std::int64_t nameId, std::int64_t deviceId, const std::string& stored,
+                            const std::string& actual) {
+        note(out, "stale_kernel_totals", "stored kernel totals that differ from the kernels (the tables show them)",
+            fmt::format("kernel name {} on device {}: stored {}; the kernels: {}", nameId, deviceId, stored, actual),
+            examplesPerKind);
+    };
+    auto rows = db.prepareCached(
+        "SELECT name_id, device_id, launches, graph_level_launches, total_ns, min_ns, max_ns FROM kernel_totals");
+    if (rows.hasError())
+        return rows.error();
+    RIDGELINE_TRY(detail::forEachRow(*rows.value(), [&](sqlite::Statement& s) {
+        const KernelTotals t { s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
+            s.columnInt(5), s.columnInt(6) };
+        auto it = expected.find({ t.nameId, t.deviceId });
+        if (it == expected.end())
+            differ(t.nameId, t.deviceId, describe(t), "none");
+        else if (it->second != t)
+            differ(t.nameId, t.deviceId, describe(t), describe(it->second));
+        if (it != expected.end())
+            expected.erase(it);
+    }));
+    for (const auto& [key, t] : expected)
+        differ(key.first, key.second, "none", describe(t));
+    return {};
+}
+
 } // namespace
 
 Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::size_t examplesPerKind)
@@ -215,6 +270,7 @@ Result<std::vector<ValueWarning>> checkSessionValues(sqlite::Database& db, std::
         }));
     }
     RIDGELINE_TRY(checkMetricValues(db, examplesPerKind, out));
+    RIDGELINE_TRY(checkKernelTotals(db, examplesPerKind, out));
     return out;
 }
 

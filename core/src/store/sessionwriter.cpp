@@ -164,6 +164,40 @@ Status SessionWriter::setFirstMeta()
     return {};
 }
 
+// A session edited afterwards by another SQLite tool (a script that fixes times, a test) forgets its
+// stored totals, and readers scan the kernels again. Ridgeline's own connections never run
+// triggers (sqlite.cpp, harden()), so these cost nothing when it reads or writes the file.
+constexpr const char* kForgetKernelTotalsOnEdits = R"sql(
+CREATE TRIGGER IF NOT EXISTS kernel_totals_on_insert AFTER INSERT ON kernels
+    BEGIN DELETE FROM stored_summaries WHERE name = 'kernel_totals'; END;
+CREATE TRIGGER IF NOT EXISTS kernel_totals_on_delete AFTER DELETE ON kernels
+    BEGIN DELETE FROM stored_summaries WHERE name = 'kernel_totals'; END;
+CREATE TRIGGER IF NOT EXISTS kernel_totals_on_update
+    AFTER UPDATE OF device_id, name_id, start_ns, end_ns, graph_range_kernels ON kernels
+    BEGIN DELETE FROM stored_summaries WHERE name = 'kernel_totals'; END;
+)sql";
+
+Status SessionWriter::Impl::storeKernelTotals()
+{
+    return inTransaction("the kernel totals", [&]() -> Status {
+        auto insert = statement("INSERT INTO kernel_totals(name_id, device_id, launches, graph_level_launches, "
+                                "total_ns, min_ns, max_ns) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        if (insert.hasError())
+            return insert.error();
+        Statement& s = *insert.value();
+        for (const auto& t : kernelTotals.rows()) {
+            bindAll(s, t.nameId, t.deviceId, t.launches, t.graphLevelLaunches, t.totalNs, t.minNs, t.maxNs);
+            RIDGELINE_TRY(s.run());
+        }
+        auto stored = statement("INSERT OR REPLACE INTO stored_summaries(name, version) VALUES('kernel_totals', ?1)");
+        if (stored.hasError())
+            return stored.error();
+        bindAll(*stored.value(), static_cast<std::int64_t>(kKernelTotalsVersion));
+        RIDGELINE_TRY(stored.value()->run());
+        return db.exec(kForgetKernelTotalsOnEdits);
+    });
+}
+
 Status SessionWriter::Impl::deleteAllRows()
 {
     std::vector<std::string> tables;
@@ -222,6 +256,8 @@ Status SessionWriter::reset()
     impl.metricNames.clear();
     impl.metricsWithUnit.clear();
     impl.kernelsWithMetrics.clear();
+    impl.kernelTotals.clear();
+    impl.kernelTotalsKnown = true;
     for (auto& [table, longest] : impl.maxDurations)
         longest = 0;
     return setFirstMeta();
@@ -275,6 +311,7 @@ Status SessionWriter::commitBatch()
     auto committed = m_impl->db.exec("COMMIT");
     if (committed.hasError()) {
         (void)m_impl->db.exec("ROLLBACK");
+        m_impl->kernelTotalsKnown = false; // kernels added in the batch are gone
         return writeError(committed.error(), "a batch");
     }
     return {};
@@ -347,6 +384,8 @@ Status SessionWriter::finish(SessionStatus status)
     for (const auto& [table, longest] : m_impl->maxDurations)
         RIDGELINE_TRY(setMeta(std::string(metakey::MaxDurationPrefix) + table, std::to_string(longest)));
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
+    if (m_impl->kernelTotalsKnown)
+        RIDGELINE_TRY(m_impl->storeKernelTotals());
     // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
     // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB. The runs
     // go to temporary files: in memory (temp_store=MEMORY) the sorter held them all (418 MB for the

@@ -4,6 +4,7 @@
 // (the bulk records: kernels, metrics, copies, API calls, NVTX ranges, collectives, verdicts).
 #pragma once
 
+#include "ridgeline/core/store/kerneltotals.h"
 #include "ridgeline/core/store/sessionwriter.h"
 #include "ridgeline/core/store/sqlite.h"
 #include "statementbind.h"
@@ -60,9 +61,15 @@ struct SessionWriter::Impl {
     std::unordered_set<std::int64_t> metricsWithUnit;
     std::unordered_set<std::int64_t> kernelsWithMetrics; // kernels with a metric_values row
     std::string blob; // reused by putKernelMetrics
+    // The totals of the kernels written, stored by finish(). Unknown once a write of kernels may
+    // have been undone (a failed insert or batch): finish() then stores none and readers scan.
+    KernelTotalsBuilder kernelTotals;
+    bool kernelTotalsKnown = true;
 
     // Empties every table in one transaction (reset()).
     Status deleteAllRows();
+    // Writes kernelTotals and names them in stored_summaries (finish()).
+    Status storeKernelTotals();
     // Writes a kernel's values (merged into what it has); `values` is sorted in place.
     Status putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values);
     // Longest op per table, recorded in meta by finish() for time-window queries.

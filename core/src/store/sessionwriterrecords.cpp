@@ -18,11 +18,18 @@ constexpr const char* kInsertKernel
 Result<std::int64_t> SessionWriter::addKernels(std::span<const Kernel> kernels)
 {
     m_impl->noteDurations("kernels", kernels);
-    return m_impl->insertRows("kernels", kInsertKernel, kernels, [](Statement& s, const Kernel& k) {
+    auto first = m_impl->insertRows("kernels", kInsertKernel, kernels, [](Statement& s, const Kernel& k) {
         bindAll(s, NewId { k.id }, k.processId, k.deviceId, k.contextId, k.streamId, k.correlationId, k.nameId,
             k.startNs, k.endNs, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.registersPerThread,
             k.staticSharedBytes, k.dynamicSharedBytes, k.graphId, k.graphNodeId, k.graphRangeKernels);
     });
+    if (first.hasError()) { // some rows may stay written inside a batch
+        m_impl->kernelTotalsKnown = false;
+        return first;
+    }
+    for (const auto& k : kernels)
+        m_impl->kernelTotals.add(k.nameId, k.deviceId, k.startNs, k.endNs, k.graphRangeKernels > 0);
+    return first;
 }
 
 Result<std::int64_t> SessionWriter::internMetricName(std::string_view name, std::string_view unit)
@@ -44,18 +51,37 @@ Result<std::int64_t> SessionWriter::internMetricName(std::string_view name, std:
 
 Status SessionWriter::setGraphRangeKernels(std::span<const std::int64_t> kernelIds, std::int64_t kernels)
 {
-    return m_impl->inTransaction("kernels", [&]() -> Status {
+    // The totals count a kernel as graph-level by this column: a kernel that changes side moves.
+    std::vector<std::pair<KernelTotals, std::int64_t>> moved; // (name, device), +1 or -1
+    auto updated = m_impl->inTransaction("kernels", [&]() -> Status {
         auto cached = m_impl->statement("UPDATE kernels SET graph_range_kernels = ?1 WHERE id = ?2");
         if (cached.hasError())
             return cached.error();
         Statement& s = *cached.value();
         for (const std::int64_t id : kernelIds) {
+            auto found = m_impl->readRow(
+                "SELECT name_id, device_id, graph_range_kernels FROM kernels WHERE id = ?1",
+                [&](Statement& row) {
+                    const bool was = row.columnInt(2) > 0;
+                    if (was != (kernels > 0))
+                        moved.push_back({ KernelTotals { row.columnInt(0), row.columnInt(1) }, was ? -1 : 1 });
+                },
+                id);
+            if (found.hasError())
+                return found.error();
             s.bind(1, kernels);
             s.bind(2, id);
             RIDGELINE_TRY(s.run());
         }
         return {};
     });
+    if (updated.hasError()) {
+        m_impl->kernelTotalsKnown = false;
+        return updated;
+    }
+    for (const auto& [row, change] : moved)
+        m_impl->kernelTotals.countGraphLevel(row.nameId, row.deviceId, change);
+    return {};
 }
 
 Status SessionWriter::addMetrics(std::span<const MetricValue> metrics)

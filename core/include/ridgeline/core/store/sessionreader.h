@@ -6,6 +6,7 @@
 #include "ridgeline/core/base/result.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/model/model.h"
+#include "ridgeline/core/store/kerneltotals.h"
 
 #include <cstdint>
 #include <functional>
@@ -108,6 +109,11 @@ public:
         std::int64_t fromId, std::int64_t toId, const std::function<void(const KernelTiming&)>& visit);
     // The lowest and the highest kernel id, two lookups in the table's b-tree; nullopt without kernels.
     Result<std::optional<std::pair<std::int64_t, std::int64_t>>> kernelIdRange();
+    // The totals per kernel name and device the writer stored when it finished the session
+    // (store/kerneltotals.h), in (name, device) order; nullopt when the session stores none of this
+    // version (older, or written by a writer that failed) or one row cannot be the totals of any
+    // launches: then they are worked out from the kernels (`check` reports stored totals that differ).
+    Result<std::optional<std::vector<KernelTotals>>> storedKernelTotals();
     // The columns a timeline needs, every kernel in storage order (not time order): also a narrow
     // scan. `visit` returns false to stop early.
     struct KernelPlacement {
