@@ -9,8 +9,13 @@ set -u
 old=$1 new=$2 data=$3 work=${4:-$(mktemp -d)}
 mkdir -p "$work"
 differ=0 same=0
-# What differs from run to run: the time a session was written and where it lies.
+# What differs from run to run: the time a session was written and where it lies. With
+# COMPARE_ANY_SCHEMA=1, also the schema version the two builds write (content compared across a
+# schema change).
 stamp='s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
+if [ "${COMPARE_ANY_SCHEMA:-0}" = 1 ]; then
+    stamp="$stamp; s/\"schema_version\": [0-9]+/\"schema_version\": N/; s/schema: +v[0-9]+ \(current\)/schema: vN (current)/"
+fi
 strip() { sed -E "$stamp; s#$work/[ab]/#DIR/#g"; }
 while IFS= read -r -d '' input; do
     case "$input" in *.md|*.txt|*LICENSE*|*.py) continue ;; esac

@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
 #include <tuple>
@@ -204,6 +205,51 @@ TEST(BigSessions, SyntheticGpuOpsAreCountedByTheTimeline)
     EXPECT_EQ(kernels, expected.kernels);
     EXPECT_EQ(memcpys, expected.copies);
     EXPECT_EQ(memsets, expected.memsets);
+}
+
+// Above 2 M kernel ids the whole-session timeline is read in two parts on two readers (and its ops
+// kept stream by stream): the summaries equal those of the same ops with dense ids, read in one.
+TEST(BigSessions, TimelineOfTwoPartsEqualsOneScan)
+{
+    testing::TempDir dir;
+    const auto dense = dir.file("dense.ridge");
+    const auto split = dir.file("split.ridge");
+    testing::GpuOpsSpec spec;
+    spec.ops = 30'000;
+    spec.ranks = 2;
+    ASSERT_TRUE(testing::writeSyntheticGpuOps(dense, spec).ok());
+    std::filesystem::copy_file(dense, split);
+    testing::execSql(split, "UPDATE kernels SET id = id + 5000000 WHERE id > (SELECT max(id) / 3 FROM kernels)");
+    auto a = SessionReader::open(dense);
+    auto b = SessionReader::open(split);
+    ASSERT_TRUE(a.ok() && b.ok());
+    const auto range = b.value().kernelIdRange();
+    ASSERT_TRUE(range.ok() && range.value());
+    EXPECT_GT(range.value()->second - range.value()->first, 2'000'000);
+    const auto once = analyzeSessionTimeline(a.value());
+    const auto parts = analyzeSessionTimeline(b.value());
+    ASSERT_TRUE(once.ok() && parts.ok());
+    ASSERT_EQ(once.value().size(), 4u);
+    ASSERT_EQ(parts.value().size(), once.value().size());
+    for (std::size_t i = 0; i < once.value().size(); ++i) {
+        const auto& x = once.value()[i];
+        const auto& y = parts.value()[i];
+        EXPECT_EQ(std::tie(x.rank, x.deviceId, x.kernels, x.memcpys, x.memsets, x.collectives, x.startNs, x.endNs,
+                      x.spanNs, x.busyNs, x.idleNs, x.computeNs, x.nonComputeNs, x.communicationNs, x.overlapNs),
+            std::tie(y.rank, y.deviceId, y.kernels, y.memcpys, y.memsets, y.collectives, y.startNs, y.endNs, y.spanNs,
+                y.busyNs, y.idleNs, y.computeNs, y.nonComputeNs, y.communicationNs, y.overlapNs));
+        EXPECT_EQ(x.timeByVerdictNs, y.timeByVerdictNs);
+        EXPECT_EQ(std::tie(x.idleGaps.unknownNs, x.idleGaps.unknownCount, x.idleGaps.waitingNs),
+            std::tie(y.idleGaps.unknownNs, y.idleGaps.unknownCount, y.idleGaps.waitingNs));
+        ASSERT_EQ(x.queues.size(), y.queues.size());
+        for (std::size_t q = 0; q < x.queues.size(); ++q) {
+            EXPECT_EQ(x.queues[q].streamId, y.queues[q].streamId);
+            EXPECT_EQ(x.queues[q].launches, y.queues[q].launches);
+            EXPECT_EQ(x.queues[q].maxDepth, y.queues[q].maxDepth);
+        }
+        EXPECT_GT(x.kernels, 0);
+        EXPECT_GT(x.memcpys + x.memsets, 0);
+    }
 }
 
 } // namespace ridgeline::core

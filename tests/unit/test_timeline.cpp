@@ -9,6 +9,7 @@
 #include "ridgeline/core/timeline/timeline.h"
 #include "testutil.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <limits>
 #include <tuple>
@@ -231,6 +232,47 @@ TEST(Timeline, InputOrderDoesNotMatter)
     }
     EXPECT_GT(expected.overlapNs, 0);
     EXPECT_EQ(expected.collectives, 200);
+}
+
+TEST(Timeline, OpsThatStartTogetherAreTakenStreamByStream)
+{
+    // Stream 2 runs [0,10). At 20 two ops end the gap at once: stream 5's was launched at 15, after
+    // the GPU went idle (the host was late), stream 3's at 5, before (it waited). Ties go by stream,
+    // lowest first, so the gap is stream 3's to explain, in every order the ops may come in.
+    const std::vector<TimelineGpuOp> ops { launched(op(0, 10, 2), -5, -4), launched(op(20, 30, 5), 15, 16),
+        launched(op(20, 25, 3), 5, 6) };
+    std::vector<std::size_t> order { 0, 1, 2 };
+    do {
+        std::vector<TimelineGpuOp> input;
+        for (std::size_t i : order)
+            input.push_back(ops[i]);
+        const auto s = analyzeTimeline(input);
+        EXPECT_EQ(s.idleGaps.waitingCount, 1);
+        EXPECT_EQ(s.idleGaps.waitingNs, 10);
+        EXPECT_EQ(s.idleGaps.hostNotLaunchingCount, 0);
+    } while (std::next_permutation(order.begin(), order.end()));
+
+    // The same with 300 streams whose first ops all start at 1,000 after a gap: merged as 300 runs
+    // (stream by stream), as one run sorted by start only (the order of the file), and sorted
+    // (reversed), the answer is the lowest stream's: waiting (launched at 5), 990 ns. Their second
+    // ops start at 2,001.. 2,300, stream 1's first, ending the next gap (1,050 to 2,001): waiting too.
+    std::vector<TimelineGpuOp> byStream { launched(op(0, 10, 0), -5, -4) };
+    for (std::int64_t stream = 1; stream <= 300; ++stream) {
+        const std::int64_t launch = stream == 1 ? 5 : 500; // only stream 1's was issued before the gap
+        byStream.push_back(launched(op(1'000, 1'050, stream), launch, launch + 1));
+        byStream.push_back(launched(op(2'000 + stream, 2'010 + stream, stream), launch, launch + 1));
+    }
+    auto byStart = byStream;
+    std::stable_sort(byStart.begin(), byStart.end(),
+        [](const TimelineGpuOp& a, const TimelineGpuOp& b) { return a.startNs < b.startNs; });
+    std::reverse(byStart.begin() + 1, byStart.begin() + 301); // ties in the file: highest stream first
+    std::vector<TimelineGpuOp> reversed(byStart.rbegin(), byStart.rend());
+    for (auto* input : { &byStream, &byStart, &reversed }) {
+        const auto s = analyzeTimeline(*input);
+        EXPECT_EQ(s.idleGaps.waitingCount, 2);
+        EXPECT_EQ(s.idleGaps.hostNotLaunchingCount, 0); // 1 when a tie went to another stream
+        EXPECT_EQ(s.idleGaps.waitingNs, 990 + 951);
+    }
 }
 
 TEST(Timeline, ParseTimeWindow)

@@ -62,8 +62,18 @@ Status SessionReader::forEachKernelTiming(
 
 Result<std::optional<std::pair<std::int64_t, std::int64_t>>> SessionReader::kernelIdRange()
 {
+    return idRangeOf("SELECT min(id), max(id) FROM kernels");
+}
+
+Result<std::optional<std::pair<std::int64_t, std::int64_t>>> SessionReader::memOpIdRange()
+{
+    return idRangeOf("SELECT min(id), max(id) FROM memops");
+}
+
+Result<std::optional<std::pair<std::int64_t, std::int64_t>>> SessionReader::idRangeOf(const char* sql)
+{
     std::optional<std::pair<std::int64_t, std::int64_t>> range;
-    auto status = m_impl->query("SELECT min(id), max(id) FROM kernels", {}, [&](Statement& s) {
+    auto status = m_impl->query(sql, {}, [&](Statement& s) {
         const auto lo = s.columnOptionalInt(0);
         const auto hi = s.columnOptionalInt(1);
         if (lo && hi)
@@ -107,9 +117,16 @@ Result<std::optional<std::vector<KernelTotals>>> SessionReader::storedKernelTota
 
 Status SessionReader::forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit)
 {
-    return m_impl->query(
-        "SELECT id, process_id, device_id, stream_id, correlation_id, name_id, start_ns, end_ns FROM kernels", {},
-        [&](Statement& s) {
+    return forEachKernelPlacement(
+        std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), visit);
+}
+
+Status SessionReader::forEachKernelPlacement(
+    std::int64_t fromId, std::int64_t toId, const std::function<bool(const KernelPlacement&)>& visit)
+{
+    return m_impl->query("SELECT id, process_id, device_id, stream_id, correlation_id, name_id, start_ns, end_ns FROM "
+                         "kernels WHERE id >= ?1 AND id <= ?2",
+        { fromId, toId }, [&](Statement& s) {
             return visit({ s.columnInt(0), s.columnInt(1), s.columnInt(2), s.columnInt(3), s.columnInt(4),
                 s.columnInt(5), s.columnInt(6), s.columnInt(7) });
         });

@@ -115,23 +115,34 @@ SessionGpuOp SessionGpuOps::kernelOp(std::int64_t id, std::int64_t processId, st
 Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const
 {
     bool go = true;
-    Status scanned;
     if (m_scan.ordered) {
-        scanned = reader.forEachKernel(windowQuery(), [&](const Kernel& k) {
+        auto scanned = reader.forEachKernel(windowQuery(), [&](const Kernel& k) {
             go = visit(
                 kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
             return go;
         });
+        if (scanned.hasError() || !go)
+            return scanned;
     } else {
-        scanned = reader.forEachKernelPlacement([&](const SessionReader::KernelPlacement& k) {
-            go = visit(
-                kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
-            return go;
-        });
+        auto scanned = forEachKernel(reader, std::numeric_limits<std::int64_t>::min(),
+            std::numeric_limits<std::int64_t>::max(), [&](const SessionGpuOp& g) { return go = visit(g); });
+        if (scanned.hasError() || !go)
+            return scanned;
     }
-    if (scanned.hasError() || !go)
-        return scanned;
+    return forEachOther(reader, visit);
+}
 
+Status SessionGpuOps::forEachKernel(SessionReader& reader, std::int64_t fromId, std::int64_t toId,
+    const std::function<bool(const SessionGpuOp&)>& visit) const
+{
+    return reader.forEachKernelPlacement(fromId, toId, [&](const SessionReader::KernelPlacement& k) {
+        return visit(
+            kernelOp(k.id, k.processId, k.deviceId, k.streamId, k.correlationId, k.nameId, k.startNs, k.endNs));
+    });
+}
+
+Status SessionGpuOps::forEachOther(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const
+{
     const auto visitMemOp = [&](std::int64_t id, std::int64_t processId, std::int64_t deviceId, std::int64_t streamId,
                                 std::int64_t correlationId, MemOpKind kind, std::int64_t startNs, std::int64_t endNs) {
         SessionGpuOp g = placedOp(GpuOpSource::MemOp, id, processId, deviceId, startNs, endNs);
@@ -154,7 +165,8 @@ Status SessionGpuOps::forEach(SessionReader& reader, const std::function<bool(co
     } else {
         // Storage order, as for the kernels: no sort, and no copy of every memory op at once (a
         // 100 M-op session has millions of them).
-        scanned = reader.forEachMemOpPlacement([&](const SessionReader::MemOpPlacement& m) {
+        bool go = true;
+        auto scanned = reader.forEachMemOpPlacement([&](const SessionReader::MemOpPlacement& m) {
             go = visitMemOp(m.id, m.processId, m.deviceId, m.streamId, m.correlationId, m.kind, m.startNs, m.endNs);
             return go;
         });

@@ -56,6 +56,13 @@ public:
     // Every op, kernels first, then copies and memsets, then collectives without a kernel; `visit`
     // returns false to stop (the result is then still ok).
     Status forEach(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const;
+    // The same in parts, for a scan of a whole session (no window) split over threads, each part
+    // with its own reader (SessionReader::reopen); const, so the parts can share one SessionGpuOps.
+    // The kernels whose id is in [fromId, toId], in storage order:
+    Status forEachKernel(SessionReader& reader, std::int64_t fromId, std::int64_t toId,
+        const std::function<bool(const SessionGpuOp&)>& visit) const;
+    // The copies and memsets in storage order, then the collectives without a kernel:
+    Status forEachOther(SessionReader& reader, const std::function<bool(const SessionGpuOp&)>& visit) const;
 
     const std::vector<CommOp>& commOps() const { return m_comms; }
     int rankOf(std::int64_t processId) const;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -55,16 +56,21 @@ constexpr std::size_t kLinearStreams = 32;
 constexpr std::size_t kMaxMergedRuns = 256;
 
 // Ops in start order: `ops` itself when it is sorted; made of at most kMaxMergedRuns sorted runs
-// (ops listed stream by stream), merged into `buffer` in one pass; otherwise sorted in place.
+// (ops listed stream by stream), merged into `buffer` in one pass; otherwise sorted in place. Ops
+// that start at the same time come stream by stream, the lowest stream id first, and in the order
+// given within a stream: a stable sort by (start, stream), whatever runs the input was cut into
+// (the scan of a session groups its ops by stream and splits it over threads).
 std::span<const TimelineGpuOp> sortedByStart(std::span<TimelineGpuOp> ops, std::vector<TimelineGpuOp>& buffer)
 {
-    auto less = [](const TimelineGpuOp& a, const TimelineGpuOp& b) { return a.startNs < b.startNs; };
+    auto less = [](const TimelineGpuOp& a, const TimelineGpuOp& b) {
+        return a.startNs != b.startNs ? a.startNs < b.startNs : a.streamId < b.streamId;
+    };
     std::vector<std::size_t> bounds { 0 };
     for (std::size_t i = 1; i < ops.size(); ++i) {
         if (less(ops[i], ops[i - 1])) {
             bounds.push_back(i);
             if (bounds.size() > kMaxMergedRuns) {
-                std::sort(ops.begin(), ops.end(), less);
+                std::stable_sort(ops.begin(), ops.end(), less);
                 return ops;
             }
         }
@@ -72,22 +78,22 @@ std::span<const TimelineGpuOp> sortedByStart(std::span<TimelineGpuOp> ops, std::
     if (bounds.size() == 1)
         return ops;
     bounds.push_back(ops.size());
-    // k-way merge: a min-heap of (next start, run).
-    using Head = std::pair<std::int64_t, std::size_t>;
+    // k-way merge: a min-heap of (next start, its stream, run).
+    using Head = std::tuple<std::int64_t, std::int64_t, std::size_t>;
     std::vector<Head> heap;
     std::vector<std::size_t> next(bounds.begin(), bounds.end() - 1);
     for (std::size_t r = 0; r + 1 < bounds.size(); ++r)
-        heap.emplace_back(ops[bounds[r]].startNs, r);
+        heap.emplace_back(ops[bounds[r]].startNs, ops[bounds[r]].streamId, r);
     auto later = [](const Head& a, const Head& b) { return a > b; };
     std::make_heap(heap.begin(), heap.end(), later);
     buffer.clear();
     buffer.reserve(ops.size());
     while (!heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), later);
-        const std::size_t run = heap.back().second;
+        const std::size_t run = std::get<2>(heap.back());
         buffer.push_back(ops[next[run]++]);
         if (next[run] < bounds[run + 1]) {
-            heap.back().first = ops[next[run]].startNs;
+            heap.back() = Head { ops[next[run]].startNs, ops[next[run]].streamId, run };
             std::push_heap(heap.begin(), heap.end(), later);
         } else {
             heap.pop_back();

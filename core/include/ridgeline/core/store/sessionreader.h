@@ -109,6 +109,8 @@ public:
         std::int64_t fromId, std::int64_t toId, const std::function<void(const KernelTiming&)>& visit);
     // The lowest and the highest kernel id, two lookups in the table's b-tree; nullopt without kernels.
     Result<std::optional<std::pair<std::int64_t, std::int64_t>>> kernelIdRange();
+    // The same of the copies and memsets.
+    Result<std::optional<std::pair<std::int64_t, std::int64_t>>> memOpIdRange();
     // The totals per kernel name and device the writer stored when it finished the session
     // (store/kerneltotals.h), in (name, device) order; nullopt when the session stores none of this
     // version (older, or written by a writer that failed) or one row cannot be the totals of any
@@ -120,6 +122,9 @@ public:
         std::int64_t id, processId, deviceId, streamId, correlationId, nameId, startNs, endNs;
     };
     Status forEachKernelPlacement(const std::function<bool(const KernelPlacement&)>& visit);
+    // The same for the kernels whose id is in [fromId, toId] (a part of the table, as above).
+    Status forEachKernelPlacement(
+        std::int64_t fromId, std::int64_t toId, const std::function<bool(const KernelPlacement&)>& visit);
     // A kernel's metric values, by name. Values stored damaged (a row that cannot be decoded, an
     // id with no name) are left out here and in forEachMetric; `check` reports them.
     Result<std::vector<MetricValue>> metrics(std::int64_t kernelId);
@@ -206,6 +211,8 @@ private:
     struct Impl;
     explicit SessionReader(std::unique_ptr<Impl> impl);
     static Result<SessionReader> openImageAs(std::string_view image, const std::string& name, bool editable);
+    // The lowest and highest id that `sql` ("SELECT min(id), max(id) FROM ...") finds.
+    Result<std::optional<std::pair<std::int64_t, std::int64_t>>> idRangeOf(const char* sql);
     std::unique_ptr<Impl> m_impl;
 };
 
