@@ -342,12 +342,16 @@ Result<std::vector<NcuRule>> SessionReader::ncuRules(std::optional<std::int64_t>
 {
     // Texts are cut in SQL (a hostile file's megabyte message is never loaded); a speedup that is
     // not a number of 0 to 100 % reads as none; rules of kernels the session lacks are left out.
-    // `check` reports all three.
+    // `check` reports all three. EXISTS looks each rule's kernel up by id: `IN (SELECT id FROM
+    // kernels)` built a set of every kernel id first, 1.3 s of opening a session of 10 M ops that
+    // has no rules at all.
     const std::string sql = fmt::format(
         "SELECT kernel_id, substr(identifier, 1, {0}), substr(name, 1, {0}), substr(section, 1, {0}), "
         "substr(type, 1, {0}), substr(message, 1, {1}), substr(speedup_type, 1, {0}), "
         "CASE WHEN typeof(speedup_pct) IN ('integer', 'real') AND speedup_pct >= 0 AND speedup_pct <= {2} "
-        "THEN speedup_pct END FROM ncu_rules WHERE kernel_id IN (SELECT id FROM kernels){3} ORDER BY kernel_id, rowid",
+        "THEN speedup_pct END FROM ncu_rules WHERE EXISTS (SELECT 1 FROM kernels WHERE kernels.id = "
+        "ncu_rules.kernel_id){3} "
+        "ORDER BY kernel_id, rowid",
         kNcuRuleMaxLabel, kNcuRuleMaxMessage, kNcuMaxSpeedupPct, kernelId ? " AND kernel_id = ?1" : "");
     std::vector<std::int64_t> args;
     if (kernelId)

@@ -37,28 +37,39 @@ public:
     void add(int rank, std::int64_t deviceId, const TimelineGpuOp& op)
     {
         const Key key { rank, deviceId, op.streamId };
-        if (m_last == kNone || !(m_lists[m_last].first == key)) {
+        if (m_last == kNone || !(m_lists[m_last].key == key)) {
             auto [it, inserted] = m_index.try_emplace(key, m_lists.size());
             if (inserted)
-                m_lists.emplace_back(key, std::vector<TimelineGpuOp>());
+                m_lists.push_back(List { key, {} });
             m_last = it->second;
         }
-        m_lists[m_last].second.push_back(op);
+        auto& chunks = m_lists[m_last].chunks;
+        if (chunks.empty() || chunks.back().size() == kChunkOps) {
+            chunks.emplace_back();
+            chunks.back().reserve(kChunkOps);
+        }
+        chunks.back().push_back(op);
     }
 
-    // The parts' ops by (rank, device), stream by stream, the parts in the order given; each
-    // stream's list is freed as it is copied.
+    // The parts' ops by (rank, device), stream by stream, the parts in the order given. Each group
+    // is allocated once at its size and each chunk freed as it is copied.
     static OpGroups groups(std::span<StreamLists> parts)
     {
+        std::map<GroupKey, std::size_t> sizes;
+        for (const auto& part : parts)
+            for (const auto& list : part.m_lists)
+                for (const auto& chunk : list.chunks)
+                    sizes[{ list.key.rank, list.key.deviceId }] += chunk.size();
         OpGroups out;
+        for (const auto& [key, size] : sizes)
+            out[key].reserve(size);
         for (auto& part : parts) {
-            for (auto& [key, ops] : part.m_lists) {
-                auto& group = out[{ key.rank, key.deviceId }];
-                if (group.empty())
-                    group = std::move(ops);
-                else
-                    group.insert(group.end(), ops.begin(), ops.end());
-                std::vector<TimelineGpuOp>().swap(ops);
+            for (auto& list : part.m_lists) {
+                auto& group = out[{ list.key.rank, list.key.deviceId }];
+                for (auto& chunk : list.chunks) {
+                    group.insert(group.end(), chunk.begin(), chunk.end());
+                    std::vector<TimelineGpuOp>().swap(chunk);
+                }
             }
         }
         return out;
@@ -78,8 +89,15 @@ private:
                 ^ (static_cast<std::uint64_t>(k.streamId) * 31u) ^ static_cast<std::uint64_t>(k.rank));
         }
     };
+    // A stream's ops in chunks (768 KB): a vector grown by doubling copied them again and again and
+    // faulted in fresh pages each time (a tenth of a report of 10 M ops).
+    static constexpr std::size_t kChunkOps = 16 * 1024;
+    struct List {
+        Key key;
+        std::vector<std::vector<TimelineGpuOp>> chunks;
+    };
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-    std::vector<std::pair<Key, std::vector<TimelineGpuOp>>> m_lists;
+    std::vector<List> m_lists;
     std::unordered_map<Key, std::size_t, KeyHash> m_index;
     std::size_t m_last = kNone; // the list of the op before: ops of one stream often come together
 };
