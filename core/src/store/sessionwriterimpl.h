@@ -60,6 +60,7 @@ struct SessionWriter::Impl {
     std::unordered_set<std::int64_t> metricsWithUnit;
     std::unordered_set<std::int64_t> kernelsWithMetrics; // kernels with a metric_values row
     std::string blob; // reused by putKernelMetrics
+    bool indexed = false; // buildIndexes() made the indexes
 
     // Empties every table in one transaction (reset()).
     Status deleteAllRows();
