@@ -404,8 +404,8 @@ core::Status writeHostRecords(
 }
 
 // One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written
-// (`last`: see writeTrace). `progress` gets the fraction of this file done, 0..1, and what is being done (empty:
-// reading).
+// (`last`: see writeTrace). `progress` gets the fraction of this file done, 0..1, and what is being
+// done (empty: reading).
 core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<InputSource> source, std::size_t index,
     SessionState& state, KinetoImportSummary& summary, const std::function<void(double, std::string_view)>& progress,
     unsigned workers, std::size_t windowBytes, bool last)
