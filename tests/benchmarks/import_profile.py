@@ -23,8 +23,8 @@ STAGES = [
      r"unescapeJsonString|keyOf|fieldOf|simdjson::|TraceOperator|TraceKernel|Args::|substr|communicationKernel|strlen"),
     ("strings: interning operators' strings", r"Hashtable|_Hash_bytes|StringTable|internString|_M_find"),
     ("operators: nesting and packing", r"OperatorNesting|ByteStream|sortKeys|nestThread|__merge|__introsort|"
-     r"__adjust_heap|__insertion_sort|nestOperators|encodeOperatorChunk|OperatorRow|KeyBlocks"),
-    ("verdicts", r"chooseCeilings|selectCeilings|analyzeKernel|kernelVerdicts|launchFacts|metricValue|Ceiling|"
+     r"__adjust_heap|__insertion_sort|nestOperators|encodeOperatorChunk|OperatorRow|KeyBlocks|OperatorPacker|packOperators"),
+    ("verdicts", r"deviceRoofs|chooseCeilings|selectCeilings|analyzeKernel|kernelVerdicts|launchFacts|metricValue|Ceiling|"
      r"latencyHint|toVerdict|_Rb_tree"),
     ("SQLite: rows, indexes, file", r"sqlite3|libsqlite3|bindThreadRecord|pwrite|fsync|ext4|Statement::|valuesOf"),
     ("memory: allocation, page faults", r"malloc|_int_free|cfree|free@|_int_malloc|consolidate|page_fault|"

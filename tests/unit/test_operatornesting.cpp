@@ -473,6 +473,70 @@ TEST(OperatorNesting, AWriteErrorStopsIt)
     EXPECT_EQ(calls, 1);
 }
 
+// The operators nested and packed on a thread of their own (OperatorPacker) are the chunks that
+// packing finish()'s spans here gives, in order, with the same crossings; with few operators no
+// thread is started and the result is the same.
+TEST(OperatorPacker, SameChunksAsPackingHere)
+{
+    using Chunk = core::SessionWriter::OperatorChunk;
+    std::mt19937_64 random(39);
+    for (const std::size_t count : { std::size_t { 1000 }, std::size_t { 40'000 } }) {
+        SCOPED_TRACE(count);
+        const auto [rows, python] = syntheticOperators(random, count);
+        collectors::kineto::OperatorNesting here(5), there(5);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            ASSERT_TRUE(here.add(rows[i], python[i]).ok());
+            ASSERT_TRUE(there.add(rows[i], python[i]).ok());
+        }
+        std::vector<Chunk> expected;
+        const auto expectedCrossings = here.finish([&](std::span<const Row> span) {
+            expected.emplace_back();
+            return core::SessionWriter::packOperators(span, expected.back());
+        });
+        ASSERT_TRUE(expectedCrossings.ok());
+        std::vector<Chunk> got;
+        collectors::kineto::OperatorPacker packer(there);
+        const auto crossings = packer.drain([&](const Chunk& chunk) {
+            got.push_back(chunk);
+            return core::Status {};
+        });
+        ASSERT_TRUE(crossings.ok());
+        EXPECT_EQ(crossings.value(), expectedCrossings.value());
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            SCOPED_TRACE(i);
+            EXPECT_EQ(got[i].count, expected[i].count);
+            EXPECT_EQ(got[i].longest, expected[i].longest);
+            EXPECT_EQ(got[i].data, expected[i].data);
+        }
+    }
+}
+
+// The caller's first error stops the packing thread and is returned as it is; a packer dropped
+// before drain() (an error earlier in the import) stops its thread too.
+TEST(OperatorPacker, AStoreErrorStopsIt)
+{
+    std::mt19937_64 random(40);
+    const auto [rows, python] = syntheticOperators(random, 100'000);
+    collectors::kineto::OperatorNesting nesting;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        ASSERT_TRUE(nesting.add(rows[i], python[i]).ok());
+    {
+        collectors::kineto::OperatorPacker packer(nesting);
+        int calls = 0;
+        const auto result = packer.drain([&](const core::SessionWriter::OperatorChunk&) {
+            return ++calls < 3 ? core::Status {} : core::Status(core::makeError(core::ErrorCode::Io, "disk full"));
+        });
+        ASSERT_FALSE(result.ok());
+        EXPECT_EQ(result.error().message, "disk full");
+        EXPECT_EQ(calls, 3);
+    }
+    collectors::kineto::OperatorNesting other;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        ASSERT_TRUE(other.add(rows[i], python[i]).ok());
+    collectors::kineto::OperatorPacker dropped(other); // its destructor stops and joins the thread
+}
+
 // The operators' string table (issue 38): each string one index, the same on every lookup, through
 // the table's regrowth; its bytes back as given; the empty string is 0.
 TEST(OperatorStrings, InternedOnceEachThroughGrowth)

@@ -262,6 +262,37 @@ TEST_F(Roofline, UnknownWithoutCounters)
     EXPECT_EQ(analyzeKernel(facts({ { "launch__registers_per_thread", 32 } })).verdict, VerdictClass::Unknown);
 }
 
+// A device's roofs worked out once (deviceRoofs, as an importer of thousands of launches does)
+// give a launch without counters the analysis that choosing them per launch gives; a launch with
+// counters chooses its own whatever it is handed.
+TEST_F(Roofline, DeviceRoofsGiveTheSameAnalysis)
+{
+    const auto roofs = deviceRoofs(&m_device, m_ceilings);
+    EXPECT_EQ(roofs.size(), m_ceilings.size());
+    for (const std::int64_t duration : { std::int64_t { 3'000 }, kOneMs }) {
+        auto plain = facts({}, duration);
+        auto handed = plain;
+        handed.ceilings.clear();
+        handed.roofs = &roofs;
+        const auto a = analyzeKernel(plain), b = analyzeKernel(handed);
+        EXPECT_EQ(a.verdict, b.verdict);
+        EXPECT_EQ(a.reason, b.reason);
+        EXPECT_EQ(a.latencyHint, b.latencyHint);
+        ASSERT_EQ(a.ceilingsUsed.size(), b.ceilingsUsed.size());
+        for (const auto& [resource, used] : a.ceilingsUsed) {
+            EXPECT_EQ(used.value, b.ceilingsUsed.at(resource).value);
+            EXPECT_EQ(used.source, b.ceilingsUsed.at(resource).source);
+        }
+    }
+    const ResourceMap<CeilingUsed> none;
+    auto counted = facts({ { Dram, 2.5e9 } });
+    const auto expected = analyzeKernel(counted);
+    counted.roofs = &none; // not used: the launch has counters
+    const auto got = analyzeKernel(counted);
+    EXPECT_EQ(got.verdict, expected.verdict);
+    EXPECT_EQ(got.reason, expected.reason);
+}
+
 TEST_F(Roofline, DurationFromCountersWinsAndZeroDurationIsUnknown)
 {
     const auto zero = analyzeKernel(facts({ { Dram, 1e9 } }, 0));

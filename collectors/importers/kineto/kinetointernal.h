@@ -165,10 +165,33 @@ public:
     // operator open on their thread: start inside it and end after it. Those keep their own times
     // and go under the innermost operator that holds them. `write`'s first error stops it.
     core::Result<std::int64_t> finish(const std::function<core::Status(std::span<const Row>)>& write);
+    // How many operators were added since the last finish().
+    std::size_t size() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
+};
+
+// finish() of an OperatorNesting and the packing of its rows into the session's chunks
+// (SessionWriter::packOperators) on a thread of its own, started here, while the caller writes
+// the trace's other records; drain() then stores the chunks on the caller's thread, which owns the
+// writer. A few chunks wait at most, so memory stays bounded. For few operators no thread is
+// started: drain() does it all. `nesting` must not be used until drain() has returned.
+class OperatorPacker {
+public:
+    explicit OperatorPacker(OperatorNesting& nesting);
+    ~OperatorPacker(); // stops the thread first when drain() was not called or stopped early
+    OperatorPacker(const OperatorPacker&) = delete;
+    OperatorPacker& operator=(const OperatorPacker&) = delete;
+    // Hands each chunk to `store` in order, then returns finish()'s result; the first error
+    // (finish()'s or `store`'s) stops it. Call it once.
+    core::Result<std::int64_t> drain(
+        const std::function<core::Status(const core::SessionWriter::OperatorChunk&)>& store);
+
+private:
+    struct Shared;
+    std::unique_ptr<Shared> m_shared;
 };
 
 // Helpers (kinetoevents.cpp).

@@ -309,6 +309,11 @@ core::Status OperatorNesting::add(const Row& op, bool python)
     return {};
 }
 
+std::size_t OperatorNesting::size() const
+{
+    return m_impl->count;
+}
+
 core::Result<std::int64_t> OperatorNesting::finish(const std::function<core::Status(std::span<const Row>)>& write)
 {
     Impl& d = *m_impl;

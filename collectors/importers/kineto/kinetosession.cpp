@@ -181,9 +181,21 @@ std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kerne
 {
     std::vector<core::Verdict> verdicts;
     verdicts.reserve(kernels.size());
+    // A trace's launches have no counters: the ceilings they are judged against are their device's,
+    // chosen once per device instead of copied and chosen per launch.
+    std::map<std::int64_t, core::ResourceMap<core::CeilingUsed>> roofs;
+    const importing::CeilingsByDevice none;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
         const auto& record = kernels[i];
-        auto facts = importing::launchFacts(record, &state.devices.at(record.deviceId), state.ceilings);
+        const core::Device* device = &state.devices.at(record.deviceId);
+        auto [held, added] = roofs.try_emplace(record.deviceId);
+        if (added) {
+            const auto stored = state.ceilings.find(record.deviceId);
+            held->second = core::deviceRoofs(
+                device, stored == state.ceilings.end() ? std::vector<core::Ceiling> {} : stored->second);
+        }
+        auto facts = importing::launchFacts(record, device, none);
+        facts.roofs = &held->second;
         facts.collective = collectives[i];
         if (!facts.collective.empty() && i < commFigures.size() && commFigures[i])
             facts.comm = commFigures[i];
@@ -237,8 +249,10 @@ core::Status nestOperators(core::SessionWriter& writer, ParsedTrace& part, Sessi
     return {};
 }
 
+// `last`: the import's last file, after which the session's indexes are built: here, while the
+// operators are still being packed, instead of after them.
 core::Status writeTrace(
-    core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary)
+    core::SessionWriter& writer, ParsedTrace& trace, SessionState& state, KinetoImportSummary& summary, bool last)
 {
     traceWarnings(trace, summary.warnings);
     const auto operatorWarningAt = summary.warnings.size(); // written later, listed here
@@ -246,6 +260,10 @@ core::Status writeTrace(
     if (trace.rank >= 0 && !state.ranks.insert(trace.rank).second)
         summary.warnings.push_back(
             fmt::format("rank {} appears in more than one file ({} among them)", trace.rank, trace.name));
+    // The last batch's operators, then all of the trace's, nested and packed on another thread
+    // while this one writes the other records (and the verdicts are worked out on a third).
+    RIDGELINE_TRY(nestOperators(writer, trace, state));
+    OperatorPacker packer(state.operators);
     auto deviceIds = writeDevices(writer, trace, state, summary.warnings);
     if (deviceIds.hasError())
         return deviceIds.error();
@@ -307,21 +325,6 @@ core::Status writeTrace(
     auto verdicts = std::async(launch, [&kernels, &collectives, &commFigures, &state] {
         return kernelVerdicts(kernels, collectives, commFigures, state);
     });
-    // Meanwhile: the last batch's operators, then all of the trace's, nested.
-    RIDGELINE_TRY(nestOperators(writer, trace, state));
-    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
-    // searching the table.
-    const auto nested = state.operators.finish([&](std::span<const OperatorNesting::Row> rows) {
-        summary.operators += static_cast<std::int64_t>(rows.size());
-        return writer.addOperatorRows(rows);
-    });
-    if (nested.hasError())
-        return nested.error();
-    if (const auto overlapping = nested.value(); overlapping > 0)
-        summary.warnings.insert(summary.warnings.begin() + static_cast<std::ptrdiff_t>(operatorWarningAt),
-            fmt::format("{}: {} operators start inside another on their thread and end after it; each keeps its "
-                        "times and is kept under the operator that holds it",
-                trace.name, overlapping));
     for (auto& op : trace.memops) {
         op.processId = mainProcess;
         op.deviceId = deviceIds.value().at(op.deviceId);
@@ -352,7 +355,23 @@ core::Status writeTrace(
         return added.error();
     if (auto added = writer.addNvtxRanges(trace.ranges); added.hasError())
         return added.error();
-    return writer.setVerdicts(verdicts.get());
+    RIDGELINE_TRY(writer.setVerdicts(verdicts.get()));
+    if (last) // no index covers the operator chunks still to come
+        RIDGELINE_TRY(writer.buildIndexes());
+    // In id order (OperatorNesting gives them so): SQLite appends rows of rising ids without
+    // searching the table.
+    const auto nested = packer.drain([&](const core::SessionWriter::OperatorChunk& chunk) {
+        summary.operators += chunk.count;
+        return writer.addOperatorChunk(chunk);
+    });
+    if (nested.hasError())
+        return nested.error();
+    if (const auto overlapping = nested.value(); overlapping > 0)
+        summary.warnings.insert(summary.warnings.begin() + static_cast<std::ptrdiff_t>(operatorWarningAt),
+            fmt::format("{}: {} operators start inside another on their thread and end after it; each keeps its "
+                        "times and is kept under the operator that holds it",
+                trace.name, overlapping));
+    return {};
 }
 
 // Runtime calls and user annotations of a batch of events, written while the file is still being
@@ -384,11 +403,12 @@ core::Status writeHostRecords(
     return nestOperators(writer, part, state);
 }
 
-// One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written.
-// `progress` gets the fraction of this file done, 0..1, and what is being done (empty: reading).
+// One trace file, the `index`th of the import: read (on `workers` threads; 0: this one) and written
+// (`last`: see writeTrace). `progress` gets the fraction of this file done, 0..1, and what is being
+// done (empty: reading).
 core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<InputSource> source, std::size_t index,
     SessionState& state, KinetoImportSummary& summary, const std::function<void(double, std::string_view)>& progress,
-    unsigned workers, std::size_t windowBytes)
+    unsigned workers, std::size_t windowBytes, bool last)
 {
     std::optional<ParsedTrace> trace;
     {
@@ -410,7 +430,7 @@ core::Status importTrace(core::SessionWriter& writer, std::unique_ptr<InputSourc
         RIDGELINE_TRY(writer.setMeta(fmt::format("kineto_base_time_ns.{}", index), trace->baseTimeNs));
     if (progress)
         progress(0.7, fmt::format("writing the events of {}", name));
-    return writeTrace(writer, *trace, state, summary);
+    return writeTrace(writer, *trace, state, summary, last);
 }
 
 } // namespace
@@ -445,8 +465,8 @@ core::Result<KinetoImportSummary> importKineto(const std::vector<std::string>& t
             if (progress)
                 progress((static_cast<double>(i) + fraction) / files, doing.empty() ? what : doing);
         };
-        RIDGELINE_TRY(kineto::importTrace(
-            writer, std::move(source).value(), i, state, summary, fileProgress, kineto::parseWorkers(), 0));
+        RIDGELINE_TRY(kineto::importTrace(writer, std::move(source).value(), i, state, summary, fileProgress,
+            kineto::parseWorkers(), 0, i + 1 == tracePaths.size()));
     }
     if (progress)
         progress(1.0, "building the session's indexes");
@@ -461,7 +481,7 @@ core::Result<KinetoImportSummary> importKinetoBytes(
     KinetoImportSummary summary;
     kineto::SessionState state;
     RIDGELINE_TRY(
-        kineto::importTrace(writer, InputSource::fromBytes(name, bytes), 0, state, summary, {}, 0, windowBytes));
+        kineto::importTrace(writer, InputSource::fromBytes(name, bytes), 0, state, summary, {}, 0, windowBytes, false));
     RIDGELINE_TRY(importing::endImport(writer, summary.warnings));
     return summary;
 }

@@ -80,6 +80,14 @@ void noteShapeFigures(KernelAnalysis& a, std::int64_t modelled, std::int64_t lau
 
 } // namespace
 
+ResourceMap<CeilingUsed> deviceRoofs(const Device* device, const std::vector<Ceiling>& ceilings)
+{
+    KernelFacts facts; // no metrics: no counter ceilings, no clock scaling
+    facts.device = device;
+    facts.ceilings = ceilings;
+    return chooseCeilings(facts);
+}
+
 KernelAnalysis analyzeKernel(const KernelFacts& facts)
 {
     KernelAnalysis a;
@@ -113,7 +121,7 @@ KernelAnalysis analyzeKernel(const KernelFacts& facts)
     }
     if (const auto comm = communicationKernel(facts.name); comm && facts.collective.empty())
         a.commByName = comm->library;
-    a.ceilingsUsed = chooseCeilings(facts);
+    a.ceilingsUsed = facts.roofs && !counted ? *facts.roofs : chooseCeilings(facts);
     a.latencyHint = latencyHint(facts, a.durationNs);
 
     const double seconds = a.durationNs / 1e9;

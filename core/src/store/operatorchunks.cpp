@@ -7,13 +7,14 @@ namespace ridgeline::core::detail {
 
 namespace {
 
-void putVarint(std::string& out, std::uint64_t value)
+char* putVarint(char* out, std::uint64_t value)
 {
     while (value >= 0x80) {
-        out.push_back(static_cast<char>((value & 0x7F) | 0x80));
+        *out++ = static_cast<char>((value & 0x7F) | 0x80);
         value >>= 7;
     }
-    out.push_back(static_cast<char>(value));
+    *out++ = static_cast<char>(value);
+    return out;
 }
 
 } // namespace
@@ -31,18 +32,26 @@ SessionWriter::OperatorRow rowOf(const OperatorValues& v)
 
 void encodeOperatorChunk(std::span<const SessionWriter::OperatorRow> rows, std::string& out)
 {
-    out.clear();
+    // Written through a pointer, with room checked once per row (a varint is at most 10 bytes):
+    // a push_back per byte, with its capacity check, was most of the time packing took.
+    constexpr std::size_t kMostPerRow = kOperatorColumns * 10;
+    std::size_t used = 0;
     std::array<std::uint64_t, kOperatorColumns> previous {};
     for (const auto& row : rows) {
+        if (out.size() - used < kMostPerRow) // used <= out.size()
+            out.resize(std::max(2 * out.size(), used + kMostPerRow));
+        char* at = out.data() + used;
         const OperatorValues values = valuesOf(row);
         for (std::size_t c = 0; c < kOperatorColumns; ++c) {
             // Unsigned arithmetic: differences of any two int64 wrap without overflow.
             const auto value = static_cast<std::uint64_t>(values[c]);
             const auto delta = static_cast<std::int64_t>(value - previous[c]);
-            putVarint(out, (static_cast<std::uint64_t>(delta) << 1) ^ static_cast<std::uint64_t>(delta >> 63));
+            at = putVarint(at, (static_cast<std::uint64_t>(delta) << 1) ^ static_cast<std::uint64_t>(delta >> 63));
             previous[c] = value;
         }
+        used = static_cast<std::size_t>(at - out.data());
     }
+    out.resize(used);
 }
 
 bool decodeOperatorChunk(std::string_view data, std::int64_t count,

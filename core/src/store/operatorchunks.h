@@ -17,7 +17,7 @@
 
 namespace ridgeline::core::detail {
 
-inline constexpr std::size_t kOperatorChunkRows = 4096;
+inline constexpr std::size_t kOperatorChunkRows = SessionWriter::kOperatorChunkRows;
 inline constexpr std::size_t kOperatorColumns = 15;
 // Before schema v6 (which added concrete_inputs_id) a chunk held 14 columns a row.
 inline constexpr std::size_t kOperatorColumnsV2 = 14;

@@ -246,6 +246,7 @@ Status SessionWriter::reset()
             return fresh.error();
         impl.statements.clear();
         impl.db = std::move(fresh).value();
+        impl.indexed = false;
         RIDGELINE_TRY(impl.db.exec(kInMemoryPragmas));
     } else {
         RIDGELINE_TRY(impl.deleteAllRows());
@@ -375,6 +376,25 @@ Result<std::int64_t> SessionWriter::internKernelName(std::string_view raw, std::
     return id;
 }
 
+Status SessionWriter::buildIndexes()
+{
+    if (m_impl->options.indexesUpFront || m_impl->indexed) // made in create(), or already
+        return {};
+    // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
+    // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB. The runs
+    // go to temporary files: in memory (temp_store=MEMORY) the sorter held them all (418 MB for the
+    // indexes of 10 M GPU ops, 4 GB at 100 M) and the build had not ended after 7.5 minutes at
+    // 100 M (docs/PERFORMANCE.md, "Sessions of 100 million GPU operations").
+    if (m_impl->options.atomic && !m_impl->options.inMemory)
+        RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;"));
+    auto indexed
+        = m_impl->inTransaction("the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
+    if (indexed.hasError())
+        return indexed;
+    m_impl->indexed = true;
+    return {};
+}
+
 Status SessionWriter::finish(SessionStatus status)
 {
     if (m_impl->finished)
@@ -386,19 +406,7 @@ Status SessionWriter::finish(SessionStatus status)
     RIDGELINE_TRY(setMeta(metakey::Status, toString(status)));
     if (m_impl->kernelTotalsKnown)
         RIDGELINE_TRY(m_impl->storeKernelTotals());
-    // A small page cache makes SQLite's sorter spill sorted runs that its helper threads (PRAGMA
-    // threads) sort and merge in parallel: the index build is ~15 % faster than with 64 MB. The runs
-    // go to temporary files: in memory (temp_store=MEMORY) the sorter held them all (418 MB for the
-    // indexes of 10 M GPU ops, 4 GB at 100 M) and the build had not ended after 7.5 minutes at
-    // 100 M (docs/PERFORMANCE.md, "Sessions of 100 million GPU operations").
-    if (m_impl->options.atomic && !m_impl->options.inMemory)
-        RIDGELINE_TRY(m_impl->db.exec("PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;"));
-    if (!m_impl->options.indexesUpFront) { // else made in create()
-        auto indexed = m_impl->inTransaction(
-            "the session indexes", [&]() -> Status { return schema::createIndexes(m_impl->db); });
-        if (indexed.hasError())
-            return indexed;
-    }
+    RIDGELINE_TRY(buildIndexes());
     // One self-contained file, no -wal beside it, when nobody is reading it. While readers hold
     // the WAL this cannot be done; the data is safe in the WAL and SQLite folds it into the file
     // when the last connection closes. An in-memory session stays open for image().

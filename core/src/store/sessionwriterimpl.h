@@ -65,11 +65,14 @@ struct SessionWriter::Impl {
     // have been undone (a failed insert or batch): finish() then stores none and readers scan.
     KernelTotalsBuilder kernelTotals;
     bool kernelTotalsKnown = true;
+    bool indexed = false; // buildIndexes() made the indexes
 
     // Empties every table in one transaction (reset()).
     Status deleteAllRows();
     // Writes kernelTotals and names them in stored_summaries (finish()).
     Status storeKernelTotals();
+    // Inserts a packed chunk of operators (in the caller's transaction).
+    Status insertOperatorChunk(const OperatorChunk& chunk);
     // Writes a kernel's values (merged into what it has); `values` is sorted in place.
     Status putKernelMetrics(std::int64_t kernelId, std::vector<MetricById>& values);
     // Longest op per table, recorded in meta by finish() for time-window queries.

@@ -3,6 +3,8 @@
 #include "operatorchunks.h"
 #include "sessionwriterimpl.h"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <vector>
 
 namespace ridgeline::core {
@@ -38,25 +40,49 @@ Status SessionWriter::addOperators(std::span<const Operator> ops)
 
 Status SessionWriter::addOperatorRows(std::span<const OperatorRow> rows)
 {
-    auto& longest = m_impl->maxDurations["operators"];
-    for (const auto& row : rows) {
-        longest = std::max(longest, saturatingSub(row.endNs, row.startNs)); // hostile times saturate
-    }
+    // One transaction for all the chunks (one each would commit thousands of times).
     return m_impl->inTransaction("operators", [&]() -> Status {
-        auto cached = m_impl->statement("INSERT INTO operator_chunks(count, data) VALUES(?1, ?2)");
-        if (cached.hasError())
-            return cached.error();
-        Statement& s = *cached.value();
-        std::string data;
+        OperatorChunk chunk;
         for (std::size_t first = 0; first < rows.size(); first += detail::kOperatorChunkRows) {
-            const auto chunk = rows.subspan(first, std::min(detail::kOperatorChunkRows, rows.size() - first));
-            detail::encodeOperatorChunk(chunk, data);
-            s.bind(1, static_cast<std::int64_t>(chunk.size()));
-            s.bindBlob(2, data);
-            RIDGELINE_TRY(s.run());
+            RIDGELINE_TRY(
+                packOperators(rows.subspan(first, std::min(detail::kOperatorChunkRows, rows.size() - first)), chunk));
+            RIDGELINE_TRY(m_impl->insertOperatorChunk(chunk));
         }
         return {};
     });
+}
+
+Status SessionWriter::packOperators(std::span<const OperatorRow> rows, OperatorChunk& chunk)
+{
+    if (rows.size() > detail::kOperatorChunkRows)
+        return makeError(ErrorCode::InvalidArgument,
+            fmt::format("{} operators in one chunk (at most {})", rows.size(), detail::kOperatorChunkRows));
+    chunk.count = static_cast<std::int64_t>(rows.size());
+    chunk.longest = 0;
+    for (const auto& row : rows)
+        chunk.longest = std::max(chunk.longest, saturatingSub(row.endNs, row.startNs)); // hostile times saturate
+    detail::encodeOperatorChunk(rows, chunk.data);
+    return {};
+}
+
+Status SessionWriter::addOperatorChunk(const OperatorChunk& chunk)
+{
+    return m_impl->inTransaction("operators", [&]() -> Status { return m_impl->insertOperatorChunk(chunk); });
+}
+
+Status SessionWriter::Impl::insertOperatorChunk(const OperatorChunk& chunk)
+{
+    if (chunk.count <= 0)
+        return {};
+    auto& longest = maxDurations["operators"];
+    longest = std::max(longest, chunk.longest);
+    auto cached = statement("INSERT INTO operator_chunks(count, data) VALUES(?1, ?2)");
+    if (cached.hasError())
+        return cached.error();
+    Statement& s = *cached.value();
+    s.bind(1, chunk.count);
+    s.bindBlob(2, chunk.data);
+    return s.run();
 }
 
 } // namespace ridgeline::core

@@ -49,6 +49,12 @@ struct ShapeFigures {
     std::shared_ptr<const ShapeCall> call;
 };
 
+// The ceiling a figure was compared against.
+struct CeilingUsed {
+    double value = 0; // FLOP/s or B/s, at the clock the kernel ran at when known
+    CeilingSource source = CeilingSource::Datasheet;
+};
+
 // Everything known of one launch.
 struct KernelFacts {
     std::int64_t kernelId = 0;
@@ -65,12 +71,9 @@ struct KernelFacts {
     // range over that many kernels (its metrics, if any, are the whole graph launch's).
     std::int64_t graphRangeKernels = 0;
     std::optional<ShapeFigures> shapes; // its operator's work from shapes, when modelled (used without counters)
-};
-
-// The ceiling a figure was compared against.
-struct CeilingUsed {
-    double value = 0; // FLOP/s or B/s, at the clock the kernel ran at when known
-    CeilingSource source = CeilingSource::Datasheet;
+    // When set, the ceilings its device's launches without counters use (deviceRoofs), in place of
+    // choosing them from `ceilings` again for each launch; a launch with metrics chooses its own.
+    const ResourceMap<CeilingUsed>* roofs = nullptr;
 };
 
 struct KernelAnalysis {
@@ -121,6 +124,10 @@ struct KernelAnalysis {
 };
 
 KernelAnalysis analyzeKernel(const KernelFacts& facts);
+// The ceilings analyzeKernel uses for every launch without counters on `device` (null: unknown)
+// with these ceilings: worked out once per device by an importer that judges thousands of launches
+// (KernelFacts::roofs), where copying and choosing them per launch was most of the verdicts' time.
+ResourceMap<CeilingUsed> deviceRoofs(const Device* device, const std::vector<Ceiling>& ceilings);
 
 // Whether analyzeKernel (or ceilingsFromCounters) reads a metric of this name: the names of
 // metricnames.h, by name or prefix. KernelFacts may hold only these; an Nsight Compute launch's

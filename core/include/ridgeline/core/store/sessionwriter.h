@@ -82,6 +82,17 @@ public:
                      callStackId = 0, concreteInputsId = 0;
     };
     Status addOperatorRows(std::span<const OperatorRow> rows);
+    // The same in two steps, for an importer that packs its rows on another thread while this
+    // writer works: packOperators touches no writer (it may run on any thread), addOperatorChunk
+    // stores what it packed. A chunk holds at most kOperatorChunkRows rows, in the order given.
+    static constexpr std::size_t kOperatorChunkRows = 4096;
+    struct OperatorChunk {
+        std::int64_t count = 0;
+        std::int64_t longest = 0; // its longest operator's duration
+        std::string data; // as stored (core/src/store/operatorchunks.h)
+    };
+    static Status packOperators(std::span<const OperatorRow> rows, OperatorChunk& chunk);
+    Status addOperatorChunk(const OperatorChunk& chunk);
     // The id of a string in the session's string table (added when new); 0 for the empty string.
     Result<std::int64_t> internString(std::string_view value);
     // Replaces the verdicts of the given kernels.
@@ -89,6 +100,10 @@ public:
     // Nsight Compute's rule results of kernels already written (added, in the order given).
     Status addNcuRules(std::span<const NcuRule> rules);
 
+    // Builds the session's indexes now instead of in finish(): for an importer that has written
+    // every row an index covers while others (operator chunks, which none covers) are still being
+    // made on another thread. Rows added later are indexed as they go in, only more slowly.
+    Status buildIndexes();
     // Marks the session complete or partial, builds indexes, leaves a single self-contained
     // file (no -wal) and, for an atomic writer, publishes it under its final name.
     Status finish(SessionStatus status);
