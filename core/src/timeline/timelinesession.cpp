@@ -44,7 +44,9 @@ public:
             m_last = it->second;
         }
         auto& chunks = m_lists[m_last].chunks;
-        if (chunks.empty() || chunks.back().size() == kChunkOps) {
+        if (chunks.empty()) {
+            chunks.emplace_back(); // grows as it fills: a hostile session may name a million streams
+        } else if (chunks.back().size() == kChunkOps) {
             chunks.emplace_back();
             chunks.back().reserve(kChunkOps);
         }
