@@ -40,10 +40,6 @@ struct SummaryKeyHash {
     }
 };
 
-// Above this many kernel ids the table is read in two halves on two threads, each with its own
-// reader: SQLite's stepping is most of the time of a summary (a 100 M-op session: 86 M kernels).
-constexpr std::int64_t kSplitAboveIds = 2'000'000;
-
 void addTiming(KernelTotalsBuilder& totals, const SessionReader::KernelTiming& k)
 {
     totals.add(k.nameId, k.deviceId, k.startNs, k.endNs, k.graphRangeKernels > 0);
@@ -56,12 +52,11 @@ Status scanKernelTotals(SessionReader& reader, KernelTotalsBuilder& times)
     auto range = reader.kernelIdRange();
     if (range.hasError())
         return range.error();
-    if (!range.value() || std::thread::hardware_concurrency() < 2
-        || saturatingSub(range.value()->second, range.value()->first) < kSplitAboveIds)
+    if (!range.value())
         return all();
-    auto second = reader.reopen();
-    if (second.hasError())
-        return all(); // a session in memory
+    auto second = reader.readerForSplitScan(*range.value());
+    if (!second)
+        return all();
     // Plain variables, not a structured binding: clang 14 (the sanitizer build) refuses to capture
     // one in the lambda below.
     const std::int64_t lowest = range.value()->first;
@@ -72,8 +67,7 @@ Status scanKernelTotals(SessionReader& reader, KernelTotalsBuilder& times)
     Status lowerRead;
     {
         std::jthread worker([&] {
-            upperRead
-                = second.value().forEachKernelTiming(middle, highest, [&](const auto& k) { addTiming(upper, k); });
+            upperRead = second->forEachKernelTiming(middle, highest, [&](const auto& k) { addTiming(upper, k); });
         });
         lowerRead = reader.forEachKernelTiming(lowest, middle - 1, [&](const auto& k) { addTiming(times, k); });
     }

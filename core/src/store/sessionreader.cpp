@@ -11,6 +11,7 @@
 #include <array>
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <thread>
 
 namespace ridgeline::core {
 
@@ -96,6 +97,19 @@ Result<SessionReader> SessionReader::reopen() const
         return makeError(
             ErrorCode::InvalidArgument, m_impl->path + ": a session held in memory cannot be opened again");
     return open(m_impl->path);
+}
+
+std::optional<SessionReader> SessionReader::readerForSplitScan(std::pair<std::int64_t, std::int64_t> ids) const
+{
+    // SQLite's stepping is most of such a scan (a 100 M-op session: 86 M kernels); below this many
+    // ids a second connection and thread cost more than they save.
+    constexpr std::int64_t kSplitAboveIds = 2'000'000;
+    if (std::thread::hardware_concurrency() < 2 || saturatingSub(ids.second, ids.first) < kSplitAboveIds)
+        return std::nullopt;
+    auto second = reopen();
+    if (second.hasError())
+        return std::nullopt; // a session in memory
+    return std::move(second).value();
 }
 
 Result<SessionReader> SessionReader::openImage(std::string_view image, const std::string& name)

@@ -104,10 +104,6 @@ private:
     std::size_t m_last = kNone; // the list of the op before: ops of one stream often come together
 };
 
-// Above this many kernel ids a whole-session scan is split over two threads, each with its own
-// reader (as the kernel totals of a session without stored ones, analysis/kernelsummary.cpp).
-constexpr std::int64_t kSplitAboveIds = 2'000'000;
-
 // Every op of the whole session (no window) into `parts`: the kernels of the lower ids on this
 // thread, the others and the copies, memsets and collectives on a second one when the session is
 // large, the machine has two cores and the session is a file.
@@ -125,11 +121,8 @@ Status scanWholeSession(SessionReader& reader, const detail::SessionGpuOps& sour
     if (range.hasError())
         return range.error();
     std::optional<SessionReader> second;
-    if (range.value() && std::thread::hardware_concurrency() >= 2
-        && saturatingSub(range.value()->second, range.value()->first) >= kSplitAboveIds) {
-        if (auto again = reader.reopen(); again.ok())
-            second.emplace(std::move(again).value());
-    }
+    if (range.value())
+        second = reader.readerForSplitScan(*range.value());
     if (!second) {
         parts.resize(1);
         RIDGELINE_TRY(source.forEachKernel(reader, kLowest, kHighest, into(parts[0])));
