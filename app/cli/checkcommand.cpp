@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/store/sessioncheck.h"
 
 #include <CLI/CLI.hpp>
@@ -20,9 +21,19 @@ struct CheckOptions {
 
 int runCheck(const CheckOptions& options)
 {
-    auto check = core::checkSession(options.path);
+    auto reader = core::SessionReader::open(options.path);
+    if (reader.hasError())
+        return fail(exitCodeFor(reader.error()), reader.error().message);
+    auto check = core::checkSession(reader.value());
     if (check.hasError())
         return fail(exitCodeFor(check.error()), check.error().message);
+    if (check.value().problems.empty()) { // the stored timeline analysis against a scan (analysis layer)
+        auto stale = core::checkStoredTimeline(reader.value());
+        if (stale.hasError())
+            return fail(exitCodeFor(stale.error()), stale.error().message);
+        auto& warnings = check.value().warnings;
+        warnings.insert(warnings.end(), stale.value().begin(), stale.value().end());
+    }
     core::writeSessionCheck(std::cout, check.value(), options.json);
     if (const int written = finishOutput(); written != ExitSuccess)
         return written;

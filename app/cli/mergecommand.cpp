@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
 #include "exitcodes.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/store/sessionmerge.h"
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,11 @@ int runMerge(const InputsToSession& options)
     if (merged.hasError())
         return fail(exitCodeFor(merged.error()), merged.error().message);
     std::cerr << fmt::format("merged {} sessions into {}", options.inputs.size(), options.output) << '\n';
+    // As an import does: a large session keeps its timeline analysis; without it reports scan.
+    if (auto stored = core::storeTimelineSummariesIfLarge(options.output); stored.hasError())
+        std::cerr << fmt::format("ridgeline: warning: the timeline analysis was not stored in {} ({})", options.output,
+            stored.error().message)
+                  << '\n';
     return ExitSuccess;
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // `ridgeline summarize S...`: the map step of a report over many ranks. Each session gets its
 // ranks' summaries (cluster/ranksummary.h) stored in it, so that `report --by rank` reads a few
-// hundred bytes per rank instead of every launch. On a cluster, each task its own session:
+// hundred bytes per rank instead of every launch, and its timeline analysis (storedtimeline.h),
+// which `report` of the session reads instead of every GPU op. On a cluster, each task its own session:
 // `srun ridgeline summarize runs/run-%q{SLURM_PROCID}.ridge` (namepatterns.h).
 #include "commands.h"
 #include "exitcodes.h"
 #include "namedsessions.h"
 #include "namepatterns.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +45,10 @@ int runSummarize(SummarizeOptions& options)
             status = fail(exitCodeFor(stored.error()), stored.error().message);
             continue;
         }
+        if (auto stored = core::storeTimelineSummaries(path); stored.hasError()) {
+            status = fail(exitCodeFor(stored.error()), stored.error().message);
+            continue;
+        }
         std::string ranks;
         for (const auto& s : summaries)
             ranks += (ranks.empty() ? "" : ", ") + (s.rank < 0 ? std::string("no rank") : std::to_string(s.rank));
@@ -59,7 +65,8 @@ Runner addSummarizeCommand(CLI::App& app)
 {
     auto options = std::make_shared<SummarizeOptions>();
     auto* cmd = app.add_subcommand("summarize",
-        "Store each session's per-rank summary in it, for reports over many ranks (report --by rank)");
+        "Store each session's per-rank summary and timeline analysis in it, for reports over many ranks "
+        "(report --by rank) and of long runs");
     cmd->add_option("FILE", options->paths,
            "Session files (.ridge), or folders holding them; capture's -o patterns (%h, %p, %q{VAR}, %%) are expanded")
         ->required();

@@ -5,6 +5,7 @@
 #include "ridgeline/collectors/launch/partfiles.h"
 #include "ridgeline/core/analysis/roofline.h"
 #include "ridgeline/core/analysis/sessionverdicts.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessionformat.h"
@@ -263,8 +264,9 @@ core::Status amend(
     return {};
 }
 
-// The ranks' summaries (`ridgeline summarize`), so that a report over many captures reads only
-// these. A session without them is summarised by the report instead: a failure here loses nothing.
+// The ranks' summaries and the timeline analysis (`ridgeline summarize`), so that a report over many
+// captures reads only these, and one of a long capture a row per device. A session without them is
+// summarised by the report instead: a failure here loses nothing.
 void summarize(const std::string& path)
 {
     std::vector<core::RankSummary> summaries;
@@ -278,6 +280,7 @@ void summarize(const std::string& path)
         summaries = std::move(made).value();
     }
     (void)core::storeRankSummaries(path, summaries);
+    (void)core::storeTimelineSummaries(path); // the same: without it, a report scans the GPU ops
 }
 
 } // namespace

@@ -40,6 +40,9 @@ sqlite3 "$work/kineto-nccl.ridge" "DELETE FROM kernels WHERE id > 40 AND id NOT 
     DELETE FROM api_calls WHERE id > 60; DELETE FROM nvtx_ranges WHERE id > 20; DELETE FROM operator_chunks;"
 for session in "$work"/*.ridge; do
     compact "$session"
+    case "$(basename "$session")" in # two with what `summarize` stores: rank summaries, the timeline analysis
+    kineto-inference.ridge | kineto-nccl.ridge) "$ridgeline" summarize "$session" >/dev/null ;;
+    esac
     "$ridgeline" check "$session" >/dev/null
     cp "$session" "$out/session/"
 done

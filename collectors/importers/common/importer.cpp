@@ -7,6 +7,7 @@
 #include "ridgeline/collectors/importers/ncurepimporter.h"
 #include "ridgeline/collectors/importers/nsysimporter.h"
 #include "ridgeline/core/analysis/sessionverdicts.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/store/sessionamend.h"
 
 #include <algorithm>
@@ -177,9 +178,16 @@ core::Result<ImportResult> importFiles(const ImportRequest& request)
         return imported;
     if (auto recorded = recordJob(request); recorded.hasError())
         return recorded.error();
-    if (!gpu)
-        return imported;
-    return nameGpu(request, *gpu, std::move(imported).value());
+    auto result = gpu ? nameGpu(request, *gpu, std::move(imported).value()) : std::move(imported);
+    if (result.hasError())
+        return result;
+    // Last, once the session is named and amended: a large one keeps its timeline analysis, so that
+    // a report reads a row per device (storedtimeline.h). Without it a report scans, as before.
+    if (auto stored = core::storeTimelineSummariesIfLarge(request.output); stored.hasError())
+        result.value().warnings.push_back(
+            fmt::format("the timeline analysis was not stored in the session ({}); reports work it out each time",
+                stored.error().message));
+    return result;
 }
 
 namespace {

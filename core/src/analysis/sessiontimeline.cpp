@@ -2,6 +2,7 @@
 #include "ridgeline/core/analysis/sessiontimeline.h"
 
 #include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "sessionanalysis.h"
 
@@ -22,9 +23,33 @@ Result<KernelVerdicts> kernelVerdicts(SessionReader& reader)
     return verdicts;
 }
 
+namespace {
+
+// The analysis of the whole session (no window) as stored in it (storedtimeline.h) while it is still
+// what a scan would give, else a scan; a window or a step is always a scan.
+Result<std::vector<TimelineSummary>> analyzeStoredOrScan(
+    SessionReader& reader, const KernelVerdictSource& verdicts, const TimelineSelection& selection)
+{
+    if (!selection.window && !selection.step) {
+        auto known = verdicts(reader);
+        if (known.hasError())
+            return known.error();
+        auto stored = storedTimelineSummaries(reader, timelineVerdictsKey(known.value()));
+        if (stored.hasError())
+            return stored.error();
+        if (stored.value())
+            return std::move(*stored.value());
+        return analyzeSessionTimeline(
+            reader, [&known](SessionReader&) -> Result<KernelVerdicts> { return known.value(); }, selection);
+    }
+    return analyzeSessionTimeline(reader, verdicts, selection);
+}
+
+} // namespace
+
 Result<std::vector<TimelineSummary>> analyzeSessionTimeline(SessionReader& reader, const TimelineSelection& selection)
 {
-    return analyzeSessionTimeline(reader, kernelVerdicts, selection);
+    return analyzeStoredOrScan(reader, kernelVerdicts, selection);
 }
 
 Result<SelectedTimeline> analyzeSelectedTimeline(SessionReader& reader, const TimelineSelection& selection)
@@ -52,7 +77,7 @@ Result<SelectedTimeline> analyzeSelectedTimeline(SessionReader& reader, const Ti
         }
         return *verdicts;
     };
-    auto summaries = analyzeSessionTimeline(reader, once, { out.window, std::nullopt });
+    auto summaries = analyzeStoredOrScan(reader, once, { out.window, std::nullopt });
     if (summaries.hasError())
         return summaries.error();
     out.summaries = std::move(summaries).value();

@@ -139,6 +139,8 @@ constexpr std::array kTables {
     // v8: per kernel name and device, the totals of the kernel table (store/kerneltotals.h).
     TableSpec { "kernel_totals", "name_id, device_id, launches, graph_level_launches, total_ns, min_ns, max_ns", 8 },
     TableSpec { "stored_summaries", "name, version", 8 },
+    // v9: the whole session's timeline analysis per rank and device (analysis/storedtimeline.h).
+    TableSpec { "timeline_summaries", "rank, device_id, verdicts_key, data", 9 },
 };
 
 struct Migration {
@@ -262,6 +264,15 @@ CREATE TABLE kernel_totals(
     max_ns INTEGER NOT NULL, PRIMARY KEY(name_id, device_id)) WITHOUT ROWID;
 )sql";
 
+// Schema v9: the timeline analysis of the whole session, one row per rank and device (the JSON of a
+// TimelineSummary, analysis/storedtimeline.h), with a key of the kernels' verdicts it was made with;
+// stored as "timeline" by capture, `summarize`, and imports and merges of 1 M GPU ops or more.
+constexpr const char* kV9TimelineSummaries = R"sql(
+CREATE TABLE timeline_summaries(
+    rank INTEGER NOT NULL, device_id INTEGER NOT NULL, verdicts_key INTEGER NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY(rank, device_id)) WITHOUT ROWID;
+)sql";
+
 // Applied in order after v1, by migrate() to older files and by create() to new ones (a new file is
 // v1 plus every step). Several self-contained steps may share a version.
 constexpr std::array kMigrations {
@@ -285,6 +296,7 @@ constexpr std::array kMigrations {
     // ncu 2024 on, an estimated speedup in percent, local or global; NULL when none).
     Migration { 7, kV7NcuRules },
     Migration { 8, kV8StoredSummaries },
+    Migration { 9, kV9TimelineSummaries },
 };
 
 } // namespace

@@ -124,11 +124,22 @@ Status recordProcess(Database& db, const Process& p)
     return insert.value().run();
 }
 
+// The stored timeline analysis (analysis/storedtimeline.h) reads the processes' ranks, and this
+// connection runs no triggers: an amended session forgets it (a file older than v8 has none).
+Status forgetStoredTimeline(Database& db)
+{
+    bool named = false;
+    RIDGELINE_TRY(forEachRow(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'stored_summaries'",
+        [&](sqlite::Statement&) { named = true; }));
+    return named ? db.exec("DELETE FROM stored_summaries WHERE name = 'timeline'") : Status {};
+}
+
 Status amendRecords(Database& db, const SessionAmendment& amendment, AmendmentResult& result)
 {
     auto transaction = sqlite::Transaction::begin(db);
     if (transaction.hasError())
         return transaction.error();
+    RIDGELINE_TRY(forgetStoredTimeline(db));
     for (const auto& [key, value] : amendment.meta) {
         if (value.empty()) {
             auto drop = db.prepare("DELETE FROM meta WHERE key = ?1");

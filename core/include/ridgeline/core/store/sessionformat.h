@@ -9,9 +9,9 @@ namespace ridgeline::core {
 // PRAGMA application_id of every session: "RDGL" in ASCII.
 inline constexpr std::int32_t kApplicationId = 0x5244474C;
 // PRAGMA user_version: the schema this build writes. Older versions are migrated on open.
-inline constexpr int kSchemaVersion = 8; // 2: operators, api_calls.external_id, comm_ops.seq; 3: metric_values; 4:
+inline constexpr int kSchemaVersion = 9; // 2: operators, api_calls.external_id, comm_ops.seq; 3: metric_values; 4:
                                          // graph nodes; 5: rank_summaries; 6: operators' Concrete Inputs; 7: ncu_rules;
-                                         // 8: kernel_totals, stored_summaries
+                                         // 8: kernel_totals, stored_summaries; 9: timeline_summaries
 inline constexpr const char* kSessionExtension = ".ridge";
 
 // Meta keys every session carries.
