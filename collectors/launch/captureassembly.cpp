@@ -270,17 +270,18 @@ core::Status amend(
 void summarize(const std::string& path)
 {
     std::vector<core::RankSummary> summaries;
+    core::TimelineToStore timeline; // what the summaries were made from: stored without a second scan
     {
         auto reader = core::SessionReader::open(path); // closed before the file is written
         if (reader.hasError())
             return;
-        auto made = core::summarizeRanks(reader.value());
+        auto made = core::summarizeRanks(reader.value(), 5, &timeline);
         if (made.hasError())
             return;
         summaries = std::move(made).value();
     }
     (void)core::storeRankSummaries(path, summaries);
-    (void)core::storeTimelineSummaries(path); // the same: without it, a report scans the GPU ops
+    (void)core::storeTimelineSummaries(path, timeline);
 }
 
 } // namespace

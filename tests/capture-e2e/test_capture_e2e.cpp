@@ -12,6 +12,9 @@
 #include "e2echecks.h"
 #include "fakework.h"
 #include "ridgeline/core/analysis/roofline.h"
+#include "ridgeline/core/analysis/sessiontimeline.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
+#include "ridgeline/core/store/sessionreader.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -134,6 +137,21 @@ TEST(CaptureEndToEnd, EveryRecordCounterAndCeilingOfARealRun)
     const auto* smallVerdict = verdictOf(s, kSmall);
     ASSERT_NE(smallVerdict, nullptr);
     EXPECT_EQ(smallVerdict->verdict, core::VerdictClass::LatencyBound) << smallVerdict->reason;
+
+    // The assembly stored the whole session's timeline analysis, the one its rank summaries were
+    // made from: a scan of the session gives the same.
+    auto reader = core::SessionReader::open(run.output);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    const auto verdicts = core::kernelVerdicts(reader.value());
+    ASSERT_TRUE(verdicts.ok());
+    const auto stored = core::storedTimelineSummaries(reader.value(), core::timelineVerdictsKey(verdicts.value()));
+    ASSERT_TRUE(stored.ok() && stored.value().has_value());
+    const auto scanned = core::analyzeSessionTimeline(reader.value(), core::kernelVerdicts, {});
+    ASSERT_TRUE(scanned.ok());
+    ASSERT_EQ(stored.value()->size(), scanned.value().size());
+    ASSERT_FALSE(scanned.value().empty());
+    for (std::size_t i = 0; i < scanned.value().size(); ++i)
+        EXPECT_EQ(core::timelineSummaryJson((*stored.value())[i]), core::timelineSummaryJson(scanned.value()[i]));
 }
 
 TEST(CaptureEndToEnd, TraceOnlyTouchesNoProfiler)

@@ -6,6 +6,7 @@
 #include "importedtrace.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/analysis/storedtimeline.h"
+#include "ridgeline/core/cluster/ranksummary.h"
 #include "ridgeline/core/store/sessionamend.h"
 #include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -243,6 +244,24 @@ TEST(StoredTimeline, OlderSessionsAreMigratedWhenStored)
     EXPECT_EQ(reader.value().fileSchemaVersion(), kSchemaVersion);
     EXPECT_TRUE(isStored(path));
     EXPECT_EQ(texts(analysed(path)), texts(before));
+}
+
+// Capture stores the analysis the rank summaries were made from (one scan for both): it is the
+// scan's, with the key of the verdicts it used.
+TEST(StoredTimeline, RankSummariesHandOnTheirAnalysis)
+{
+    auto imported = testing::importKinetoTrace(kTraces[1]);
+    ASSERT_TRUE(imported->reader);
+    const auto path = imported->dir.file("s.ridge");
+    TimelineToStore timeline;
+    ASSERT_TRUE(summarizeRanks(*imported->reader, 5, &timeline).ok());
+    const auto scanned = scan(*imported->reader);
+    EXPECT_EQ(texts(timeline.summaries), texts(scanned));
+    EXPECT_EQ(timeline.verdictsKey, timelineVerdictsKey(kernelVerdicts(*imported->reader).value()));
+    imported->reader.reset();
+    ASSERT_TRUE(storeTimelineSummaries(path, timeline).ok());
+    EXPECT_TRUE(isStored(path));
+    EXPECT_EQ(texts(analysed(path)), texts(scanned));
 }
 
 } // namespace ridgeline::core

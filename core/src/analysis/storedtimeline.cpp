@@ -248,6 +248,25 @@ Result<std::optional<std::vector<TimelineSummary>>> storedTimelineSummaries(
 
 Status storeTimelineSummaries(const std::string& path)
 {
+    TimelineToStore timeline;
+    {
+        auto reader = SessionReader::open(path); // closed before the file is written
+        if (reader.hasError())
+            return reader.error();
+        auto verdicts = keyedVerdicts(reader.value());
+        if (verdicts.hasError())
+            return verdicts.error();
+        timeline.verdictsKey = verdicts.value().key;
+        auto scanned = scanWholeSession(reader.value(), verdicts.value().verdicts);
+        if (scanned.hasError())
+            return scanned.error();
+        timeline.summaries = std::move(scanned).value();
+    }
+    return storeTimelineSummaries(path, timeline);
+}
+
+Status storeTimelineSummaries(const std::string& path, const TimelineToStore& timeline)
+{
     auto header = inspectFileHeader(path);
     if (header.hasError())
         return header.error();
@@ -256,21 +275,6 @@ Status storeTimelineSummaries(const std::string& path)
             fmt::format("{}: the session is still being written (a live capture part); its timeline is stored when "
                         "it is finished",
                 path));
-    std::vector<TimelineSummary> summaries;
-    std::uint64_t key = 0;
-    {
-        auto reader = SessionReader::open(path); // closed before the file is written
-        if (reader.hasError())
-            return reader.error();
-        auto verdicts = keyedVerdicts(reader.value());
-        if (verdicts.hasError())
-            return verdicts.error();
-        key = verdicts.value().key;
-        auto scanned = scanWholeSession(reader.value(), verdicts.value().verdicts);
-        if (scanned.hasError())
-            return scanned.error();
-        summaries = std::move(scanned).value();
-    }
     auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadWrite);
     if (db.hasError())
         return makeError(ErrorCode::Io, fmt::format("{}: cannot be opened for writing ({})", path, db.error().message));
@@ -278,7 +282,7 @@ Status storeTimelineSummaries(const std::string& path)
     RIDGELINE_TRY(schema::validate(db.value(), version));
     if (version < kSchemaVersion)
         RIDGELINE_TRY(schema::migrate(db.value(), version));
-    if (auto written = writeRows(db.value(), summaries, key); written.hasError())
+    if (auto written = writeRows(db.value(), timeline.summaries, timeline.verdictsKey); written.hasError())
         return makeError(written.error().code,
             fmt::format("{}: the timeline analysis could not be stored ({})", path, written.error().message));
     return {};

@@ -3,6 +3,7 @@
 
 #include "ridgeline/core/analysis/opportunities.h"
 #include "ridgeline/core/analysis/sessiontimeline.h"
+#include "ridgeline/core/analysis/storedtimeline.h"
 #include "ridgeline/core/base/saturating.h"
 #include "ridgeline/core/model/demangle.h"
 #include "ridgeline/core/store/sessionreader.h"
@@ -55,7 +56,8 @@ std::vector<RankKernel> topKernelsOf(const std::vector<std::int64_t>& devices,
 
 } // namespace
 
-Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size_t topKernels)
+Result<std::vector<RankSummary>> summarizeRanks(
+    SessionReader& reader, std::size_t topKernels, TimelineToStore* timeline)
 {
     std::map<int, Spans> busy, communication; // by rank
     const auto bin = [&](int rank, std::int64_t, const TimelineGpuOp& op) {
@@ -63,9 +65,18 @@ Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size
         if (op.kind == GpuOpKind::Collective)
             communication[rank].emplace_back(op.startNs, op.endNs);
     };
-    auto timelines = detail::analyzeSessionTimeline(reader, kernelVerdicts, {}, bin);
+    std::uint64_t verdictsKey = 0;
+    const KernelVerdictSource keyed = [&verdictsKey](SessionReader& r) -> Result<KernelVerdicts> {
+        auto verdicts = kernelVerdicts(r);
+        if (verdicts.ok())
+            verdictsKey = timelineVerdictsKey(verdicts.value());
+        return verdicts;
+    };
+    auto timelines = detail::analyzeSessionTimeline(reader, keyed, {}, bin);
     if (timelines.hasError())
         return timelines.error();
+    if (timeline)
+        *timeline = { timelines.value(), verdictsKey };
     auto processes = reader.processes();
     if (processes.hasError())
         return processes.error();

@@ -43,10 +43,18 @@ std::uint64_t timelineVerdictsKey(const KernelVerdicts& verdicts);
 Result<std::optional<std::vector<TimelineSummary>>> storedTimelineSummaries(
     SessionReader& reader, std::uint64_t verdictsKey);
 
+// A whole-session analysis to store, with the key of the verdicts it was made with.
+struct TimelineToStore {
+    std::vector<TimelineSummary> summaries;
+    std::uint64_t verdictsKey = 0;
+};
+
 // Analyses the whole session at `path` (a finished file, not a live capture part) and stores the
 // result in it, replacing any stored before; an older file is migrated first. One transaction:
 // a failure leaves the file as it was.
 Status storeTimelineSummaries(const std::string& path);
+// The same with an analysis already made of that file (summarizeRanks makes one on its way).
+Status storeTimelineSummaries(const std::string& path, const TimelineToStore& timeline);
 // The same when the session holds at least kStoreTimelineFromOps GPU ops; else nothing.
 Status storeTimelineSummariesIfLarge(const std::string& path);
 

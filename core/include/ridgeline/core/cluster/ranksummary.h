@@ -19,6 +19,7 @@
 namespace ridgeline::core {
 
 class SessionReader;
+struct TimelineToStore;
 
 // The layout of a stored summary (its JSON); a summary of another version is recomputed.
 inline constexpr int kRankSummaryVersion = 3; // 2: activity; 3: time at roof, recoverable
@@ -91,8 +92,10 @@ struct RankSummary {
 };
 
 // One summary per rank of an open session: several for a merged session, one with rank -1 for a
-// session of no job.
-Result<std::vector<RankSummary>> summarizeRanks(SessionReader& reader, std::size_t topKernels = 5);
+// session of no job. `timeline`, when given, gets the whole-session timeline analysis the summaries
+// were made from, to be stored (analysis/storedtimeline.h) without a second scan.
+Result<std::vector<RankSummary>> summarizeRanks(
+    SessionReader& reader, std::size_t topKernels = 5, TimelineToStore* timeline = nullptr);
 
 // The stored form: a JSON object with "version". Malformed or another version: InvalidArgument.
 std::string rankSummaryJson(const RankSummary& summary);
