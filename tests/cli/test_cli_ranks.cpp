@@ -105,6 +105,32 @@ TEST_F(CliRanks, SummarizeStoresWhatTheReportThenReads)
     EXPECT_EQ(run({ "check", folder + "sampled_rank-0.ridge" }).exitCode, 0);
 }
 
+// summarize also stores the session's timeline analysis: `report` of the session then reads it and
+// says the same; `check` compares it with the ops and warns (--strict: exit 2) when it differs.
+TEST_F(CliRanks, SummarizeStoresTheTimelineThatReportAndCheckRead)
+{
+    const auto session = m_dir.file("rank0.ridge");
+    ASSERT_EQ(run({ "import", m_traces[0], "-o", session }).exitCode, 0);
+    const auto scanned = run({ "report", session, "--format", "json" });
+    ASSERT_EQ(scanned.exitCode, 0) << scanned.err;
+    ASSERT_EQ(run({ "summarize", session }).exitCode, 0);
+    const auto stored = run({ "report", session, "--format", "json" });
+    ASSERT_EQ(stored.exitCode, 0) << stored.err;
+    const auto timeline = nlohmann::json::parse(stored.out).at("timeline");
+    ASSERT_FALSE(timeline.empty());
+    EXPECT_EQ(timeline, nlohmann::json::parse(scanned.out).at("timeline"));
+    EXPECT_EQ(run({ "check", "--strict", session }).exitCode, 0);
+
+    ridgeline::testing::execSql(session,
+        "UPDATE timeline_summaries SET data = json_set(data, '$.compute_ns', json_extract(data, '$.compute_ns') + 1)");
+    const auto doctored = run({ "report", session, "--format", "json" });
+    EXPECT_NE(nlohmann::json::parse(doctored.out).at("timeline"), timeline) << "the stored rows are what it reads";
+    const auto check = run({ "check", "--strict", session });
+    EXPECT_EQ(check.exitCode, 2);
+    EXPECT_NE(check.err.find("a stored timeline analysis that differs from the GPU ops"), std::string::npos)
+        << check.err;
+}
+
 TEST_F(CliRanks, BadSessionsAmongGoodOnesAreLeftOutAndNamed)
 {
     const auto folder = m_dir.file("runs") + "/";

@@ -89,6 +89,21 @@ Result<KeyedVerdicts> keyedVerdicts(SessionReader& reader)
     return out;
 }
 
+// Whether the session names a stored analysis of this build's version (its rows not yet read).
+Result<bool> namesStoredTimeline(SessionReader& reader)
+{
+    constexpr int kSchemaWithTimelines = 9; // the version that added timeline_summaries
+    if (reader.fileSchemaVersion() < kSchemaWithTimelines)
+        return false;
+    auto named = reader.database().prepare("SELECT 1 FROM stored_summaries WHERE name = 'timeline' AND version = ?1");
+    if (named.hasError())
+        return named.error();
+    named.value().bind(1, static_cast<std::int64_t>(kStoredTimelineVersion));
+    bool stored = false;
+    RIDGELINE_TRY(detail::forEachRow(named.value(), [&](sqlite::Statement&) { stored = true; }));
+    return stored;
+}
+
 // The whole session scanned with `verdicts` (never the stored analysis).
 Result<std::vector<TimelineSummary>> scanWholeSession(SessionReader& reader, const KernelVerdicts& verdicts)
 {
@@ -211,17 +226,12 @@ Result<std::optional<std::vector<TimelineSummary>>> storedTimelineSummaries(
     SessionReader& reader, std::uint64_t verdictsKey)
 {
     using Stored = std::optional<std::vector<TimelineSummary>>;
-    if (reader.fileSchemaVersion() < 9)
-        return Stored();
-    auto& db = reader.database();
-    auto named = db.prepare("SELECT 1 FROM stored_summaries WHERE name = 'timeline' AND version = ?1");
+    auto named = namesStoredTimeline(reader);
     if (named.hasError())
         return named.error();
-    named.value().bind(1, static_cast<std::int64_t>(kStoredTimelineVersion));
-    bool stored = false;
-    RIDGELINE_TRY(detail::forEachRow(named.value(), [&](sqlite::Statement&) { stored = true; }));
-    if (!stored)
+    if (!named.value())
         return Stored();
+    auto& db = reader.database();
     auto rows
         = db.prepare("SELECT rank, device_id, verdicts_key, data FROM timeline_summaries ORDER BY rank, device_id");
     if (rows.hasError())
@@ -309,6 +319,13 @@ Status storeTimelineSummariesIfLarge(const std::string& path)
 Result<std::vector<ValueWarning>> checkStoredTimeline(SessionReader& reader, std::size_t examples)
 {
     std::vector<ValueWarning> out;
+    // Most sessions have none: their verdicts (operators linked to kernels, seconds for a large
+    // PyTorch trace) are not worked out for nothing.
+    auto named = namesStoredTimeline(reader);
+    if (named.hasError())
+        return named.error();
+    if (!named.value())
+        return out;
     auto verdicts = keyedVerdicts(reader);
     if (verdicts.hasError())
         return verdicts.error();
