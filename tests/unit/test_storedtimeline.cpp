@@ -137,8 +137,8 @@ TEST(StoredTimeline, EditsByAnotherToolForgetIt)
         "DELETE FROM memops WHERE id = (SELECT min(id) FROM memops)",
         "UPDATE api_calls SET start_ns = start_ns - 5000",
         "UPDATE processes SET rank = 7",
-        "INSERT INTO comm_ops(process_id, device_id, collective, start_ns, end_ns) "
-        "SELECT process_id, device_id, 'allreduce', start_ns, end_ns FROM kernels LIMIT 1",
+        ("INSERT INTO comm_ops(process_id, device_id, collective, start_ns, end_ns) "
+         "SELECT process_id, device_id, 'allreduce', start_ns, end_ns FROM kernels LIMIT 1"),
     };
     for (const char* edit : edits) {
         testing::TempDir dir;
