@@ -12,7 +12,6 @@
 #include "store/schema.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
