@@ -27,6 +27,37 @@ struct ProcessCorrelationHash {
 
 using ProcessCorrelation = std::pair<std::int64_t, std::int64_t>;
 
+// Sorts `items`, which mostly come as a few ascending runs (a session's operators by thread and
+// start, read chunk by chunk): adjacent runs are merged pairwise, one linear pass per halving of
+// their number. On the 301 MB PyTorch trace (848,120 operators in 456 runs) std::sort fell back to
+// heapsort on them and took a sixth of `report`. Many runs (shuffled input): std::sort. The caller's
+// order is total (ids break ties), so either way gives the same result.
+template <typename T, typename Less> void sortRuns(std::vector<T>& items, Less less)
+{
+    std::vector<std::size_t> bounds { 0 }; // where each run starts, then the end
+    for (std::size_t i = 1; i < items.size(); ++i) {
+        if (less(items[i], items[i - 1]))
+            bounds.push_back(i);
+    }
+    bounds.push_back(items.size());
+    if (bounds.size() - 1 > std::max<std::size_t>(64, items.size() / 256)) {
+        std::sort(items.begin(), items.end(), less);
+        return;
+    }
+    const auto at = [&items](std::size_t i) { return items.begin() + static_cast<std::ptrdiff_t>(i); };
+    while (bounds.size() > 2) {
+        const std::size_t runs = bounds.size() - 1;
+        std::vector<std::size_t> merged { 0 };
+        for (std::size_t r = 0; r + 2 <= runs; r += 2) {
+            std::inplace_merge(at(bounds[r]), at(bounds[r + 1]), at(bounds[r + 2]), less);
+            merged.push_back(bounds[r + 2]);
+        }
+        if (runs % 2 == 1) // the last run has no partner this pass
+            merged.push_back(bounds[runs]);
+        bounds = std::move(merged);
+    }
+}
+
 // The operators of each thread, by start (and the longest first among equal starts), and the
 // operators by External id: what finding the operator of a call needs.
 class OperatorIndex {
@@ -44,7 +75,7 @@ public:
         std::vector<Key> keys(ops.size());
         for (std::size_t i = 0; i < ops.size(); ++i)
             keys[i] = { ops[i].processId, ops[i].threadId, ops[i].startNs, ops[i].endNs, ops[i].id, i };
-        std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+        sortRuns(keys, [](const Key& x, const Key& y) {
             // Of two with the same times the later id is the inner one (the importer nests an
             // operator inside an identical one listed before it).
             return std::tie(x.processId, x.threadId, x.startNs, y.endNs, x.id)
