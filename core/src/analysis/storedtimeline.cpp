@@ -4,12 +4,10 @@
 
 #include "ridgeline/core/analysis/sessiontimeline.h"
 #include "ridgeline/core/base/saturating.h"
-#include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
-#include "store/fileheader.h"
 #include "store/rowloop.h"
-#include "store/schema.h"
+#include "store/sessionupdate.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -276,21 +274,9 @@ Status storeTimelineSummaries(const std::string& path)
 
 Status storeTimelineSummaries(const std::string& path, const TimelineToStore& timeline)
 {
-    auto header = inspectFileHeader(path);
-    if (header.hasError())
-        return header.error();
-    if (header.value().walMode)
-        return makeError(ErrorCode::InvalidArgument,
-            fmt::format("{}: the session is still being written (a live capture part); its timeline is stored when "
-                        "it is finished",
-                path));
-    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadWrite);
+    auto db = openFinishedSessionForUpdate(path, "its timeline is stored when it is finished");
     if (db.hasError())
-        return makeError(ErrorCode::Io, fmt::format("{}: cannot be opened for writing ({})", path, db.error().message));
-    const int version = header.value().schemaVersion;
-    RIDGELINE_TRY(schema::validate(db.value(), version));
-    if (version < kSchemaVersion)
-        RIDGELINE_TRY(schema::migrate(db.value(), version));
+        return db.error();
     if (auto written = writeRows(db.value(), timeline.summaries, timeline.verdictsKey); written.hasError())
         return makeError(written.error().code,
             fmt::format("{}: the timeline analysis could not be stored ({})", path, written.error().message));

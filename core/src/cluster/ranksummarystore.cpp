@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Rank summaries as JSON, in a session's rank_summaries table (schema v5).
 #include "ridgeline/core/cluster/ranksummary.h"
-#include "ridgeline/core/store/sessionformat.h"
 #include "ridgeline/core/store/sessionreader.h"
 #include "ridgeline/core/store/sqlite.h"
-#include "store/fileheader.h"
 #include "store/rowloop.h"
-#include "store/schema.h"
+#include "store/sessionupdate.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -111,22 +109,10 @@ Result<std::optional<std::vector<RankSummary>>> storedRankSummaries(SessionReade
 
 Status storeRankSummaries(const std::string& path, const std::vector<RankSummary>& summaries)
 {
-    auto header = inspectFileHeader(path);
-    if (header.hasError())
-        return header.error();
-    if (header.value().walMode)
-        return makeError(ErrorCode::InvalidArgument,
-            fmt::format(
-                "{}: the session is still being written (a live capture part); summarize it when it is finished",
-                path));
-    auto db = sqlite::Database::open(path, sqlite::Database::Mode::ReadWrite);
+    auto db = openFinishedSessionForUpdate(path, "summarize it when it is finished");
     if (db.hasError())
-        return makeError(ErrorCode::Io, fmt::format("{}: cannot be opened for writing ({})", path, db.error().message));
+        return db.error();
     auto& database = db.value();
-    const int version = header.value().schemaVersion;
-    RIDGELINE_TRY(schema::validate(database, version));
-    if (version < kSchemaVersion)
-        RIDGELINE_TRY(schema::migrate(database, version));
     auto transaction = sqlite::Transaction::begin(database);
     if (transaction.hasError())
         return transaction.error();
