@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -265,22 +266,26 @@ void expectSameTrace(const kineto::ParsedTrace& a, const kineto::ParsedTrace& b)
 
 } // namespace
 
-// Batches parsed on worker threads merge back into exactly what one thread parses in sequence.
+// Batches parsed on worker threads, and on the reading thread while it would wait for them (one
+// worker: the 2-core case, where it parses about half), merge back into exactly what one thread
+// parses in sequence.
 TEST(KinetoSplit, ParallelBatchesMergeIntoTheSequentialResult)
 {
     for (const auto* file : { "kineto/nccl_parser_config/nccl_data.json.gz",
              "kineto/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
              "kineto/trace_filter/sampled_rank-1.json.gz" }) {
-        SCOPED_TRACE(file);
-        auto sequential = ridgeline::collectors::InputSource::openFile(testDataPath(file));
-        auto parallel = ridgeline::collectors::InputSource::openFile(testDataPath(file));
-        ASSERT_TRUE(sequential.ok() && parallel.ok());
-        auto one = kineto::parseTrace(*sequential.value(), {}, 0);
-        auto many = kineto::parseTrace(*parallel.value(), {}, 3, 4096);
-        ASSERT_TRUE(one.ok()) << one.error().message;
-        ASSERT_TRUE(many.ok()) << many.error().message;
-        EXPECT_GT(one.value().kernels.size(), 0u);
-        expectSameTrace(one.value(), many.value());
+        for (const unsigned workers : { 1u, 3u }) {
+            SCOPED_TRACE(fmt::format("{}, {} workers", file, workers));
+            auto sequential = ridgeline::collectors::InputSource::openFile(testDataPath(file));
+            auto parallel = ridgeline::collectors::InputSource::openFile(testDataPath(file));
+            ASSERT_TRUE(sequential.ok() && parallel.ok());
+            auto one = kineto::parseTrace(*sequential.value(), {}, 0);
+            auto many = kineto::parseTrace(*parallel.value(), {}, workers, 4096);
+            ASSERT_TRUE(one.ok()) << one.error().message;
+            ASSERT_TRUE(many.ok()) << many.error().message;
+            EXPECT_GT(one.value().kernels.size(), 0u);
+            expectSameTrace(one.value(), many.value());
+        }
     }
 }
 
@@ -291,11 +296,13 @@ TEST(KinetoSplit, ParallelParseReportsTheFirstErrorInTheFile)
     for (int i = 0; i < 2000; ++i)
         text += R"({"ph":"X","cat":"kernel","name":"k","ts":)" + std::to_string(i) + R"(,"dur":1},)";
     text += R"({"ph":"X")"; // truncated at the end
-    auto source = ridgeline::collectors::InputSource::fromBytes("first-error.json", text);
-    auto parsed = kineto::parseTrace(*source, {}, 3, 256);
-    ASSERT_FALSE(parsed.ok());
-    EXPECT_NE(parsed.error().message.find("the event starting at byte 16"), std::string::npos)
-        << parsed.error().message;
+    for (const unsigned workers : { 1u, 3u }) {
+        auto source = ridgeline::collectors::InputSource::fromBytes("first-error.json", text);
+        auto parsed = kineto::parseTrace(*source, {}, workers, 256);
+        ASSERT_FALSE(parsed.ok());
+        EXPECT_NE(parsed.error().message.find("the event starting at byte 16"), std::string::npos)
+            << parsed.error().message;
+    }
 }
 
 // A trace of one batch (most small traces) is parsed on the calling thread, with no pool started:

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <future>
+#include <map>
 #include <set>
 
 namespace ridgeline::collectors {
@@ -176,7 +177,7 @@ core::Status writeProcesses(
 
 // Without counters the verdict comes from what the trace knows: collectives by kind, others unknown.
 std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kernels,
-    const std::vector<std::string>& collectives, const std::vector<std::optional<core::CollectiveFigures>>& commFigures,
+    const std::vector<std::string>& collectives, const std::map<std::size_t, core::CollectiveFigures>& commFigures,
     const SessionState& state)
 {
     std::vector<core::Verdict> verdicts;
@@ -197,8 +198,8 @@ std::vector<core::Verdict> kernelVerdicts(const std::vector<core::Kernel>& kerne
         auto facts = importing::launchFacts(record, device, none);
         facts.roofs = &held->second;
         facts.collective = collectives[i];
-        if (!facts.collective.empty() && i < commFigures.size() && commFigures[i])
-            facts.comm = commFigures[i];
+        if (const auto figures = commFigures.find(i); !facts.collective.empty() && figures != commFigures.end())
+            facts.comm = figures->second;
         verdicts.push_back(core::toVerdict(core::analyzeKernel(facts)));
     }
     return verdicts;
@@ -274,7 +275,8 @@ core::Status writeTrace(
     std::vector<core::Kernel> kernels;
     std::vector<core::CommOp> commOps;
     std::vector<std::string> collectives; // per kernel: the collective it carries, or empty
-    std::vector<std::optional<core::CollectiveFigures>> commFigures; // per kernel: its sizes, for the verdict
+    std::map<std::size_t, core::CollectiveFigures>
+        commFigures; // by kernel index, collectives only: sizes for the verdict
     kernels.reserve(trace.kernels.size());
     collectives.reserve(trace.kernels.size());
     for (auto& k : trace.kernels) {
@@ -310,12 +312,12 @@ core::Status writeTrace(
             op.seq = info.seq;
             op.startNs = record.startNs;
             op.endNs = record.endNs;
-            commFigures.push_back(importing::collectiveFigures(op, &state.devices.at(op.deviceId), state.ceilings));
+            if (auto figures = importing::collectiveFigures(op, &state.devices.at(op.deviceId), state.ceilings))
+                commFigures.emplace(kernels.size(), std::move(*figures));
             commOps.push_back(std::move(op));
             collectives.push_back(info.collective);
         } else {
             collectives.emplace_back();
-            commFigures.emplace_back();
         }
         kernels.push_back(record);
     }

@@ -7,6 +7,7 @@
 #include "kinetosplit.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -72,6 +73,22 @@ public:
         return future;
     }
 
+    // Parses the oldest batch no worker has taken yet, here, with `parser`: the submitting thread
+    // helps instead of waiting idle for a result. False when none is waiting.
+    bool helpOne(PieceParser& parser)
+    {
+        std::unique_ptr<Batch> batch;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_queue.empty())
+                return false;
+            batch = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        parse(parser, std::move(batch));
+        return true;
+    }
+
 private:
     void work()
     {
@@ -86,20 +103,25 @@ private:
                 batch = std::move(m_queue.front());
                 m_queue.pop_front();
             }
-            ParsedTrace part;
-            part.name = batch->name;
-            auto status
-                = parser.events(std::string_view(batch->text.get(), batch->size), batch->capacity, batch->offset, part);
-            if (status.hasError())
-                batch->parsed.set_value(status.error());
-            else
-                batch->parsed.set_value(std::move(part));
-            // Its text buffer is used again: a new one per batch would be fresh pages each time,
-            // and the freed ones would raise glibc's threshold for giving memory back.
-            batch->parsed = {};
-            std::lock_guard lock(m_mutex);
-            m_spare.push_back(std::move(batch));
+            parse(parser, std::move(batch));
         }
+    }
+
+    void parse(PieceParser& parser, std::unique_ptr<Batch> batch)
+    {
+        ParsedTrace part;
+        part.name = batch->name;
+        auto status
+            = parser.events(std::string_view(batch->text.get(), batch->size), batch->capacity, batch->offset, part);
+        if (status.hasError())
+            batch->parsed.set_value(status.error());
+        else
+            batch->parsed.set_value(std::move(part));
+        // Its text buffer is used again: a new one per batch would be fresh pages each time,
+        // and the freed ones would raise glibc's threshold for giving memory back.
+        batch->parsed = {};
+        std::lock_guard lock(m_mutex);
+        m_spare.push_back(std::move(batch));
     }
 
     std::vector<std::thread> m_threads;
@@ -114,7 +136,10 @@ private:
 
 unsigned parseWorkers()
 {
-    return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    // The reading thread parses too whenever it would wait for a result (ParsePool::helpOne): one
+    // worker fewer than cores keeps every thread on a core of its own.
+    const unsigned cores = std::thread::hardware_concurrency();
+    return std::clamp(cores > 1 ? cores - 1 : 1u, 1u, 8u);
 }
 
 core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<void(double)>& progress, unsigned workers,
@@ -125,11 +150,15 @@ core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<vo
     PieceParser parser; // top-level members, and every batch when there are no workers
     std::unique_ptr<ParsePool> pool; // started with the first batch
     std::deque<std::future<core::Result<ParsedTrace>>> inFlight;
-    const std::size_t maxInFlight = 2 * std::size_t { workers };
+    // Two more than the workers hold, so that the reading thread has one to parse (helpOne) whenever
+    // it would wait for the oldest.
+    const std::size_t maxInFlight = 2 * std::size_t { workers } + 2;
     bool batchFailed = false;
 
     const auto mergeOldest = [&]() -> core::Status {
-        auto part = inFlight.front().get();
+        auto& oldest = inFlight.front();
+        while (oldest.wait_for(std::chrono::seconds(0)) != std::future_status::ready && pool->helpOne(parser)) { }
+        auto part = oldest.get();
         inFlight.pop_front();
         if (part.hasError()) {
             batchFailed = true;
