@@ -13,6 +13,7 @@
 #include <QTest>
 #include <QThread>
 #include <sqlite3.h>
+#include <utility>
 
 using namespace ridgeline;
 
@@ -65,6 +66,25 @@ private Q_SLOTS:
         auto doc = ui::readSessionDocument(QString::fromStdString(path), hooks);
         QVERIFY(doc.hasError());
         QCOMPARE(polls, 3);
+    }
+
+    // The stages the progress names are those the session has: linking PyTorch operators only for
+    // a session with operators (the two-rank PyTorch example), not for an Nsight Compute report.
+    void progressNamesOnlyTheStagesTheSessionHas()
+    {
+        const QString linking = QStringLiteral("Linking kernels to their PyTorch operators");
+        for (const auto& [example, hasOperators] :
+            { std::pair { "pytorch-two-ranks.ridge", true }, std::pair { "a100-linear-ncu.ridge", false } }) {
+            QStringList stages;
+            ui::ReadHooks hooks;
+            hooks.progress = [&stages](int, const QString& what) { stages << what; };
+            auto doc
+                = ui::readSessionDocument(QStringLiteral(RIDGELINE_EXAMPLES_DIR "/") + QLatin1String(example), hooks);
+            QVERIFY2(doc.ok(), example);
+            QVERIFY2(stages.contains(QStringLiteral("Analysing the timeline")), example);
+            QCOMPARE(stages.contains(linking), hasOperators);
+            QCOMPARE(doc.value().operators != nullptr, hasOperators);
+        }
     }
 
     void badFileIsAnErrorNotACrash()

@@ -126,17 +126,26 @@ core::Result<SessionDocument> readSessionDocument(const QString& path, const Rea
         return timeline.error();
     }
     report.timeline = std::move(timeline).value();
-    if (!stages.begin(800, loaderTr("Linking kernels to their PyTorch operators"))) {
+    // Only a session with operators (a PyTorch trace) has this stage: an Nsight Compute report's
+    // open would otherwise name one it does not have.
+    auto hasOperators = session.hasOperators();
+    if (hasOperators.hasError()) {
         stop = true;
-        return cancelledError();
+        return hasOperators.error();
     }
-    auto operators = core::loadSessionOperators(session);
-    if (operators.hasError()) {
-        stop = true;
-        return operators.error();
+    if (hasOperators.value()) {
+        if (!stages.begin(800, loaderTr("Linking kernels to their PyTorch operators"))) {
+            stop = true;
+            return cancelledError();
+        }
+        auto operators = core::loadSessionOperators(session);
+        if (operators.hasError()) {
+            stop = true;
+            return operators.error();
+        }
+        if (operators.value())
+            doc.operators = std::make_shared<const core::SessionOperators>(std::move(*operators.value()));
     }
-    if (operators.value())
-        doc.operators = std::make_shared<const core::SessionOperators>(std::move(*operators.value()));
     if (!stages.begin(900, loaderTr("Laying out the timeline"))) {
         stop = true;
         return cancelledError();

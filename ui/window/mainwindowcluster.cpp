@@ -6,6 +6,8 @@
 #include "mainwindow.h"
 #include "taskprogress.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -35,7 +37,7 @@ void MainWindow::createClusterPage()
     });
     // One rank's launches are read only now, when its timeline is asked for.
     connect(m_clusterPage, &ClusterPage::rankOpenRequested, this, [this](const QString& session, int rank) {
-        statusBar()->showMessage(tr("Opening rank %1 (%2)…").arg(rank).arg(session), 5000);
+        statusBar()->showMessage(tr("Opening rank %1 (%2)…").arg(rank).arg(QFileInfo(session).fileName()), 5000);
         openSession(session);
         showView(QStringLiteral("timeline"));
     });
@@ -45,7 +47,11 @@ void MainWindow::openCluster(const QStringList& inputs)
 {
     if (inputs.isEmpty())
         return;
-    m_progress->begin(tr("Opening the cluster (%1)").arg(inputs.join(QStringLiteral(", "))));
+    // Named by its first input: a job of a thousand ranks may be given as a thousand files.
+    const QString first = QFileInfo(QDir::cleanPath(inputs.front())).fileName(); // a folder's too
+    m_progress->begin(inputs.size() == 1
+            ? tr("Opening the cluster (%1)").arg(first)
+            : tr("Opening the cluster (%1 and %n more)", nullptr, static_cast<int>(inputs.size() - 1)).arg(first));
     m_clusterLoader->load(inputs);
 }
 

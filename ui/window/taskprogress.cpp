@@ -14,6 +14,10 @@ TaskProgress::TaskProgress(QWidget* parent)
     , m_bar(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
 {
+    m_label->setObjectName(QStringLiteral("taskProgressLabel"));
+    // Beside the status bar's own message: a long title (a path, a cluster's many inputs) is
+    // elided in the middle, never pushed into that message; the whole text is its tooltip.
+    m_label->setMaximumWidth(m_label->fontMetrics().averageCharWidth() * 60);
     m_bar->setRange(0, 1000);
     m_bar->setTextVisible(false);
     m_bar->setMaximumWidth(160);
@@ -32,7 +36,7 @@ TaskProgress::TaskProgress(QWidget* parent)
 void TaskProgress::begin(const QString& title)
 {
     m_title = title;
-    m_label->setText(title);
+    showText(title);
     m_bar->setValue(0);
     show();
 }
@@ -40,7 +44,7 @@ void TaskProgress::begin(const QString& title)
 void TaskProgress::setProgress(int permille, const QString& what)
 {
     m_bar->setValue(permille);
-    m_label->setText(what.isEmpty() ? m_title : QStringLiteral("%1: %2").arg(m_title, what));
+    showText(what.isEmpty() ? m_title : QStringLiteral("%1: %2").arg(m_title, what));
 }
 
 void TaskProgress::end()
@@ -50,7 +54,14 @@ void TaskProgress::end()
 
 QString TaskProgress::text() const
 {
-    return m_label->text();
+    return m_text;
+}
+
+void TaskProgress::showText(const QString& text)
+{
+    m_text = text;
+    m_label->setToolTip(text);
+    m_label->setText(m_label->fontMetrics().elidedText(text, Qt::ElideMiddle, m_label->maximumWidth()));
 }
 
 } // namespace ridgeline::ui

@@ -19,16 +19,19 @@ public:
     void begin(const QString& title);
     void setProgress(int permille, const QString& what);
     void end();
-    QString text() const;
+    QString text() const; // whole, as the label's tooltip has it (the label may elide it)
 
 Q_SIGNALS:
     void cancelRequested();
 
 private:
+    void showText(const QString& text);
+
     QLabel* m_label;
     QProgressBar* m_bar;
     QToolButton* m_cancel;
     QString m_title;
+    QString m_text;
 };
 
 } // namespace ridgeline::ui

@@ -14,6 +14,7 @@
 #include "testutil.h"
 #include "uitest.h"
 #include "window/mainwindow.h"
+#include "window/taskprogress.h"
 #include "windowparts.h"
 
 #include <QAbstractItemModelTester>
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -200,10 +202,42 @@ private Q_SLOTS:
         QCOMPARE(testing::pagesOf(window)->currentWidget(), testing::clusterPageOf(window));
         QCOMPARE(session.count(), 0); // no rank's launches were read
         Q_EMIT testing::clusterPageOf(window)->heatMap()->cellClicked(1, core::TimeWindow { 0, 1 });
+        QCOMPARE(
+            window.statusBar()->currentMessage(), QStringLiteral("Opening rank 1 (rank-1.ridge)…")); // not its path
         QVERIFY(session.wait(60000));
         QCOMPARE(session.front().front().toString(), QString::fromStdString(m_dir.file("job/rank-1.ridge")));
         QCOMPARE(testing::pagesOf(window)->tabText(testing::pagesOf(window)->currentIndex()).remove(QLatin1Char('&')),
             QStringLiteral("Timeline"));
+    }
+
+    // A job given as many long paths: the progress names the first file and how many more, and its
+    // label stays narrow (elided, the whole text in its tooltip) beside the status bar's message.
+    void aClusterOfManyFilesIsNamedByItsFirst()
+    {
+        QStringList inputs;
+        const QString folder = QString::fromStdString(m_dir.file("missing/")) + QString(200, QLatin1Char('d'));
+        for (int r = 0; r < 1000; ++r)
+            inputs << QStringLiteral("%1/rank-%2.ridge").arg(folder).arg(r);
+        ui::MainWindow window;
+        QSignalSpy failed(&window, &ui::MainWindow::clusterFailed);
+        window.openCluster(inputs);
+        auto* label = window.findChild<QLabel*>(QStringLiteral("taskProgressLabel"));
+        QVERIFY(label);
+        QCOMPARE(label->toolTip(), QStringLiteral("Opening the cluster (rank-0.ridge and 999 more)"));
+        QVERIFY(label->fontMetrics().horizontalAdvance(label->text()) <= label->maximumWidth());
+        QVERIFY(failed.wait(60000)); // the files do not exist
+
+        ui::TaskProgress progress;
+        const QString longTitle = QStringLiteral("Opening ") + folder + QStringLiteral("/rank-0.ridge");
+        progress.begin(longTitle);
+        progress.setProgress(500, QStringLiteral("checking values"));
+        auto* own = progress.findChild<QLabel*>(QStringLiteral("taskProgressLabel"));
+        QVERIFY(own);
+        QCOMPARE(progress.text(), longTitle + QStringLiteral(": checking values"));
+        QCOMPARE(own->toolTip(), progress.text());
+        QVERIFY(own->text() != progress.text()); // elided
+        QVERIFY(own->text().endsWith(QStringLiteral("checking values"))); // in the middle
+        QVERIFY(own->fontMetrics().horizontalAdvance(own->text()) <= own->maximumWidth());
     }
 
     void aFolderWithNoSessionIsOneError()
