@@ -110,8 +110,9 @@ struct ParsedTrace {
     bool anyTime = false;
 };
 
-// Parses one trace as it streams in, its events in batches on `workers` threads (0: on the calling
-// thread). `progress` gets the fraction of the input read.
+// Parses one trace as it streams in, its events in batches on `workers` threads and on the calling
+// thread whenever it would wait for them (0: all on the calling thread). `progress` gets the
+// fraction of the input read.
 // `batchBytes`: events handed to a worker at a time (0: the splitter's default). `consume`, when
 // given, sees each batch's records in file order before they join the trace, and may take some.
 // `windowBytes`: the splitter's window (0: its default).
@@ -119,7 +120,8 @@ using BatchConsumer = std::function<core::Status(ParsedTrace& part)>;
 core::Result<ParsedTrace> parseTrace(InputSource& source, const std::function<void(double)>& progress,
     unsigned workers = 0, std::size_t batchBytes = 0, const BatchConsumer& consume = {}, std::size_t windowBytes = 0);
 
-// Threads for parsing a file's events: one per hardware thread, at most 8.
+// Worker threads for parsing a file's events: one fewer than hardware threads (at least 1, at most
+// 8), the reading thread parsing beside them.
 unsigned parseWorkers();
 
 // Parses the pieces kinetosplit.h cuts (simdjson On-Demand; one instance per thread).

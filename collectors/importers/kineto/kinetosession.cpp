@@ -275,8 +275,8 @@ core::Status writeTrace(
     std::vector<core::Kernel> kernels;
     std::vector<core::CommOp> commOps;
     std::vector<std::string> collectives; // per kernel: the collective it carries, or empty
-    std::map<std::size_t, core::CollectiveFigures>
-        commFigures; // by kernel index, collectives only: sizes for the verdict
+    // By kernel index, collectives only: their sizes, for the verdict.
+    std::map<std::size_t, core::CollectiveFigures> commFigures;
     kernels.reserve(trace.kernels.size());
     collectives.reserve(trace.kernels.size());
     for (auto& k : trace.kernels) {

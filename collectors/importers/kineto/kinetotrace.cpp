@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // One trace, streamed: the splitter cuts the text on this thread while worker threads parse the
-// batches of events; the batches' records are merged back in file order, so the result (and the
-// first error reported) is the same as a sequential parse. Batches in flight are bounded, so
-// memory stays at a few windows of text plus the records kept.
+// batches of events, and this thread parses one too whenever it would wait for them; the batches'
+// records are merged back in file order, so the result (and the first error reported) is the same
+// as a sequential parse. Batches in flight are bounded, so memory stays at a few windows of text
+// plus the records kept.
 #include "kinetointernal.h"
 #include "kinetosplit.h"
 
