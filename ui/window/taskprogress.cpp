@@ -54,12 +54,11 @@ void TaskProgress::end()
 
 QString TaskProgress::text() const
 {
-    return m_text;
+    return m_label->toolTip();
 }
 
 void TaskProgress::showText(const QString& text)
 {
-    m_text = text;
     m_label->setToolTip(text);
     m_label->setText(m_label->fontMetrics().elidedText(text, Qt::ElideMiddle, m_label->maximumWidth()));
 }

@@ -19,7 +19,7 @@ public:
     void begin(const QString& title);
     void setProgress(int permille, const QString& what);
     void end();
-    QString text() const; // whole, as the label's tooltip has it (the label may elide it)
+    QString text() const; // whole: the label's tooltip (the label may elide it)
 
 Q_SIGNALS:
     void cancelRequested();
@@ -31,7 +31,6 @@ private:
     QProgressBar* m_bar;
     QToolButton* m_cancel;
     QString m_title;
-    QString m_text;
 };
 
 } // namespace ridgeline::ui
